@@ -1,0 +1,428 @@
+# The clock engine: a pure state machine that decides how much time each side has.
+#
+# Time is injected: every call takes `now`, integer milliseconds on one monotonic time line
+# chosen by the caller (ticks.Timebase turns wrapping hardware ticks into one). The engine
+# never reads a clock. Behaviour follows shared/CLOCK-RULES.md (FIDE Laws Art. 6).
+#
+# Hot path (press, tick): no allocation once a game runs: only small ints are stored and
+# the listener is called with four ints. Events go to `listener(ev, side, t_ms, arg)`.
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+from clockcore.control import (
+    DELAY_BRONSTEIN,
+    DELAY_SIMPLE,
+    MODE_HOURGLASS,
+    MODE_UPCOUNT,
+    Stage,
+)
+
+WHITE = const(0)
+BLACK = const(1)
+NOBODY = const(-1)
+
+# Clock states.
+IDLE = const(0)     # set up, not started
+RUNNING = const(1)
+PAUSED = const(2)
+FROZEN = const(3)   # a flag fell with freeze on: both stopped, displays keep their values
+ENDED = const(4)
+
+# Events passed to the listener: (ev, side, t_ms, arg). `arg` per event:
+EV_START = const(0)      # side that runs; arg 0
+EV_PRESS = const(1)      # side that completed a move; arg = time credited (increment + Bronstein)
+EV_IGNORED = const(2)    # side whose lever was pressed; arg = the clock state then
+EV_STAGE = const(3)      # side; arg = time added; cause in clock.stage_cause
+EV_FLAG = const(4)       # side; arg = presses made in the stage when it fell
+EV_PAUSE = const(5)      # side whose turn it is; arg 0
+EV_RESUME = const(6)     # side that runs; arg 0
+EV_ADJUST = const(7)     # side; arg = ms added (negative: taken)
+EV_SET_MOVES = const(8)  # side; arg = new move count
+EV_END = const(9)        # NOBODY; arg 0
+EV_OVERTIME = const(10)  # side entered byo-yomi; arg = periods
+EV_PERIOD = const(11)    # side lost a byo-yomi period; arg = periods left
+EV_UNDO = const(12)      # side whose last press no longer counts as a move; arg = time taken back
+EV_SET_STAGE = const(13)  # side; arg = new stage index
+EV_ADD_STAGE = const(14)  # side; arg = time added with the new stage
+EV_SET_TIME = const(15)   # side; arg = new time
+EV_UNFLAG = const(16)     # side whose flag an arbiter correction took away; arg 0
+
+EVENT_NAMES = ("start", "press", "ignored", "stage", "flag", "pause", "resume", "adjust",
+               "set-moves", "end", "overtime", "period", "undo", "set-stage", "add-stage",
+               "set-time", "unflag")
+STATE_NAMES = ("idle", "running", "paused", "frozen", "ended")
+SIDE_NAMES = ("white", "black")
+
+# Why a stage was passed (clock.stage_cause).
+CAUSE_MOVES = const(0)    # the press completing the stage's N-th move
+CAUSE_TIMEOUT = const(1)  # main time reached zero (DGT "TIME" mode)
+CAUSE_ARBITER = const(2)  # set by set_moves
+
+
+def _nothing(ev, side, t, arg):
+    pass
+
+
+class Clock:
+    """Both players' clocks for one game.
+
+    Options: `inc_at_turn_start` credits the Fischer increment when a side's turn starts
+    (DGT style: White sees base+inc at the start) instead of on its press; `stage_on_flag`
+    adds the next stage's time when main time reaches zero instead of on the press that
+    completes the stage's moves; `freeze` stops both clocks at a flag (else the other side
+    keeps playing and its flag can fall too)."""
+
+    def __init__(self, control, listener=None, inc_at_turn_start=False, stage_on_flag=False,
+                 freeze=True):
+        control.validate()
+        self.sides = (control.white, control.black)
+        # Own copies of the stage lists: add_stage() must not change a shared Control.
+        self.stages = [list(control.white.stages), list(control.black.stages)]
+        self.listener = listener or _nothing
+        self.inc_at_turn_start = inc_at_turn_start
+        self.stage_on_flag = stage_on_flag
+        self.freeze = freeze
+
+        self.state = IDLE
+        self.turn = WHITE          # whose clock runs (or would run, when paused)
+        self.last = 0              # time up to which the running side has been charged
+        self.main = [self.stages[0][0].time_ms, self.stages[1][0].time_ms]
+        self.moves = [0, 0]        # presses counted as moves
+        self.stage = [0, 0]        # index into self.stages[side]
+        self.stage_moves = [0, 0]  # moves made in the current stage
+        self.stage_cause = CAUSE_MOVES
+        # Byo-yomi: periods left (0 = not in overtime) and moves made in the current period.
+        self.periods = [0, 0]
+        self.period_moves = [0, 0]
+        self.flag_at = [-1, -1]    # instant each side's flag fell, -1 while it stands
+        self.flag_order = [NOBODY, NOBODY]
+        self.overrun = [0, 0]      # time run after a side's flag fell (no-freeze only)
+        # The turn in progress.
+        self.turn_used = 0         # time this turn has run, delay included
+        self.delay_left = 0        # simple delay still to run before main time moves
+        # The last press, so that an arbiter can undo it as a move.
+        self.undo_side = NOBODY
+        self.undo_gain = 0
+        self.undo_moves = 0
+        self.undo_stage = 0
+        self.undo_stage_moves = 0
+        self.undo_period_moves = 0
+
+    # ---- reading -----------------------------------------------------------------
+    def current_stage(self, side):
+        return self.stages[side][self.stage[side]]
+
+    def flagged(self, side):
+        return self.flag_at[side] >= 0
+
+    def running(self):
+        """The side whose clock is running now, or NOBODY."""
+        return self.turn if self.state == RUNNING else NOBODY
+
+    def in_overtime(self, side):
+        return self.periods[side] > 0
+
+    def last_control_passed(self, side):
+        return self.flag_at[side] >= 0
+
+    # ---- time running ------------------------------------------------------------
+    def tick(self, now):
+        """Bring the clock up to `now`. Flags fall at their exact instants whenever this
+        is called; a `now` at or before the last time seen changes nothing."""
+        while self.state == RUNNING and now > self.last:
+            s = self.turn
+            dt = now - self.last
+            if self.sides[s].mode == MODE_UPCOUNT:
+                self.main[s] += dt
+                self.turn_used += dt
+                self.last = now
+                return
+            if self.flag_at[s] >= 0:  # flag down, clocks kept running: count the overrun
+                self.overrun[s] += dt
+                self.turn_used += dt
+                self.last = now
+                return
+            d = self.delay_left
+            if d:
+                if dt < d:
+                    self.delay_left = d - dt
+                    self.turn_used += dt
+                    self.last = now
+                    return
+                self.delay_left = 0
+                self.turn_used += d
+                self.last += d
+                continue
+            m = self.main[s]
+            hourglass = self.sides[s].mode == MODE_HOURGLASS
+            if dt < m:
+                self.main[s] = m - dt
+                if hourglass:
+                    self.main[1 - s] += dt
+                self.turn_used += dt
+                self.last = now
+                return
+            # Main time runs out inside this span, at an exact instant.
+            self.main[s] = 0
+            if hourglass:
+                self.main[1 - s] += m
+            self.turn_used += m
+            self.last += m
+            self._time_out(s, self.last)
+
+    def _time_out(self, s, t):
+        side = self.sides[s]
+        stages = self.stages[s]
+        i = self.stage[s]
+        if self.stage_on_flag and i + 1 < len(stages):
+            self._pass_stage(s, t, CAUSE_TIMEOUT)
+            return
+        if side.byo_periods:
+            p = self.periods[s]
+            if p == 0:
+                self.periods[s] = side.byo_periods
+                self.period_moves[s] = 0
+                self.main[s] = side.byo_ms
+                self.listener(EV_OVERTIME, s, t, side.byo_periods)
+                return
+            if p > 1:
+                self.periods[s] = p - 1
+                self.period_moves[s] = 0
+                self.main[s] = side.byo_ms
+                self.listener(EV_PERIOD, s, t, p - 1)
+                return
+            self.periods[s] = 0  # the last period is gone
+        self._flag(s, t)
+
+    def _flag(self, s, t):
+        self.flag_at[s] = t
+        if self.flag_order[0] == NOBODY:
+            self.flag_order[0] = s
+        else:
+            self.flag_order[1] = s
+        if self.freeze:
+            self.state = FROZEN
+        self.listener(EV_FLAG, s, t, self.stage_moves[s])
+
+    def _pass_stage(self, s, t, cause):
+        """Move side s to its next stage (a last stage with moves repeats) and add its time."""
+        stages = self.stages[s]
+        i = self.stage[s] + 1
+        if i >= len(stages):
+            i = len(stages) - 1
+        self.stage[s] = i
+        self.stage_moves[s] = 0
+        add = stages[i].time_ms
+        self.main[s] += add
+        self.stage_cause = cause
+        self.listener(EV_STAGE, s, t, add)
+
+    def _begin_turn(self, s):
+        """Side s's turn starts: its delay, and its increment when credited at turn start."""
+        self.turn = s
+        self.turn_used = 0
+        if self.flag_at[s] >= 0:
+            self.delay_left = 0
+            return
+        st = self.stages[s][self.stage[s]]
+        self.delay_left = st.delay_ms if st.delay_kind == DELAY_SIMPLE else 0
+        if self.inc_at_turn_start and st.inc_ms:
+            self.main[s] += st.inc_ms
+
+    # ---- players -----------------------------------------------------------------
+    def start(self, now, side=WHITE):
+        """The arbiter starts the game: `side` (White, Art. 6.5) runs from `now`."""
+        if self.state != IDLE:
+            return False
+        self.state = RUNNING
+        self.last = now
+        self._begin_turn(side)
+        self.listener(EV_START, side, now, 0)
+        return True
+
+    def press(self, side, now):
+        """`side` pressed its lever at `now` (the lever timestamp). Returns True when the
+        press completed a move or started the game; other presses change nothing."""
+        if self.state == IDLE:
+            if side == BLACK:  # Black's press starts White's clock
+                return self.start(now)
+            self.listener(EV_IGNORED, side, now, self.state)
+            return False
+        self.tick(now)
+        if self.state != RUNNING or side != self.turn:
+            self.listener(EV_IGNORED, side, now, self.state)
+            return False
+        if now < self.last:  # a timestamp older than what was charged: charge it now
+            now = self.last
+        s = side
+        before = self.main[s]
+        self.undo_moves = self.moves[s]
+        self.undo_stage = self.stage[s]
+        self.undo_stage_moves = self.stage_moves[s]
+        self.undo_period_moves = self.period_moves[s]
+        credit = 0
+        passes = False
+        if self.sides[s].mode != MODE_UPCOUNT and self.flag_at[s] < 0:
+            st = self.stages[s][self.stage[s]]
+            if st.delay_kind == DELAY_BRONSTEIN:
+                credit = self.turn_used if self.turn_used < st.delay_ms else st.delay_ms
+            if not self.inc_at_turn_start:
+                credit += st.inc_ms
+            self.main[s] += credit
+            self.stage_moves[s] += 1
+            if self.periods[s]:
+                n = self.period_moves[s] + 1
+                if n >= self.sides[s].byo_moves:  # period done in time: it starts again
+                    n = 0
+                    self.main[s] = self.sides[s].byo_ms
+                self.period_moves[s] = n
+            elif st.moves and not self.stage_on_flag and self.stage_moves[s] >= st.moves:
+                passes = True
+        self.moves[s] += 1
+        self._begin_turn(1 - s)
+        self.listener(EV_PRESS, s, now, credit)
+        if passes:
+            self._pass_stage(s, now, CAUSE_MOVES)
+        self.undo_side = s
+        self.undo_gain = self.main[s] - before
+        return True
+
+    # ---- arbiter -----------------------------------------------------------------
+    def pause(self, now):
+        """Stop both clocks (Art. 6.11); the turn and its delay are kept."""
+        self.tick(now)
+        if self.state != RUNNING:
+            return False
+        self.state = PAUSED
+        self.listener(EV_PAUSE, self.turn, now, 0)
+        return True
+
+    def resume(self, now, side=NOBODY):
+        """Continue after a pause. `side` lets the arbiter run the other clock instead; the
+        turn then starts afresh for that side."""
+        if self.state != PAUSED:
+            return False
+        if side != NOBODY and side != self.turn:
+            self._begin_turn(side)
+            self.undo_side = NOBODY
+        self.state = RUNNING
+        self.last = now
+        self.listener(EV_RESUME, self.turn, now, 0)
+        return True
+
+    def end(self, now):
+        """The game is over: nothing runs any more."""
+        self.tick(now)
+        if self.state == ENDED:
+            return False
+        self.state = ENDED
+        self.listener(EV_END, NOBODY, now, 0)
+        return True
+
+    def _set_main(self, s, ms, now, ev, arg):
+        if ms < 0:
+            raise ValueError("%s would have negative time (%d ms)" % (SIDE_NAMES[s], ms))
+        self.main[s] = ms
+        self.listener(ev, s, now, arg)
+        if ms > 0 and self.flag_at[s] >= 0:
+            self._unflag(s, now)
+
+    def _unflag(self, s, now):
+        """An arbiter's correction gave a flagged side time again: its flag is taken back."""
+        self.flag_at[s] = -1
+        self.overrun[s] = 0
+        if self.flag_order[0] == s:
+            self.flag_order[0] = self.flag_order[1]
+        self.flag_order[1] = NOBODY
+        if self.state == FROZEN:
+            self.state = PAUSED
+        self.listener(EV_UNFLAG, s, now, 0)
+
+    def adjust(self, side, delta, now):
+        """Add (or, negative, take) time: the +2 min penalty is adjust(opponent, 120000)."""
+        self.tick(now)
+        self._set_main(side, self.main[side] + delta, now, EV_ADJUST, delta)
+
+    def set_time(self, side, ms, now):
+        self.tick(now)
+        self._set_main(side, ms, now, EV_SET_TIME, ms)
+
+    def set_moves(self, side, n, now):
+        """Correct a move counter (Art. 6.14). The stage counter moves by the same amount;
+        in move-counter mode reaching the stage's count passes the stage, adding its time."""
+        if n < 0:
+            raise ValueError("a move counter cannot be negative")
+        self.tick(now)
+        delta = n - self.moves[side]
+        self.moves[side] = n
+        sm = self.stage_moves[side] + delta
+        self.stage_moves[side] = sm if sm > 0 else 0
+        self.undo_side = NOBODY
+        self.listener(EV_SET_MOVES, side, now, n)
+        st = self.current_stage(side)
+        if st.moves and not self.stage_on_flag and self.stage_moves[side] >= st.moves:
+            # The moves were made after all (Art. 6.3): the next stage's time is due, and a
+            # flag that fell only because it was missing is taken back.
+            self._pass_stage(side, now, CAUSE_ARBITER)
+            if self.flag_at[side] >= 0 and self.main[side] > 0:
+                self._unflag(side, now)
+
+    def set_stage(self, side, index, now):
+        """Put a side in another stage (its time is set separately)."""
+        if not 0 <= index < len(self.stages[side]):
+            raise ValueError("%s has no stage %d" % (SIDE_NAMES[side], index + 1))
+        self.tick(now)
+        self.stage[side] = index
+        self.stage_moves[side] = 0
+        self.undo_side = NOBODY
+        self.listener(EV_SET_STAGE, side, now, index)
+
+    def add_stage(self, side, stage, now):
+        """Add a stage and enter it now, its time added to what the side has (e.g. "finish
+        with 15 minutes each", RGC 10.1). side NOBODY: both sides."""
+        if stage.time_ms < 0 or stage.inc_ms < 0 or stage.delay_ms < 0 or stage.moves < 0:
+            raise ValueError("a stage cannot have negative values")
+        self.tick(now)
+        for s in (WHITE, BLACK):
+            if side == NOBODY or side == s:
+                self.stages[s].append(Stage(stage.time_ms, stage.moves, stage.inc_ms,
+                                            stage.delay_ms, stage.delay_kind))
+                self.stage[s] = len(self.stages[s]) - 1
+                self.stage_moves[s] = 0
+                self.periods[s] = 0
+                self.undo_side = NOBODY
+                self._set_main(s, self.main[s] + stage.time_ms, now, EV_ADD_STAGE,
+                               stage.time_ms)
+
+    def undo_press(self, now):
+        """Mark the last press as not a move (e.g. a press to restart the offender's clock,
+        ACT 18-19): its move count, increment, delay credit and stage passage are taken
+        back. Only the last press, while the turn it started is still the current one."""
+        s = self.undo_side
+        if s == NOBODY or self.turn == s:
+            return False
+        self.tick(now)
+        self.main[s] -= self.undo_gain
+        self.moves[s] = self.undo_moves
+        self.stage[s] = self.undo_stage
+        self.stage_moves[s] = self.undo_stage_moves
+        self.period_moves[s] = self.undo_period_moves
+        self.undo_side = NOBODY
+        self.listener(EV_UNDO, s, now, self.undo_gain)
+        return True
+
+    def split(self, elapsed, white_percent, now):
+        """Charge `elapsed` ms to both sides in a ratio (late arrival: 60/40, RGC 12.1).
+        White's share is elapsed * white_percent // 100, Black gets the rest: exact."""
+        if elapsed < 0 or not 0 <= white_percent <= 100:
+            raise ValueError("split needs elapsed >= 0 and a share from 0 to 100")
+        w = elapsed * white_percent // 100
+        b = elapsed - w
+        if w > self.main[WHITE] or b > self.main[BLACK]:
+            raise ValueError("split would leave a side with negative time")
+        self.adjust(WHITE, -w, now)
+        self.adjust(BLACK, -b, now)

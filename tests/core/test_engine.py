@@ -1,0 +1,501 @@
+# Worked examples for the engine, numbers computed by hand from shared/CLOCK-RULES.md.
+# Runs under pytest and under the MicroPython unix port (tests/mp_run.py).
+
+from check import raises
+
+from clockcore import engine as E
+from clockcore.control import (
+    DELAY_BRONSTEIN,
+    DELAY_SIMPLE,
+    MODE_HOURGLASS,
+    MODE_UPCOUNT,
+    Control,
+    SideControl,
+    Stage,
+    sudden_death,
+)
+
+W = E.WHITE
+B = E.BLACK
+
+
+class Rec:
+    """Collects events as (name, side, t, arg, white_ms, black_ms)."""
+
+    def __init__(self):
+        self.events = []
+        self.clock = None
+
+    def __call__(self, ev, side, t, arg):
+        m = self.clock.main
+        self.events.append((E.EVENT_NAMES[ev], side, t, arg, m[0], m[1]))
+
+    def names(self):
+        return [e[0] for e in self.events]
+
+    def of(self, name):
+        return [e for e in self.events if e[0] == name]
+
+
+def make(control, **options):
+    rec = Rec()
+    clock = E.Clock(control, rec, **options)
+    rec.clock = clock
+    return clock, rec
+
+
+def one(stages, **side):
+    return Control(SideControl(stages, **side))
+
+
+# ---- sudden death, flags --------------------------------------------------------------
+
+def test_sudden_death_charges_each_side_its_own_time():
+    c, rec = make(sudden_death(300000))
+    c.start(0)
+    assert c.press(W, 10000)
+    assert c.main == [290000, 300000]
+    assert c.press(B, 25000)
+    assert c.main == [290000, 285000]
+    assert c.moves == [1, 1]
+
+
+def test_flag_falls_at_exact_instant_even_when_noticed_late():
+    c, rec = make(sudden_death(300000))
+    c.start(0)
+    c.press(W, 10000)
+    c.press(B, 25000)
+    c.tick(400000)  # the loop looks long after: the flag is dated when time ran out
+    assert rec.of("flag") == [("flag", W, 315000, 1, 0, 285000)]
+    assert c.flag_at == [315000, -1]
+    assert c.state == E.FROZEN
+    assert c.running() == E.NOBODY
+
+
+def test_press_at_the_instant_time_runs_out_is_too_late():
+    c, rec = make(sudden_death(1000))
+    c.start(0)
+    assert not c.press(W, 1000)
+    assert c.flag_at[W] == 1000
+    assert rec.names() == ["start", "flag", "ignored"]
+    c2, _ = make(sudden_death(1000))
+    c2.start(0)
+    assert c2.press(W, 999)
+    assert c2.main[W] == 1
+
+
+def test_freeze_keeps_values_and_ignores_levers():
+    c, rec = make(sudden_death(5000))
+    c.start(0)
+    c.tick(6000)
+    assert c.state == E.FROZEN
+    c.tick(60000)
+    assert c.main == [0, 5000]
+    assert not c.press(W, 61000)
+    assert not c.press(B, 62000)
+    assert c.main == [0, 5000]
+    assert c.moves == [0, 0]
+
+
+def test_no_freeze_lets_second_flag_fall_and_records_order():
+    # Older Active rules: a claim needs one's own flag up, so both flags can fall.
+    c, rec = make(sudden_death(10000), freeze=False)
+    c.start(0)
+    c.press(W, 4000)   # W 6000
+    c.tick(30000)      # B runs out at 4000 + 10000
+    assert c.flag_at == [-1, 14000]
+    assert c.state == E.RUNNING
+    c.press(B, 31000)  # flagged side's press: counted, no time added
+    assert c.main == [6000, 0]
+    assert c.overrun[B] == 17000
+    c.tick(40000)      # W runs out at 31000 + 6000
+    assert c.flag_at == [37000, 14000]
+    assert c.flag_order == [B, W]
+    assert [e[1] for e in rec.of("flag")] == [B, W]
+
+
+def test_no_time_added_after_last_control_passed():
+    # Handbook (i): no increment, no Bronstein credit for the flagged move.
+    for ctl in (sudden_death(3000, inc_ms=2000),
+                one([Stage(3000, delay_ms=2000, delay_kind=DELAY_BRONSTEIN)])):
+        c, rec = make(ctl, freeze=False)
+        c.start(0)
+        c.tick(10000)  # W's time: 3000 (+ nothing while the clock runs)
+        assert c.flag_at[W] == 3000
+        assert c.press(W, 10500)
+        assert c.main[W] == 0
+        assert rec.of("press")[0][3] == 0  # credit
+        assert c.overrun[W] == 7500
+
+
+def test_presses_by_the_side_not_running_change_nothing():
+    c, rec = make(sudden_death(60000, inc_ms=1000))
+    c.start(0)
+    assert not c.press(B, 500)   # Black presses during White's turn
+    assert c.press(W, 1000)
+    assert not c.press(W, 1500)  # double press
+    c.tick(2000)
+    assert c.main == [60000, 59000]
+    assert c.moves == [1, 0]
+    assert [e[:3] for e in rec.of("ignored")] == [("ignored", B, 500), ("ignored", W, 1500)]
+
+
+def test_black_lever_starts_white_clock_white_lever_does_not():
+    c, rec = make(sudden_death(60000))
+    assert not c.press(W, 0)
+    assert c.state == E.IDLE
+    assert c.press(B, 100)
+    assert c.state == E.RUNNING and c.turn == W
+    c.tick(1100)
+    assert c.main == [59000, 60000]
+    assert c.moves == [0, 0]
+
+
+# ---- increment and delays -------------------------------------------------------------
+
+def test_fischer_on_press():
+    c, rec = make(sudden_death(180000, inc_ms=2000))
+    c.start(0)
+    c.press(W, 5000)
+    assert c.main == [177000, 180000]
+    c.press(B, 8000)
+    assert c.main == [177000, 179000]
+    assert [e[3] for e in rec.of("press")] == [2000, 2000]
+
+
+def test_fischer_at_turn_start_white_sees_base_plus_increment():
+    c, rec = make(sudden_death(180000, inc_ms=2000), inc_at_turn_start=True)
+    c.start(0)
+    assert c.main == [182000, 180000]
+    c.press(W, 5000)
+    assert c.main == [177000, 182000]
+    c.press(B, 8000)
+    assert c.main == [179000, 179000]
+
+
+def test_bronstein_gives_back_time_used_up_to_the_delay():
+    c, rec = make(one([Stage(300000, delay_ms=5000, delay_kind=DELAY_BRONSTEIN)]))
+    c.start(0)
+    c.press(W, 3000)   # used 3 s < 5 s: all of it back
+    assert c.main[W] == 300000
+    c.press(B, 11000)  # used 8 s: 5 s back
+    assert c.main[B] == 297000
+    assert [e[3] for e in rec.of("press")] == [3000, 5000]
+
+
+def test_simple_delay_first_seconds_not_counted_and_shown_running_down():
+    c, rec = make(one([Stage(5400000, delay_ms=5000, delay_kind=DELAY_SIMPLE)]))
+    c.start(0)
+    c.tick(2000)
+    assert c.delay_left == 3000 and c.main[W] == 5400000
+    c.press(W, 4000)   # inside the delay: main time untouched
+    assert c.main[W] == 5400000
+    assert c.delay_left == 5000  # Black's delay starts
+    c.press(B, 16000)  # 12 s used, 5 s of them delay
+    assert c.main[B] == 5393000
+    assert [e[3] for e in rec.of("press")] == [0, 0]
+
+
+def test_simple_delay_kept_across_pause():
+    c, rec = make(one([Stage(60000, delay_ms=5000, delay_kind=DELAY_SIMPLE)]))
+    c.start(0)
+    c.tick(2000)
+    c.pause(2000)
+    c.press(W, 30000)  # lever moved during a pause: nothing
+    assert c.resume(60000)
+    c.tick(63000)
+    assert c.delay_left == 0 and c.main[W] == 60000
+    c.tick(64000)
+    assert c.main[W] == 59000
+    assert rec.of("ignored")[0][:3] == ("ignored", W, 30000)
+
+
+def test_simple_delay_flag_falls_after_delay_and_main_time():
+    c, rec = make(one([Stage(10000, delay_ms=5000, delay_kind=DELAY_SIMPLE)]))
+    c.start(1000)
+    c.tick(100000)
+    assert c.flag_at[W] == 16000
+
+
+# ---- hourglass, upcount ------------------------------------------------------------------
+
+def test_hourglass_moves_time_to_the_opponent():
+    c, rec = make(one([Stage(60000)], mode=MODE_HOURGLASS))
+    c.start(0)
+    c.press(W, 10000)
+    assert c.main == [50000, 70000]
+    c.press(B, 40000)
+    assert c.main == [80000, 40000]
+    c.tick(200000)
+    assert c.flag_at[W] == 120000
+    assert c.main == [0, 120000]
+
+
+def test_upcount_counts_up_and_never_flags():
+    c, rec = make(one([Stage(0)], mode=MODE_UPCOUNT))
+    c.start(0)
+    c.press(W, 36000000)
+    c.tick(72000000)
+    assert c.main == [36000000, 36000000]
+    assert c.flag_at == [-1, -1]
+    assert c.moves == [1, 0]
+
+
+# ---- byo-yomi ------------------------------------------------------------------------------
+
+def test_japanese_byo_yomi_keeps_a_period_on_a_move_and_loses_expired_ones():
+    c, rec = make(one([Stage(60000)], byo_periods=3, byo_ms=10000))
+    c.start(0)
+    c.tick(61000)
+    assert rec.of("overtime")[0][:4] == ("overtime", W, 60000, 3)
+    assert c.main[W] == 9000
+    c.press(W, 65000)  # inside the period: kept, restarts at 10 s
+    assert c.main[W] == 10000 and c.periods[W] == 3
+    c.press(B, 66000)
+    assert c.main[B] == 59000
+    c.tick(200000)
+    assert [(e[2], e[3]) for e in rec.of("period")] == [(76000, 2), (86000, 1)]
+    assert c.flag_at[W] == 96000
+
+
+def test_canadian_byo_yomi_restarts_after_its_moves():
+    c, rec = make(one([Stage(60000)], byo_periods=1, byo_ms=20000, byo_moves=3))
+    c.start(0)
+    c.tick(60000)
+    assert c.in_overtime(W) and c.main[W] == 20000
+    c.press(W, 65000)
+    c.press(B, 65000)
+    assert c.main[W] == 15000 and c.period_moves[W] == 1
+    c.press(W, 70000)
+    c.press(B, 70000)
+    assert c.main[W] == 10000
+    c.press(W, 72000)  # third move in the period: T starts again
+    assert c.main[W] == 20000 and c.period_moves[W] == 0
+    c.press(B, 72000)
+    c.tick(100000)
+    assert c.flag_at[W] == 92000
+
+
+# ---- stages -------------------------------------------------------------------------------
+
+def test_stage_passes_on_the_press_completing_its_moves_with_carry_over():
+    c, rec = make(one([Stage(10000, moves=2), Stage(5000)]))
+    c.start(0)
+    c.press(W, 1000)
+    c.press(B, 2000)
+    c.press(W, 4000)   # W's 2nd move: 7000 saved + 5000
+    assert c.main == [12000, 9000]
+    assert c.stage == [1, 0]
+    assert rec.names()[-2:] == ["press", "stage"]
+    assert rec.events[-2][4] == 7000   # the press event shows time before the stage
+    assert rec.events[-1][:5] == ("stage", W, 4000, 5000, 12000)
+    assert c.stage_cause == E.CAUSE_MOVES
+
+
+def test_fide_classical_carry_over_and_increment_from_move_one():
+    # 90 min / 40 moves + 30 min, 30 s increment from move 1 (Art. 6.3.1, FIDE classical).
+    st = [Stage(5400000, moves=40, inc_ms=30000), Stage(1800000, inc_ms=30000)]
+    c, rec = make(one(st))
+    c.start(0)
+    t = 0
+    for _ in range(40):  # each side uses 2 min a move
+        t += 120000
+        c.press(W, t)
+        t += 120000
+        c.press(B, t)
+    # 90 min - 40 * 2 min + 40 * 30 s = 30 min, then + 30 min
+    assert c.main == [3600000, 3600000]
+    assert c.stage == [1, 1] and c.moves == [40, 40]
+
+
+def test_stage_on_time_out_dgt_time_mode():
+    c, rec = make(one([Stage(10000, moves=2), Stage(5000)]), stage_on_flag=True)
+    c.start(0)
+    c.press(W, 1000)
+    c.press(B, 2000)
+    c.press(W, 4000)   # 2 moves made: nothing added in this mode
+    assert c.main[W] == 7000 and c.stage[W] == 0
+    c.press(B, 5000)
+    c.tick(100000)
+    st = rec.of("stage")
+    assert st == [("stage", W, 12000, 5000, 5000, 8000)]
+    assert c.flag_at[W] == 17000
+    assert rec.of("flag")[0][3] == 0  # presses in the stage when it fell
+
+
+def test_stage_on_time_out_logs_presses_made_in_the_stage():
+    c, rec = make(one([Stage(10000, moves=40), Stage(5000)]), stage_on_flag=True)
+    c.start(0)
+    c.press(W, 1000)
+    c.press(B, 2000)
+    c.tick(100000)
+    assert c.stage_moves[W] == 0 and c.stage[W] == 1
+    assert rec.of("stage")[0][2] == 11000
+
+
+def test_last_stage_with_moves_repeats():
+    # "20 moves per hour", repeated: every 2 moves 10 s here.
+    c, rec = make(one([Stage(10000, moves=2)]))
+    c.start(0)
+    t = 0
+    for _ in range(4):
+        t += 1000
+        c.press(W, t)
+        t += 1000
+        c.press(B, t)
+    assert c.main == [10000 - 4000 + 20000, 10000 - 4000 + 20000]
+    assert len(rec.of("stage")) == 4
+
+
+def test_flag_in_first_stage_by_move_counter_freezes():
+    c, rec = make(one([Stage(10000, moves=40), Stage(5000)]))
+    c.start(0)
+    c.tick(20000)
+    assert c.flag_at[W] == 10000 and c.state == E.FROZEN
+    assert rec.of("stage") == []
+
+
+def test_different_controls_per_side_armageddon():
+    white = SideControl([Stage(300000, moves=60), Stage(0, inc_ms=2000)])
+    black = SideControl([Stage(240000, moves=60), Stage(0, inc_ms=2000)])
+    c, rec = make(Control(white, black))
+    assert c.main == [300000, 240000]
+    c.start(0)
+    t = 0
+    for _ in range(61):
+        t += 1000
+        c.press(W, t)
+        t += 1000
+        c.press(B, t)
+    # 61 moves of 1 s each; only move 61 gets +2 s
+    assert c.main == [300000 - 61000 + 2000, 240000 - 61000 + 2000]
+
+
+# ---- pause and arbiter ---------------------------------------------------------------------
+
+def test_pause_stops_both_and_resume_continues_the_running_side():
+    c, rec = make(sudden_death(60000))
+    c.start(0)
+    c.press(W, 1000)
+    c.pause(3000)
+    c.tick(50000)
+    assert c.main == [59000, 58000]
+    c.resume(50000)
+    c.tick(51000)
+    assert c.main == [59000, 57000]
+    assert rec.names() == ["start", "press", "pause", "resume"]
+
+
+def test_arbiter_resumes_the_other_side():
+    c, rec = make(sudden_death(60000))
+    c.start(0)
+    c.pause(1000)
+    assert c.resume(2000, B)
+    c.tick(3000)
+    assert c.main == [59000, 59000] and c.turn == B
+
+
+def test_penalty_two_minutes_and_set_time():
+    c, rec = make(sudden_death(300000))
+    c.start(0)
+    c.pause(1000)
+    c.adjust(B, 120000, 1000)
+    assert c.main == [299000, 420000]
+    c.set_time(W, 100000, 1000)
+    assert c.main == [100000, 420000]
+    assert raises(ValueError, c.adjust, W, -100001, 1000)
+    assert c.main[W] == 100000
+
+
+def test_set_moves_corrects_counter_and_passes_stage():
+    c, rec = make(one([Stage(10000, moves=3), Stage(5000)]))
+    c.start(0)
+    c.press(W, 1000)
+    c.pause(1500)
+    c.set_moves(W, 3, 1500)  # the arbiter finds 3 moves on the scoresheet
+    assert c.moves[W] == 3 and c.stage[W] == 1
+    assert c.main[W] == 9000 + 5000
+    assert c.stage_cause == E.CAUSE_ARBITER
+
+
+def test_set_moves_takes_back_a_flag_when_the_moves_were_made():
+    # Art. 6.3/6.4: the counter is advisory. W missed a press: flag fell at move 2 of 3.
+    c, rec = make(one([Stage(10000, moves=3), Stage(5000)]))
+    c.start(0)
+    c.press(W, 1000)
+    c.press(B, 1000)
+    c.press(W, 2000)
+    c.press(B, 2000)
+    c.tick(20000)
+    assert c.flag_at[W] == 10000 and c.state == E.FROZEN
+    c.set_moves(W, 3, 20000)
+    assert c.flag_at[W] == -1 and c.state == E.PAUSED
+    assert c.main[W] == 5000
+    assert c.resume(21000)
+    c.tick(22000)
+    assert c.main[W] == 4000
+
+
+def test_set_stage():
+    c, rec = make(one([Stage(10000, moves=3), Stage(5000, inc_ms=1000)]))
+    c.start(0)
+    c.set_stage(W, 1, 0)
+    c.press(W, 500)
+    assert c.main[W] == 10500  # stage 2's increment now
+    assert raises(ValueError, c.set_stage, W, 2, 600)
+
+
+def test_undo_press_restores_counter_increment_and_stage():
+    c, rec = make(one([Stage(10000, moves=1, inc_ms=1000), Stage(5000, inc_ms=1000)]))
+    c.start(0)
+    c.press(W, 2000)    # 8000 + 1000 inc + 5000 stage
+    assert c.main[W] == 14000 and c.stage[W] == 1
+    assert c.undo_press(2500)
+    assert c.main[W] == 8000 and c.stage[W] == 0 and c.moves[W] == 0
+    assert c.turn == B  # the clock keeps running where the press put it
+    assert not c.undo_press(2600)  # only once
+
+
+def test_undo_press_after_byo_yomi_period_restart():
+    c, rec = make(one([Stage(1000)], byo_periods=2, byo_ms=10000))
+    c.start(0)
+    c.press(W, 4000)  # 3 s into the period: kept, back to 10 s
+    assert c.main[W] == 10000
+    c.undo_press(4000)
+    assert c.main[W] == 7000
+
+
+def test_add_stage_finish_with_fifteen_minutes_each():
+    c, rec = make(sudden_death(60000), freeze=True)
+    c.start(0)
+    c.tick(61000)
+    assert c.state == E.FROZEN
+    c.add_stage(E.NOBODY, Stage(900000), 61000)
+    assert c.main == [900000, 960000]
+    assert c.flag_at == [-1, -1] and c.state == E.PAUSED
+    assert c.stage == [1, 1]
+    assert [e[0] for e in rec.events[-3:]] == ["add-stage", "unflag", "add-stage"]
+
+
+def test_split_late_arrival_sixty_forty():
+    # RGC 12.1: E = 75 min, visitor (White here) -45 min, home -30 min.
+    c, rec = make(sudden_death(7200000))
+    c.split(4500000, 60, 0)
+    assert c.main == [7200000 - 2700000, 7200000 - 1800000]
+    raises(ValueError, c.split, 100000000, 60, 0)
+
+
+def test_end_stops_everything():
+    c, rec = make(sudden_death(60000))
+    c.start(0)
+    c.end(5000)
+    c.tick(10000)
+    assert c.main == [55000, 60000]
+    assert not c.press(W, 11000)
+    assert rec.names()[-2:] == ["end", "ignored"]
+
+
+def test_control_errors_are_refused_at_construction():
+    bad = one([Stage(1000), Stage(1000)])  # sudden death not last
+    raises(ValueError, E.Clock, bad)
+    raises(ValueError, E.Clock, one([Stage(0)]))
