@@ -158,7 +158,9 @@ class Clock:
                 self.last += d
                 continue
             m = self.main[s]
-            hourglass = self.sides[s].mode == MODE_HOURGLASS
+            # Hourglass: the mover's time goes to the opponent, unless the opponent's flag
+            # is down (no time is added after the last control is passed).
+            hourglass = self.sides[s].mode == MODE_HOURGLASS and self.flag_at[1 - s] < 0
             if dt < m:
                 self.main[s] = m - dt
                 if hourglass:
@@ -237,6 +239,7 @@ class Clock:
     def start(self, now, side=WHITE):
         """The arbiter starts the game: `side` (White, Art. 6.5) runs from `now`."""
         if self.state != IDLE:
+            self.tick(now)
             return False
         self.state = RUNNING
         self.last = now
@@ -304,6 +307,7 @@ class Clock:
     def resume(self, now, side=NOBODY):
         """Continue after a pause. `side` lets the arbiter run the other clock instead; the
         turn then starts afresh for that side."""
+        self.tick(now)
         if self.state != PAUSED:
             return False
         if side != NOBODY and side != self.turn:
