@@ -2,7 +2,8 @@
 #
 #   MICROPYPATH=.frozen:firmware:tests/core micropython tests/mp_run.py [FILTER]
 #
-# Imports every tests/core/test_*.py, calls each `test_*` callable in the order the module
+# Imports every tests/core/test_*.py (and, under MicroPython, tests/mp_only/test_*.py),
+# calls each `test_*` callable in the order the module
 # defines it, and ends with one line "N passed, M failed"; exit status 1 when M > 0.
 # FILTER keeps only the tests whose "module.test_name" contains it. A module that fails to
 # import counts as one failure. Plain asserts only: there is no pytest here.
@@ -75,16 +76,23 @@ def main(argv):
     print("interpreter: %s %s" % (impl.name, ".".join(str(v) for v in impl.version[:3])))
 
     here = _dirname(__file__)
-    core = here + "/core"
-    if _absolute(core) not in [_absolute(p) for p in sys.path if p]:
-        sys.path.append(core)
+    # tests/core runs everywhere; tests/mp_only holds what only MicroPython can measure
+    # (gc.mem_alloc), so pytest does not collect it.
+    folders = [here + "/core"]
+    if impl.name == "micropython":
+        folders.append(here + "/mp_only")
+    for folder in folders:
+        if _absolute(folder) not in [_absolute(p) for p in sys.path if p]:
+            sys.path.append(folder)
     print("sys.path: %s" % sys.path)
 
-    modules = sorted(f[:-3] for f in os.listdir(core)
-                     if f.startswith("test_") and f.endswith(".py"))
+    modules = []
+    for folder in folders:
+        modules += sorted((folder, f[:-3]) for f in os.listdir(folder)
+                          if f.startswith("test_") and f.endswith(".py"))
     passed = 0
     failed = 0
-    for modname in modules:
+    for core, modname in modules:
         try:
             mod = __import__(modname)
         except KeyboardInterrupt:

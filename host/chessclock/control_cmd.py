@@ -1,0 +1,82 @@
+"""`chessclock control SPEC` and `chessclock presets`: what a time control means."""
+
+import json
+
+from clockcore import notation, presets
+from clockcore.control import DELAY_NAMES, MODE_NAMES
+
+
+def add_arguments_control(p):
+    p.add_argument("spec", metavar="SPEC",
+                   help="PGN TimeControl tag, readable notation or preset name")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def add_arguments_presets(p):
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def _side_dict(sc):
+    return {
+        "mode": MODE_NAMES[sc.mode],
+        "stages": [{"time_ms": st.time_ms, "moves": st.moves, "inc_ms": st.inc_ms,
+                    "delay_ms": st.delay_ms, "delay": DELAY_NAMES[st.delay_kind]}
+                   for st in sc.stages],
+        "byo_periods": sc.byo_periods, "byo_ms": sc.byo_ms, "byo_moves": sc.byo_moves,
+    }
+
+
+def _pgn_or_none(control):
+    try:
+        return notation.format_pgn(control)
+    except ValueError:
+        return None
+
+
+def describe(control, preset=None):
+    d = {"readable": notation.format_readable(control), "pgn": _pgn_or_none(control),
+         "white": _side_dict(control.white), "black": _side_dict(control.black)}
+    if preset is not None:
+        d["preset"] = preset.key
+        d["title"] = preset.title
+        d["source"] = preset.source
+        d["options"] = {"freeze": preset.freeze, "stage_on_flag": preset.stage_on_flag,
+                        "inc_at_turn_start": preset.inc_at_turn_start,
+                        "audible_flag": preset.audible_flag,
+                        "both_flags_draw": preset.both_flags_draw, "ledger": preset.ledger}
+    return d
+
+
+def run_control(args, stdout, stderr):
+    try:
+        control, preset = presets.resolve(args.spec)
+        if preset is None or not preset.ledger:  # a ledger counts days, not milliseconds
+            control.validate()
+    except ValueError as e:
+        stderr.write("chessclock control: %r: %s\n" % (args.spec, e))
+        return 2
+    d = describe(control, preset)
+    if args.json:
+        stdout.write(json.dumps(d, indent=2) + "\n")
+        return 0
+    if preset is not None:
+        stdout.write("%s: %s (%s)\n" % (preset.key, preset.title, preset.source))
+    stdout.write("readable: %s\n" % d["readable"])
+    stdout.write("PGN:      %s\n" % (d["pgn"] or "(not expressible as a PGN tag)"))
+    if control.symmetric():
+        stdout.write("each side: %s\n" % notation.describe_side(control.white))
+    else:
+        stdout.write("White: %s\n" % notation.describe_side(control.white))
+        stdout.write("Black: %s\n" % notation.describe_side(control.black))
+    return 0
+
+
+def run_presets(args, stdout, stderr):
+    rows = [describe(p.control, p) for p in presets.PRESETS]
+    if args.json:
+        stdout.write(json.dumps(rows, indent=2) + "\n")
+        return 0
+    width = max(len(p.key) for p in presets.PRESETS)
+    for p, d in zip(presets.PRESETS, rows, strict=True):
+        stdout.write("%-*s  %-40s %s\n" % (width, p.key, d["readable"], p.title))
+    return 0

@@ -1,0 +1,302 @@
+"""`chessclock simulate`: replay a clock from a script and print every clock event.
+
+Arbiters use it to answer "what would the clock have shown"; the tests use it too. The
+interface is fixed (see the README): scripts written against it must keep working.
+
+A script has one action per line, `<ms> <action> [args]`, `#` starting a comment. The whole
+script and the control are checked before anything runs, and the output is only printed
+when the replay completed, so an error never leaves output that looks like a run.
+"""
+
+import json
+
+from clockcore import engine as E
+from clockcore.control import DELAY_SIMPLE
+
+SIDES = {"white": E.WHITE, "black": E.BLACK}
+STAGE_CAUSES = ("moves", "timeout", "arbiter")
+
+
+class ScriptError(ValueError):
+    """A script line that cannot be run; the message names the line."""
+
+
+def _side(word, line_no, allow_both=False):
+    if allow_both and word == "both":
+        return E.NOBODY
+    if word not in SIDES:
+        raise ScriptError("line %d: expected white or black%s, got %r"
+                          % (line_no, " or both" if allow_both else "", word))
+    return SIDES[word]
+
+
+def _int(word, line_no, what, signed=False):
+    # A change must carry its sign, so that `adjust white 5` is not read as "set to 5".
+    body = word[1:] if signed and word[:1] in ("+", "-") else ("" if signed else word)
+    if not body.isascii() or not body.isdigit():
+        raise ScriptError("line %d: %s must be %s, got %r"
+                          % (line_no, what, "+ms or -ms" if signed else "a whole number", word))
+    return int(word)
+
+
+def _stage_from(spec, line_no):
+    from clockcore import notation  # only scripts that add stages need the parser
+
+    try:
+        control = notation.parse_readable(spec)
+    except ValueError as e:
+        raise ScriptError("line %d: %s" % (line_no, e)) from None
+    stages = control.white.stages
+    if len(stages) != 1 or not control.symmetric():
+        raise ScriptError("line %d: add-stage takes one stage, got %r" % (line_no, spec))
+    return stages[0]
+
+
+# action: (argument count, builder turning words into the call on the clock)
+def _parse_action(action, args, line_no):
+    n = len(args)
+
+    def need(count, usage):
+        if n != count:
+            raise ScriptError("line %d: %s takes %s" % (line_no, action, usage))
+
+    if action in ("start", "pause", "end", "undo"):
+        need(0, "no arguments")
+        return (action,)
+    if action == "resume":
+        if n > 1:
+            raise ScriptError("line %d: resume takes at most a side" % line_no)
+        return (action, _side(args[0], line_no) if n else E.NOBODY)
+    if action == "press":
+        need(1, "white or black")
+        return (action, _side(args[0], line_no))
+    if action == "adjust":
+        need(2, "a side and +ms or -ms")
+        return (action, _side(args[0], line_no), _int(args[1], line_no, "the change", True))
+    if action in ("set-moves", "set-time"):
+        need(2, "a side and a number")
+        return (action, _side(args[0], line_no), _int(args[1], line_no, "the value"))
+    if action == "set-stage":
+        need(2, "a side and a stage number (from 1)")
+        n_stage = _int(args[1], line_no, "the stage")
+        if n_stage < 1:
+            raise ScriptError("line %d: stages count from 1" % line_no)
+        return (action, _side(args[0], line_no), n_stage - 1)
+    if action == "add-stage":
+        if n < 2:
+            raise ScriptError("line %d: add-stage takes white, black or both and a stage"
+                              % line_no)
+        return (action, _side(args[0], line_no, True), _stage_from(" ".join(args[1:]), line_no))
+    if action == "split":
+        need(2, "the elapsed ms and White's share in percent")
+        return (action, _int(args[0], line_no, "the elapsed time"),
+                _int(args[1], line_no, "White's share"))
+    raise ScriptError("line %d: unknown action %r" % (line_no, action))
+
+
+def parse_script(text):
+    """Return [(line_no, t_ms, action-tuple)]; raise ScriptError naming the bad line."""
+    steps = []
+    last = 0
+    for line_no, raw in enumerate(text.splitlines(), 1):
+        words = raw.split("#", 1)[0].split()
+        if not words:
+            continue
+        if len(words) < 2:
+            raise ScriptError("line %d: expected '<ms> <action> [args]', got %r"
+                              % (line_no, raw.strip()))
+        t = _int(words[0], line_no, "the time in ms")
+        if t < last:
+            raise ScriptError("line %d: time %d is before the previous line's %d"
+                              % (line_no, t, last))
+        last = t
+        steps.append((line_no, t, _parse_action(words[1].lower(), words[2:], line_no)))
+    return steps
+
+
+class Replay:
+    """Runs a parsed script on a Clock and collects the events as dicts."""
+
+    def __init__(self, control, **options):
+        self.out = []
+        self.clock = E.Clock(control, self.on_event, **options)
+        sides = (control.white, control.black)
+        self.has_delay = any(st.delay_kind == DELAY_SIMPLE for sc in sides for st in sc.stages)
+        self.has_byo = any(sc.byo_periods for sc in sides)
+
+    def on_event(self, ev, side, t, arg):
+        c = self.clock
+        rec = {"t_ms": t, "type": E.EVENT_NAMES[ev]}
+        if side != E.NOBODY:
+            rec["side"] = E.SIDE_NAMES[side]
+        if ev == E.EV_PRESS:
+            rec["credit_ms"] = arg
+            rec["moves"] = c.moves[side]
+        elif ev == E.EV_IGNORED:
+            rec["state"] = E.STATE_NAMES[arg]
+        elif ev == E.EV_STAGE:
+            rec["stage"] = c.stage[side] + 1
+            rec["added_ms"] = arg
+            rec["cause"] = STAGE_CAUSES[c.stage_cause]
+        elif ev == E.EV_FLAG:
+            rec["stage"] = c.stage[side] + 1
+            rec["presses_in_stage"] = arg
+            rec["moves"] = c.moves[side]
+        elif ev in (E.EV_ADJUST, E.EV_UNDO):
+            rec["delta_ms"] = arg if ev == E.EV_ADJUST else -arg
+        elif ev == E.EV_SET_MOVES:
+            rec["moves"] = arg
+        elif ev == E.EV_SET_STAGE:
+            rec["stage"] = arg + 1
+        elif ev == E.EV_ADD_STAGE:
+            rec["stage"] = c.stage[side] + 1
+            rec["added_ms"] = arg
+        elif ev in (E.EV_OVERTIME, E.EV_PERIOD):
+            rec["periods"] = arg
+        self._times(rec)
+        self.out.append(rec)
+
+    def _times(self, rec):
+        c = self.clock
+        rec["white_ms"] = c.main[E.WHITE]
+        rec["black_ms"] = c.main[E.BLACK]
+        if self.has_delay:
+            rec["delay_ms"] = c.delay_left
+        if self.has_byo:
+            rec["white_periods"] = c.periods[E.WHITE]
+            rec["black_periods"] = c.periods[E.BLACK]
+
+    def ignored(self, t, action):
+        rec = {"t_ms": t, "type": "ignored", "action": action,
+               "state": E.STATE_NAMES[self.clock.state]}
+        self._times(rec)
+        self.out.append(rec)
+
+    def step(self, t, act):
+        c = self.clock
+        name = act[0]
+        done = True
+        if name == "start":
+            done = c.start(t)
+        elif name == "press":
+            c.press(act[1], t)  # the engine reports ignored presses itself
+        elif name == "pause":
+            done = c.pause(t)
+        elif name == "resume":
+            c.tick(t)
+            done = c.resume(t, act[1])
+        elif name == "end":
+            done = c.end(t)
+        elif name == "undo":
+            done = c.undo_press(t)
+        elif name == "adjust":
+            c.adjust(act[1], act[2], t)
+        elif name == "set-moves":
+            c.set_moves(act[1], act[2], t)
+        elif name == "set-time":
+            c.set_time(act[1], act[2], t)
+        elif name == "set-stage":
+            c.set_stage(act[1], act[2], t)
+        elif name == "add-stage":
+            c.add_stage(act[1], act[2], t)
+        elif name == "split":
+            c.split(act[1], act[2], t)
+        if not done:
+            self.ignored(t, name)
+
+    def final(self, t):
+        c = self.clock
+        c.tick(t)
+        flags = [{"side": E.SIDE_NAMES[s], "t_ms": c.flag_at[s]}
+                 for s in c.flag_order if s != E.NOBODY]
+        running = c.running()
+        self.out.append({
+            "type": "final", "t_ms": t,
+            "white_ms": c.main[E.WHITE], "black_ms": c.main[E.BLACK],
+            "white_moves": c.moves[E.WHITE], "black_moves": c.moves[E.BLACK],
+            "running": None if running == E.NOBODY else E.SIDE_NAMES[running],
+            "flags": flags, "state": E.STATE_NAMES[c.state],
+        })
+
+
+def replay(control, script_text, **options):
+    """Run a script; return the list of event dicts, the final one last."""
+    steps = parse_script(script_text)
+    r = Replay(control, **options)
+    t = 0
+    for line_no, t, act in steps:
+        try:
+            r.step(t, act)
+        except ValueError as e:  # e.g. an adjustment below zero
+            raise ScriptError("line %d: %s" % (line_no, e)) from None
+    r.final(t)
+    return r.out
+
+
+def add_arguments(p):
+    p.add_argument("--control", required=True, metavar="SPEC",
+                   help="PGN TimeControl tag, readable notation or preset name")
+    p.add_argument("--increment-at", choices=("press", "turn-start"), default=None,
+                   help="credit the Fischer increment on the press (default) or when a "
+                        "side's turn starts")
+    p.add_argument("--next-stage", choices=("moves", "flag"), default=None,
+                   help="add the next stage's time on the press completing the stage's "
+                        "moves (default) or when time runs out")
+    p.add_argument("--freeze", action="store_true", default=None,
+                   help="stop both clocks at a flag (default)")
+    p.add_argument("--no-freeze", dest="freeze", action="store_false",
+                   help="keep the other clock running after a flag")
+    p.add_argument("script", nargs="?", metavar="SCRIPT",
+                   help="script file (default: standard input)")
+
+
+def options_for(args, preset):
+    """Clock options: the command line's, else the preset's, else the defaults."""
+    def pick(value, preset_attr, default):
+        if value is not None:
+            return value
+        if preset is not None:
+            return getattr(preset, preset_attr)
+        return default
+
+    return {
+        "inc_at_turn_start": pick(None if args.increment_at is None
+                                  else args.increment_at == "turn-start",
+                                  "inc_at_turn_start", False),
+        "stage_on_flag": pick(None if args.next_stage is None else args.next_stage == "flag",
+                              "stage_on_flag", False),
+        "freeze": pick(args.freeze, "freeze", True),
+    }
+
+
+def run(args, stdout, stderr):
+    import sys
+
+    from clockcore import presets
+
+    try:
+        control, preset = presets.resolve(args.control)
+        if preset is not None and preset.ledger:
+            raise ValueError("%s is a day-based correspondence ledger, not a running clock"
+                             % preset.key)
+        control.validate()
+    except ValueError as e:
+        stderr.write("chessclock simulate: control %r: %s\n" % (args.control, e))
+        return 2
+    try:
+        if args.script:
+            with open(args.script, encoding="utf-8") as f:
+                text = f.read()
+        else:
+            text = sys.stdin.read()
+    except OSError as e:
+        stderr.write("chessclock simulate: cannot read the script: %s\n" % e)
+        return 2
+    try:
+        out = replay(control, text, **options_for(args, preset))
+    except ScriptError as e:
+        where = args.script or "<stdin>"
+        stderr.write("chessclock simulate: %s: %s\n" % (where, e))
+        return 2
+    stdout.write("".join(json.dumps(rec) + "\n" for rec in out))
+    return 0

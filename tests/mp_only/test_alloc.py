@@ -1,0 +1,69 @@
+# No heap allocation on a press or a tick once a game runs (MicroPython only: CPython has
+# no gc.mem_alloc). Deterministic byte counts, not timings; `make bench` reports the same.
+
+import gc
+
+from clockcore import engine as E
+from clockcore.control import DELAY_BRONSTEIN, DELAY_SIMPLE, Control, SideControl, Stage
+
+
+def allocated(fn):
+    gc.collect()
+    gc.disable()
+    try:
+        a0 = gc.mem_alloc()
+        fn()
+        return gc.mem_alloc() - a0
+    finally:
+        gc.enable()
+
+
+def game(stages, **side):
+    c = E.Clock(Control(SideControl(stages, **side)))
+    c.start(0)
+    return c
+
+
+def play(c, t, n, step):
+    i = 0
+    while i < n:
+        t += step
+        c.tick(t - 3)
+        c.press(c.turn, t)
+        i += 1
+    return t
+
+
+def check_mode(c, step):
+    t = play(c, 0, 50, step)  # warm-up: first stage passes, first period
+    n = allocated(lambda: play(c, t, 1000, step))
+    assert n == 0, "%d bytes allocated in 1000 presses and ticks" % n
+
+
+def test_counter_detects_allocation():
+    # The measure itself must see an allocation, or a 0 below would prove nothing.
+    assert allocated(lambda: [1, 2, 3]) > 0
+
+
+def test_no_allocation_fischer_with_stages():
+    check_mode(game([Stage(10**8, moves=40, inc_ms=30000), Stage(10**8, inc_ms=30000)]), 1500)
+
+
+def test_no_allocation_delays():
+    check_mode(game([Stage(10**8, delay_ms=5000, delay_kind=DELAY_SIMPLE)]), 7000)
+    check_mode(game([Stage(10**8, delay_ms=5000, delay_kind=DELAY_BRONSTEIN)]), 7000)
+
+
+def test_no_allocation_in_byo_yomi():
+    c = game([Stage(1000)], byo_periods=5, byo_ms=10000, byo_moves=2)
+    check_mode(c, 4000)
+    assert c.periods == [5, 5]
+
+
+def test_no_allocation_when_flags_fall_without_freeze():
+    c = E.Clock(Control(SideControl([Stage(60000, inc_ms=10)])), freeze=False)
+    c.start(0)
+    t = play(c, 0, 10, 100000)
+    n = allocated(lambda: play(c, t, 1000, 1500))
+    assert c.flag_at[0] >= 0 and c.flag_at[1] >= 0
+    assert n == 0
