@@ -12,15 +12,39 @@ MP_MPY_PATH := .frozen:$(CURDIR)/build/mpy:$(CURDIR)/tests/core
 MPY_DIR := build/mpy
 # Only the folders that exist (bench/ may not yet).
 LINT_DIRS := $(wildcard firmware host tests bench)
+# MicroPython type stubs, one folder per port (pip --target), for `make typecheck`.
+STUBS := $(VENV)/stubs
+STUB_PORTS := rp2 esp32
+STUB_PKG_rp2 := micropython-rp2-rpi-pico-stubs==1.29.0.post1
+STUB_PKG_esp32 := micropython-esp32-stubs==1.29.0.post1
+# `make firmware BOARD=NAME` / `make deploy BOARD=NAME PORT=/dev/ttyACM0` (boards.toml names)
+BOARD ?= pico-tm1637
+PORT ?=
 
-.PHONY: venv test lint pytest mp-test mpy mpy-test bench clean
+.PHONY: venv test lint pytest mp-test mpy mpy-test typecheck firmware deploy bench clean sim
 
 venv: $(STAMP)
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -e '.[dev]'
+	rm -rf $(STUBS)
+	$(BIN)/python -m pip install --target $(STUBS)/rp2 $(STUB_PKG_rp2)
+	$(BIN)/python -m pip install --target $(STUBS)/esp32 $(STUB_PKG_esp32)
+	$(MAKE) --no-print-directory stubs-patch
 	touch $@
+
+# The stubs type micropython.const generically; the firmware's CPython fallback
+# `def const(x): return x` can never match that ("All conditional function variants must
+# have identical signatures"), so const is loosened to Any. Fails if the stubs change.
+.PHONY: stubs-patch
+stubs-patch:
+	set -e; for port in $(STUB_PORTS); do \
+		f=$(STUBS)/$$port/micropython.pyi; \
+		sed -i.orig 's|^def const(expr: Const_T, /) -> Const_T:|def const(expr: Any, /) -> Any:|' $$f; \
+		grep -q '^def const(expr: Any, /) -> Any:' $$f || \
+			{ echo "$$f: def const(...) not found; update stubs-patch"; exit 1; }; \
+	done
 
 # Each step stops the run on failure, in this order.
 test: $(STAMP)
@@ -29,6 +53,7 @@ test: $(STAMP)
 	MICROPYPATH=$(MP_SRC_PATH) $(BIN)/micropython tests/mp_run.py
 	$(MAKE) --no-print-directory mpy
 	MICROPYPATH=$(MP_MPY_PATH) $(BIN)/micropython tests/mp_run.py
+	$(MAKE) --no-print-directory typecheck
 
 # The single steps, for use by hand.
 lint: $(STAMP)
@@ -53,6 +78,29 @@ mpy: $(STAMP)
 
 mpy-test: mpy
 	MICROPYPATH=$(MP_MPY_PATH) $(BIN)/micropython tests/mp_run.py
+
+# mypy on firmware/ once per port, against that port's MicroPython stubs (its typeshed
+# stdlib and its machine/micropython/... modules); settings in firmware/mypy.ini.
+typecheck: $(STAMP)
+	set -e; for port in $(STUB_PORTS); do \
+		echo "mypy firmware/ against the $$port stubs"; \
+		MYPYPATH=$(STUBS)/$$port $(BIN)/mypy --config-file firmware/mypy.ini \
+			--custom-typeshed-dir $(STUBS)/$$port --cache-dir $(VENV)/mypy-cache/$$port \
+			firmware; \
+	done
+
+# build/BOARD/: the board's modules as .mpy, main.py, board.json and MANIFEST.sha256.
+firmware: $(STAMP)
+	$(BIN)/chessclock build --board $(BOARD) --out build/$(BOARD)
+
+# Copy build/BOARD/ to the board on PORT and check every file's sha256 on the board.
+deploy: firmware
+	@test -n "$(PORT)" || { echo "make deploy: give the serial port, e.g. PORT=/dev/ttyACM0"; exit 2; }
+	$(BIN)/chessclock deploy --board $(BOARD) --port $(PORT)
+
+# Try the clock: the real firmware app on the simulator board, drawn in this terminal.
+sim: $(STAMP)
+	$(BIN)/chessclock sim
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py

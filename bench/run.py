@@ -22,6 +22,55 @@ def run(cmd, env=None):
     sys.stdout.write(out.stdout)
 
 
+def mpy_size(board):
+    """Total size of the compiled firmware for a board (make firmware BOARD=...)."""
+    out = os.path.join(ROOT, "build", board)
+    subprocess.run(["make", "--no-print-directory", "firmware", "BOARD=" + board], cwd=ROOT,
+                   check=True, capture_output=True)
+    total = 0
+    for folder, _, files in os.walk(out):
+        total += sum(os.path.getsize(os.path.join(folder, f)) for f in files
+                     if f.endswith(".mpy"))
+    print("METRIC mpy_total_%s %d bytes" % (board.replace("-", "_"), total))
+
+
+def app_benches(mp):
+    """The firmware app on the simulator board under MicroPython, from the .mpy files."""
+    subprocess.run(["make", "--no-print-directory", "mpy"], cwd=ROOT, check=True,
+                   capture_output=True)
+    path = ".frozen:" + os.path.join(ROOT, "build", "mpy")
+    env = dict(os.environ, MICROPYPATH=path)
+    root = os.path.join(ROOT, "build", "bench-storage")
+    bench = os.path.join(ROOT, "bench", "app_bench.py")
+    run([mp, bench, "boot", root], env=env)
+    run([mp, bench, "loop", root], env=env)
+    # The smallest heap a whole blitz game completes in: bisect -X heapsize in 1 KB steps.
+    lo, hi = 16, 512
+    while lo < hi:
+        mid = (lo + hi) // 2
+        ok = subprocess.run([mp, "-X", "heapsize=%dK" % mid, bench, "blitz", root], env=env,
+                            capture_output=True).returncode == 0
+        if ok:
+            hi = mid
+        else:
+            lo = mid + 1
+    print("METRIC smallest_heap_blitz_game_mpy %d KB" % lo)
+    # What of that is the firmware's code: the heap after importing every module.
+    code = subprocess.run([mp, "-c", IMPORTS], env=env, capture_output=True, text=True,
+                          check=True).stdout.strip()
+    print("METRIC heap_module_code_mpy %s bytes" % code)
+
+
+IMPORTS = """
+import gc
+gc.collect()
+a = gc.mem_alloc()
+import boards.sim, clockapp.app, clockapp.gamestate, clockapp.menu, clockcore.presets
+gc.collect()
+print(gc.mem_alloc() - a)
+"""
+
+
 def main():
     print("# cpython %s" % sys.version.split()[0])
     mp = micropython()
@@ -29,6 +78,9 @@ def main():
     ver = subprocess.run([mp, "-c", "import sys; print(sys.version)"], env=env,
                          capture_output=True, text=True, check=True).stdout.strip()
     print("# micropython %s" % ver)
+    for board in ("pico-tm1637", "pico-ssd1306", "esp32-tm1637"):
+        mpy_size(board)
+    app_benches(mp)
     for bench in BENCHES:
         path = os.path.join(ROOT, "bench", bench)
         run([sys.executable, path], env=dict(os.environ,

@@ -4,7 +4,6 @@ Portable: runs on MicroPython and CPython. `resolve(spec)` is what a user's SPEC
 a preset name (key or alias, any case) first, else notation.parse(spec).
 """
 
-from clockcore import notation
 from clockcore.control import DELAY_SIMPLE, Control, SideControl, Stage
 
 MIN = 60000
@@ -114,4 +113,6 @@ def resolve(spec):
     p = find(spec)
     if p is not None:
         return p.control, p
+    from clockcore import notation  # only for typed controls: keeps the parser off the heap
+
     return notation.parse(spec), None

@@ -14,6 +14,10 @@ COMMANDS = {
     "simulate": ("simulate", "replay a clock from a script of presses; JSON Lines out"),
     "control": ("control_cmd", "show what a time control gives each side, as PGN and text"),
     "presets": ("control_cmd", "list the presets the clock ships with"),
+    "boards": ("boards", "list, show (as board.json) and check the board profiles"),
+    "build": ("deploy", "compile the firmware for a board into build/BOARD/"),
+    "deploy": ("deploy", "copy build/BOARD/ to a board over USB serial and verify it"),
+    "sim": ("sim", "try the clock: the real firmware on a simulated board, in the terminal"),
 }
 
 

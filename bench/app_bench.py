@@ -1,0 +1,122 @@
+# Firmware app benchmarks on the simulator board (MicroPython; also runs on CPython).
+#   app_bench.py boot   ROOT   heap in use after boot (gc.mem_alloc after a collect)
+#   app_bench.py blitz  ROOT   play a whole 3+2 blitz game; exit 0 when it completes
+#   app_bench.py loop   ROOT   allocation per 1,000 loop passes, lever-to-display delay
+# bench/run.py runs these (blitz under a range of -X heapsize to find the smallest heap).
+
+import gc
+import sys
+import time
+
+from boards.sim import SimBoard, run_until
+from clockapp.app import App
+from clockapp.board import BTN_START, LEFT, RIGHT
+
+MPY = sys.implementation.name == "micropython"
+
+
+def fresh(root):
+    import os
+    try:
+        os.mkdir(root)
+    except OSError:
+        pass
+    for name in os.listdir(root):
+        os.remove(root + "/" + name)
+    board = SimBoard(root)
+    app = App(board)
+    app.step()
+    return board, app
+
+
+def boot(root):
+    board, app = fresh(root)
+    gc.collect()
+    print("METRIC heap_after_boot_%s %d bytes" % ("mpy" if MPY else "cpython", gc.mem_alloc()))
+
+
+def blitz(root):
+    # 3+2, 60 moves each, 1.3 to 3.7 s a move: about 5 minutes of clock time, 120 presses,
+    # 120 state saves and log flushes.
+    board, app = fresh(root)
+    board.press_buttons(BTN_START, 500000)
+    run_until(app, board, 1000000)
+    t = 1000000
+    x = 12345
+    for i in range(120):
+        x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+        t += 1300000 + x % 2400000
+        board.press_lever(LEFT if i % 2 == 0 else RIGHT, t)
+        run_until(app, board, t + 50000)
+    c = app.clock
+    assert c.moves == [60, 60], c.moves
+    assert c.flag_at == [-1, -1]
+    print("blitz ok", c.main)
+
+
+def loop(root):
+    board, app = fresh(root)
+    board.press_buttons(BTN_START, 500000)
+    run_until(app, board, 1000000)
+
+    def passes(n):
+        i = 0
+        while i < n:
+            app.step()
+            board.idle(1000)
+            i += 1
+
+    passes(100)
+    windows = []
+    for _ in range(20):  # 20,000 passes: 20 s of clock time, two periodic saves
+        gc.collect()
+        gc.disable()
+        a = gc.mem_alloc()
+        passes(1000)
+        windows.append(gc.mem_alloc() - a)
+        gc.enable()
+    windows.sort()
+    print("METRIC alloc_per_1000_loop_passes_median_mpy %d bytes" % windows[len(windows) // 2])
+    print("METRIC alloc_per_1000_loop_passes_mean_mpy %d bytes" % (sum(windows) // len(windows)))
+
+    # Lever to display: simulated delay (the loop's period and flash writes in flight)
+    # plus the real CPU time from the start of the loop pass that handles the press to
+    # the render of the display that starts running, measured here.
+    def now_us():
+        return time.ticks_us() if MPY else time.perf_counter_ns() // 1000
+
+    for d in (board.left, board.right):
+        def render(view, d=d, real=d.render):
+            d.real_at = now_us()
+            real(view)
+        d.render = render
+        d.real_at = 0
+    worst_sim = 0
+    worst_cpu = 0
+    t = board.t
+    for i in range(40):
+        t += 2000000 + 137 * i
+        mover = app.clock.turn
+        board.press_lever(app.lever_of_side(mover), t)
+        target = app.lever_of_side(1 - mover)
+        disp = board.right if target == RIGHT else board.left
+        while disp.drawn_at < t:
+            t0 = now_us()
+            app.step()
+            if disp.drawn_at >= t:
+                cpu = time.ticks_diff(disp.real_at, t0) if MPY else disp.real_at - t0
+                worst_cpu = max(worst_cpu, cpu)
+            board.idle(1000)
+        worst_sim = max(worst_sim, disp.drawn_at - t)
+    impl = "mpy" if MPY else "cpython"
+    print("METRIC lever_to_display_sim_worst_us %d us" % worst_sim)
+    print("METRIC press_pass_cpu_to_render_worst_us_%s %d us" % (impl, worst_cpu))
+    print("METRIC lever_to_display_worst_ms_%s %.2f ms" % (impl, (worst_sim + worst_cpu) / 1000))
+
+
+def main():
+    mode, root = sys.argv[1], sys.argv[2]
+    {"boot": boot, "blitz": blitz, "loop": loop}[mode](root)
+
+
+main()

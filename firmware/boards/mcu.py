@@ -1,0 +1,228 @@
+# The real board: clockapp.board.Board on an RP2040 (Raspberry Pi Pico) or an ESP32, from
+# the board.json that the host made from boards.toml (schema in host/chessclock/boards.py).
+#
+#   from boards.mcu import McuBoard
+#   board = McuBoard.from_config("board.json")
+#
+# Levers and buttons are switches to GND on inputs with the internal pull-up (active low).
+# Lever edges come from the pin interrupt, which calls on_lever(lever, time.ticks_us(),
+# closed): a hard IRQ on the RP2040 (Pin.irq(hard=True)); the esp32 port only has soft
+# (scheduled) pin IRQs. No allocation there, nor in the methods the main loop calls every
+# pass. The watchdog starts at the first feed_watchdog() (the app's main loop), so a board
+# in maintenance mode (MENU held at boot: main.py does not start the app) never has one
+# and the deploy tools keep the REPL.
+
+import json
+import sys
+import time
+
+import machine
+import micropython
+
+from clockapp.board import BTN_MENU, BTN_MINUS, BTN_PLUS, BTN_START, LEFT, RIGHT, Board
+
+SCHEMA = 1
+PORTS = {"rp2040": "rp2", "esp32": "esp32"}   # board.json "mcu" -> sys.platform
+
+# Room for the traceback of an exception raised inside a hard IRQ handler (ports without
+# hard IRQs, like the unix port, lack the function).
+if hasattr(micropython, "alloc_emergency_exception_buf"):
+    micropython.alloc_emergency_exception_buf(100)
+
+
+class ConfigError(Exception):
+    pass
+
+
+def _pin_in(n):
+    return machine.Pin(n, machine.Pin.IN, machine.Pin.PULL_UP)
+
+
+class McuBoard(Board):
+    name = "mcu"
+
+    def __init__(self, config):
+        if config.get("schema") != SCHEMA:
+            raise ConfigError("board.json: schema %r, this firmware reads %d"
+                              % (config.get("schema"), SCHEMA))
+        mcu = config["mcu"]
+        if PORTS.get(mcu) != sys.platform:
+            raise ConfigError("board.json is for %s, this is MicroPython on %s"
+                              % (mcu, sys.platform))
+        self.config = config
+        self.name = config["board"]
+        self.mcu = mcu
+        levers = config["levers"]
+        self._lever_l = _pin_in(levers[LEFT])
+        self._lever_r = _pin_in(levers[RIGHT])
+        b = config["buttons"]   # start, menu, plus, minus
+        self._btn_start = _pin_in(b[0])
+        self._btn_menu = _pin_in(b[1])
+        self._btn_plus = _pin_in(b[2])
+        self._btn_minus = _pin_in(b[3])
+        # Maintenance: MENU held while the board boots (read twice, 20 ms apart, so that a
+        # bounce is not taken for a request).
+        held = not self._btn_menu.value()
+        time.sleep_ms(20)
+        self._maintenance = held and not self._btn_menu.value()
+
+        buzzer = config["buzzer"]
+        self._pwm = machine.PWM(machine.Pin(buzzer["pin"], machine.Pin.OUT), freq=1000,
+                                duty_u16=0)
+        self._duty = buzzer["duty_u16"]
+        self._freq = 0
+
+        bat = config.get("battery")
+        self._adc = None  # type: machine.ADC | None
+        self.battery_low_mv = -1
+        self.battery_critical_mv = -1
+        if bat:
+            pin = machine.Pin(bat["pin"])
+            if mcu == "esp32":
+                # 11 dB attenuation: about 0.15..2.45 V; read_uv() applies the chip's
+                # calibration.
+                self._adc = machine.ADC(pin, atten=machine.ADC.ATTN_11DB)
+            else:
+                self._adc = machine.ADC(pin)
+            self._r_top = bat["r_top"]
+            self._r_bottom = bat["r_bottom"]
+            self._adc_full_mv = bat["adc_full_mv"]
+            self.battery_low_mv = bat["low_mv"]
+            self.battery_critical_mv = bat["critical_mv"]
+
+        self._i2c = {}  # type: dict[int, machine.I2C]
+        for bus in config.get("i2c", ()):
+            self._i2c[bus["id"]] = machine.I2C(bus["id"], scl=machine.Pin(bus["scl"]),
+                                               sda=machine.Pin(bus["sda"]), freq=bus["freq"])
+        self._displays = None  # type: tuple | None
+        self._watchdog_ms = config["watchdog_ms"]
+        self._wdt = None  # type: machine.WDT | None
+
+    @classmethod
+    def from_config(cls, path="board.json"):
+        try:
+            with open(path) as f:
+                config = json.load(f)
+        except OSError:
+            raise ConfigError("no %s on the board: deploy with `chessclock deploy`"
+                              % path) from None
+        return cls(config)
+
+    # ---- time --------------------------------------------------------------------
+    def ticks_us(self):
+        return time.ticks_us()
+
+    def ticks_diff(self, a, b):
+        return time.ticks_diff(a, b)
+
+    def idle(self, us):
+        if us > 0:
+            time.sleep_us(us)
+
+    # ---- inputs ------------------------------------------------------------------
+    def attach_levers(self, on_lever):
+        ticks_us = time.ticks_us
+
+        # IRQ handlers: no allocation (small ints and bools only), no exceptions.
+        def left_edge(pin):
+            on_lever(LEFT, ticks_us(), not pin.value())
+
+        def right_edge(pin):
+            on_lever(RIGHT, ticks_us(), not pin.value())
+
+        edges = machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING
+        if self.mcu == "rp2040":
+            self._lever_l.irq(handler=left_edge, trigger=edges, hard=True)
+            self._lever_r.irq(handler=right_edge, trigger=edges, hard=True)
+        else:
+            # The esp32 port's Pin.irq() has no `hard` argument (a TypeError if given): its
+            # handlers always run from the scheduler, so the tick is read there, a little
+            # after the edge (microseconds, up to the longest C call the loop makes).
+            self._lever_l.irq(handler=left_edge, trigger=edges)
+            self._lever_r.irq(handler=right_edge, trigger=edges)
+
+    def read_levers(self):
+        v = 0
+        if not self._lever_l.value():
+            v |= 1
+        if not self._lever_r.value():
+            v |= 2
+        return v
+
+    def read_buttons(self):
+        v = 0
+        if not self._btn_start.value():
+            v |= BTN_START
+        if not self._btn_menu.value():
+            v |= BTN_MENU
+        if not self._btn_plus.value():
+            v |= BTN_PLUS
+        if not self._btn_minus.value():
+            v |= BTN_MINUS
+        return v
+
+    # ---- outputs -----------------------------------------------------------------
+    def displays(self):
+        if self._displays is None:
+            made = []  # type: list
+            for d in self.config["displays"]:
+                if d["type"] == "tm1637":
+                    from drivers.tm1637 import TM1637Display
+                    out = machine.Pin.OUT
+                    made.append(TM1637Display(machine.Pin(d["clk"], out),
+                                              machine.Pin(d["dio"], out)))
+                elif d["type"] == "ssd1306":
+                    from drivers.ssd1306 import SSD1306Display
+                    made.append(SSD1306Display(self._i2c[d["i2c"]], d["addr"]))
+                else:
+                    raise ConfigError("board.json: unknown display type %r" % d["type"])
+            self._displays = (made[LEFT], made[RIGHT])
+        return self._displays
+
+    def buzz(self, freq_hz):
+        if freq_hz <= 0:
+            self._pwm.duty_u16(0)
+            self._freq = 0
+            return
+        if freq_hz != self._freq:
+            self._pwm.freq(freq_hz)
+            self._freq = freq_hz
+        self._pwm.duty_u16(self._duty)
+
+    def battery_mv(self):
+        adc = self._adc
+        if adc is None:
+            return -1
+        if hasattr(adc, "read_uv"):   # esp32: calibrated by the chip's eFuse values
+            pin_mv = adc.read_uv() // 1000
+        else:
+            pin_mv = adc.read_u16() * self._adc_full_mv // 65535
+        return pin_mv * (self._r_top + self._r_bottom) // self._r_bottom
+
+    # ---- system ------------------------------------------------------------------
+    def storage_root(self):
+        return "/"
+
+    def feed_watchdog(self):
+        wdt = self._wdt
+        if wdt is None:
+            # Started by the first feed (the app's loop), never in maintenance mode; it
+            # cannot be stopped again until a reset.
+            wdt = self._wdt = machine.WDT(timeout=self._watchdog_ms)
+        wdt.feed()
+
+    def reset_cause(self):
+        cause = machine.reset_cause()
+        if cause == machine.WDT_RESET:
+            return "watchdog"
+        if cause == machine.PWRON_RESET:
+            return "power"
+        # Not every port has these (the RP2040 reports power-on and watchdog only).
+        if cause == getattr(machine, "HARD_RESET", -1):
+            return "power"   # the reset button: a fresh start, as after power-on
+        if cause == getattr(machine, "SOFT_RESET", -1):
+            return "soft"
+        return "unknown"
+
+    def maintenance_requested(self):
+        return self._maintenance

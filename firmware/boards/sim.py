@@ -1,0 +1,263 @@
+# The simulator board: the Board interface with simulated time, for tests, benchmarks and
+# `make sim` (host/chessclock/sim.py draws it in a terminal and runs it in real time).
+# Runs under CPython and the MicroPython unix port.
+#
+# Time moves only when the app idles (or a flash write costs time). Inputs are scheduled
+# at exact microseconds and delivered "as the interrupt would": a lever edge calls the
+# app's on_lever(lever, tick, closed) at the edge's instant, even in the middle of an idle
+# or a flash write. `rp2040_flash=True` models the RP2040 instead: interrupts are held
+# during a flash write and an edge inside one is stamped when the write ends.
+
+from clockapp.board import LEFT, RIGHT, Board
+
+LEVER = 0
+BUTTONS = 1
+
+
+class PowerCut(Exception):
+    """Raised inside a flash write to cut the power at that byte (tests)."""
+
+
+class SimDisplay:
+    """Keeps the last view drawn and when; the terminal UI reads it."""
+
+    def __init__(self, board):
+        self.board = board
+        self.view = None
+        self.renders = 0
+        self.drawn_at = -1      # board time (us) of the last render
+
+    def render(self, view):
+        self.view = view
+        self.renders += 1
+        self.drawn_at = self.board.t
+
+    def text(self):
+        v = self.view
+        if v is None:
+            return ""
+        return (bytes(v.text) if v.text_on else bytes(v.time)).decode().strip()
+
+
+class SimFile:
+    def __init__(self, fs, f, path):
+        self.fs = fs
+        self.f = f
+        self.path = path
+
+    def write(self, data):
+        fs = self.fs
+        n = len(data)
+        if fs.cut_after >= 0 and fs.written + n > fs.cut_after:
+            k = fs.cut_after - fs.written
+            if k > 0:
+                self.f.write(data[:k])
+            self.f.close()
+            fs.written = fs.cut_after
+            fs.cut_after = -1
+            raise PowerCut(self.path)
+        fs.written += n
+        fs.board.spend(fs.write_us_per_byte * n)
+        return self.f.write(data)
+
+    def read(self, *args):
+        return self.f.read(*args)
+
+    def close(self):
+        self.fs.board.spend(self.fs.close_us)
+        self.f.close()
+
+    def flush(self):
+        self.f.flush()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *args):
+        self.close()
+
+
+class SimFS:
+    """A real folder, with flash timing and a power switch."""
+
+    def __init__(self, board, write_us_per_byte=2, close_us=1500):
+        import os
+        self.os = os
+        self.board = board
+        self.write_us_per_byte = write_us_per_byte
+        self.close_us = close_us   # a page program / littlefs commit
+        self.written = 0           # bytes written since the board started
+        self.cut_after = -1        # cut the power when this many bytes have been written
+
+    def open(self, path, mode="rb"):
+        f = open(path, mode)
+        if "w" in mode or "a" in mode:
+            return SimFile(self, f, path)
+        return f
+
+    def rename(self, a, b):
+        self.os.rename(a, b)
+
+    def remove(self, path):
+        self.os.remove(path)
+
+    def exists(self, path):
+        try:
+            self.os.stat(path)
+            return True
+        except OSError:
+            return False
+
+    def listdir(self, root):
+        return self.os.listdir(root.rstrip("/") or "/")
+
+
+class SimBoard(Board):
+    name = "sim"
+
+    def __init__(self, root, tick0=0, period=0x40000000, battery_mv=4000,
+                 rp2040_flash=False):
+        self.root = root if root.endswith("/") else root + "/"
+        self.tick_period = period
+        self.mask = period - 1
+        self.tick0 = tick0
+        self.t = 0                  # simulated microseconds since the board started
+        self.on_lever = None
+        self.levers = 0             # bits: levers closed now
+        self.buttons = 0
+        self.freq = 0               # buzzer
+        self.tones = 0              # how many times the buzzer started a tone
+        self.mv = battery_mv
+        self.battery_low_mv = 3600
+        self.battery_critical_mv = 3300
+        self.rp2040_flash = rp2040_flash
+        self.in_flash = False
+        self.held = []              # edges held while interrupts are off (rp2040_flash)
+        self.queue = []             # [t_us, kind, a, b] in time order
+        self.fs = SimFS(self)
+        self.left = SimDisplay(self)
+        self.right = SimDisplay(self)
+        self.watchdog_fed = 0
+
+    # ---- Board interface ---------------------------------------------------------------
+    def ticks_us(self):
+        return (self.tick0 + self.t) & self.mask
+
+    def ticks_diff(self, a, b):
+        d = (a - b) & self.mask
+        if d >= (self.tick_period >> 1):
+            d -= self.tick_period
+        return d
+
+    def idle(self, us):
+        self.advance_to(self.t + us)
+
+    def attach_levers(self, on_lever):
+        self.on_lever = on_lever
+
+    def read_levers(self):
+        return self.levers
+
+    def read_buttons(self):
+        return self.buttons
+
+    def displays(self):
+        return (self.left, self.right)
+
+    def buzz(self, freq_hz):
+        if freq_hz and not self.freq:
+            self.tones += 1
+        self.freq = freq_hz
+
+    def battery_mv(self):
+        return self.mv
+
+    def storage_root(self):
+        return self.root
+
+    def storage_fs(self):
+        return self.fs
+
+    def feed_watchdog(self):
+        self.watchdog_fed += 1
+
+    def reset_cause(self):
+        return "power"
+
+    # ---- simulated time ----------------------------------------------------------------
+    def spend(self, us):
+        """Time taken by the running code (a flash write): scheduled inputs still happen."""
+        self.in_flash = True
+        self.advance_to(self.t + us)
+        self.in_flash = False
+        if self.held:  # RP2040: the interrupts held during the write run now, stamped now
+            held = self.held
+            self.held = []
+            for lever, closed in held:
+                self._irq(lever, closed)
+
+    def advance_to(self, t):
+        q = self.queue
+        while q and q[0][0] <= t:
+            at, kind, a, b = q.pop(0)
+            if at > self.t:
+                self.t = at
+            if kind == LEVER:
+                self._edge(a, b)
+            else:
+                self.buttons = a
+        if t > self.t:
+            self.t = t
+
+    def _edge(self, lever, closed):
+        if closed:
+            self.levers |= 1 << lever
+        else:
+            self.levers &= ~(1 << lever)
+        if self.rp2040_flash and self.in_flash:
+            self.held.append((lever, closed))
+            return
+        self._irq(lever, closed)
+
+    def _irq(self, lever, closed):
+        if self.on_lever is not None:
+            self.on_lever(lever, self.ticks_us(), closed)
+
+    # ---- scheduling inputs (tests, scripts, the terminal UI) --------------------------
+    def at(self, t_us, kind, a, b=0):
+        q = self.queue
+        i = len(q)
+        while i and q[i - 1][0] > t_us:
+            i -= 1
+        q.insert(i, [t_us, kind, a, b])
+
+    def press_lever(self, lever, t_us, hold_us=80000, bounce=()):
+        """A lever press at t_us: closes, chatters at the given offsets (us after t_us,
+        alternating open/closed), opens after hold_us."""
+        self.at(t_us, LEVER, lever, True)
+        closed = True
+        for off in bounce:
+            closed = not closed
+            self.at(t_us + off, LEVER, lever, closed)
+        if not closed:
+            self.at(t_us + (bounce[-1] if bounce else 0) + 1, LEVER, lever, True)
+        if hold_us >= 0:
+            self.at(t_us + hold_us, LEVER, lever, False)
+
+    def press_buttons(self, bits, t_us, hold_us=100000):
+        self.at(t_us, BUTTONS, bits)
+        self.at(t_us + hold_us, BUTTONS, 0)
+
+    def cut_power_after(self, n_bytes):
+        """The next flash write that takes the total past n_bytes more is cut there."""
+        self.fs.cut_after = self.fs.written + n_bytes
+
+
+def run_until(app, board, t_us, step_us=1000):
+    """Drive the app's loop until board time t_us (what App.run does, bounded)."""
+    while board.t < t_us:
+        app.step()
+        board.idle(step_us)
+
+
+__all__ = ["SimBoard", "SimDisplay", "PowerCut", "run_until", "LEFT", "RIGHT"]

@@ -1,0 +1,412 @@
+# The clock application: the same code on a board, in the simulator and in tests.
+#
+# One loop pass (step):
+#   1. read the time (ticks -> the engine's millisecond line);
+#   2. drain the lever edges the interrupt stamped; each real press is charged at its stamp;
+#   3. buttons -> menus (menu.py);
+#   4. tick the engine (flags fall at their exact instants, whenever we look);
+#   5. refresh both displays (only what changed);
+#   6. buzzer, battery, and last the flash writes, so that a write never delays a display.
+# Nothing in a pass allocates while a clock runs and nobody touches it (make bench).
+
+import struct
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+from clockapp import gamestate, storage, timefmt
+from clockapp.board import LEFT, RIGHT
+from clockapp.levers import BOTH, PRESS, RELEASE, LeverFilter, LeverRing
+from clockapp.menu import Menu
+from clockapp.view import FLAG_FIRST, FLAG_NONE, FLAG_SECOND, SideView
+from clockcore import engine as E
+from clockcore import presets
+from clockcore.control import MODE_UPCOUNT, Control
+from clockcore.ticks import Timebase
+
+LOOP_US = const(1000)           # one pass a millisecond
+BUTTON_DEBOUNCE_MS = const(30)
+SAVE_EVERY_MS = const(10000)    # a running game is saved at least this often
+BATTERY_EVERY_MS = const(10000)
+HOLD_LOG_US = const(2000000)    # a lever held this long is logged once (Art. 6.2.5 hovering)
+
+# App events in the log, beside the engine's (engine.EV_*).
+EV_BOOT = const(32)           # arg: 1 when a saved game was restored
+EV_LEVER_BOTH = const(33)     # side whose lever closed while the other was held
+EV_LEVER_DROPPED = const(34)  # arg: edges lost (ring full)
+EV_LEVER_HELD = const(35)     # side holding its lever down
+EV_CONTROL_SET = const(36)
+EV_LOW_BATTERY = const(37)    # arg: millivolts
+EV_MISSED_EDGE = const(38)    # a lever's level differed from its filtered state: re-synced
+EV_STORAGE_FULL = const(39)
+
+LEVERS = (LEFT, RIGHT)  # built once: a tuple written in a loop is built on every pass
+
+LOG_RECORD = "<BbiiII"  # event, side, t_ms, arg, white_ms, black_ms (18 bytes)
+LOG_RAM = const(64)     # records kept in RAM until the next flush
+
+
+class Settings:
+    """What the clock remembers between games (settings.json)."""
+
+    def __init__(self):
+        self.spec = "fide-blitz"      # the control: preset name or notation
+        self.white_left = True        # White's lever (and display) is the left one
+        self.sound = True
+        self.seconds_always = False   # no tenths under 20 s
+        self.show_moves = False
+        self.favourites = []          # control specs, at most 5
+
+    def to_dict(self):
+        return {"spec": self.spec, "white_left": self.white_left, "sound": self.sound,
+                "seconds_always": self.seconds_always, "show_moves": self.show_moves,
+                "favourites": self.favourites}
+
+    def load(self, d):
+        for k in ("spec", "white_left", "sound", "seconds_always", "show_moves", "favourites"):
+            if k in d:
+                setattr(self, k, d[k])
+
+
+class Buzzer:
+    """Short patterns, (frequency, ms) pairs, played without blocking the loop."""
+
+    CLICK = (2000, 30)
+    STAGE = (1500, 120, 0, 80, 1500, 120)
+    LOW_TIME = (1000, 60)
+    FLAG = (800, 600)  # casual presets only: never at a flag in competition
+
+    def __init__(self, board):
+        self.board = board
+        self.pattern = None
+        self.i = 0
+        self.until = 0
+        self.enabled = True
+
+    def play(self, pattern, now):
+        if not self.enabled:
+            return
+        self.pattern = pattern
+        self.i = 0
+        self.board.buzz(pattern[0])
+        self.until = now + pattern[1]
+
+    def update(self, now):
+        p = self.pattern
+        if p is None or now < self.until:
+            return
+        self.i += 2
+        if self.i >= len(p):
+            self.pattern = None
+            self.board.buzz(0)
+            return
+        self.board.buzz(p[self.i])
+        self.until = now + p[self.i + 1]
+
+
+class App:
+    def __init__(self, board):
+        self.board = board
+        self.store = storage.Store(board.storage_root(), board.storage_fs())
+        self.settings = Settings()
+        self.settings.load(self.store.load_json("settings.json", {}))
+        self.ring = LeverRing()
+        self.filter = LeverFilter(board.ticks_diff)
+        self.timebase = Timebase(board.ticks_us(), board.ticks_diff)
+        self.now = 0
+        self.views = (SideView(), SideView())      # indexed by lever: LEFT, RIGHT
+        self.scratch = bytearray(b" " * 8)
+        self.displays = board.displays()
+        self.buzzer = Buzzer(board)
+        self.buzzer.enabled = self.settings.sound
+        self.log_buf = bytearray(LOG_RAM * 18)
+        self.log_n = 0
+        self.log_lost = 0
+        self.dirty = False      # game state changed since the last save
+        self.saved_at = 0
+        self.battery_at = -BATTERY_EVERY_MS
+        self.battery_low = False
+        self.battery_mv = -1
+        self.flash_off = False  # critical battery: no more flash writes
+        self.buttons = 0        # debounced buttons
+        self.buttons_raw = 0
+        self.buttons_since = 0
+        self.dropped_seen = 0
+        self.held_logged = [False, False]
+        self.preset = None
+        self.clock = None
+        self.menu = Menu(self)
+        restored = self._restore()
+        if not restored:
+            self.new_game(self.settings.spec)
+        self.log(EV_BOOT, E.NOBODY, self.now, 1 if restored else 0)
+        self.flush()
+        board.attach_levers(self.ring.push)
+
+    # ---- game setup ----------------------------------------------------------------
+    def new_game(self, spec):
+        """Set up a game with a control (preset name or notation); raises ValueError."""
+        control, preset = presets.resolve(spec)
+        if preset is not None and preset.ledger:
+            raise ValueError("%s is a correspondence ledger" % preset.key)
+        options = {}
+        if preset is not None:
+            options = {"freeze": preset.freeze, "stage_on_flag": preset.stage_on_flag,
+                       "inc_at_turn_start": preset.inc_at_turn_start}
+        clock = E.Clock(control, self.on_event, **options)  # validates
+        self.clock = clock
+        self.preset = preset
+        self.settings.spec = spec
+        self.store.save_json("settings.json", self.settings.to_dict())
+        self.log(EV_CONTROL_SET, E.NOBODY, self.now, 0)
+        self.dirty = True
+        self.refresh(True)
+
+    def _restore(self):
+        payload = self.store.load_state()
+        if payload is None:
+            return False
+        try:
+            clock, meta = gamestate.decode(payload, self.on_event)
+        except ValueError:
+            return False  # an older format: start clean, never boot into a bad state
+        if clock.state == E.IDLE:
+            return False
+        self.clock = clock
+        self.preset = presets.find(meta.get("spec", "")) if meta else None
+        return True
+
+    def save_state(self):
+        meta = {"spec": self.settings.spec}
+        ok = self.store.save_state(gamestate.encode(self.clock, meta))
+        if not ok:
+            self.log(EV_STORAGE_FULL, E.NOBODY, self.now, 0)
+        self.dirty = False
+        self.saved_at = self.now
+
+    # ---- mapping levers and sides ----------------------------------------------------
+    def side_of_lever(self, lever):
+        return E.WHITE if (lever == LEFT) == self.settings.white_left else E.BLACK
+
+    def lever_of_side(self, side):
+        return LEFT if self.side_of_lever(LEFT) == side else RIGHT
+
+    # ---- events ----------------------------------------------------------------------
+    def on_event(self, ev, side, t, arg):
+        self.log(ev, side, t, arg)
+        self.dirty = True
+        if ev == E.EV_STAGE:
+            self.buzzer.play(Buzzer.STAGE, t)
+        elif ev == E.EV_FLAG and self.preset is not None and self.preset.audible_flag:
+            self.buzzer.play(Buzzer.FLAG, t)
+
+    def log(self, ev, side, t, arg):
+        """Keep an event in RAM (no allocation); flush() writes them to flash."""
+        if self.log_n == LOG_RAM:
+            self.log_lost += 1
+            return
+        c = self.clock
+        w = c.main[0] if c is not None else 0
+        b = c.main[1] if c is not None else 0
+        struct.pack_into(LOG_RECORD, self.log_buf, self.log_n * 18, ev, side, t, arg, w, b)
+        self.log_n += 1
+
+    def flush(self):
+        n = self.log_n
+        if n == 0:
+            return
+        for i in range(n):
+            if not self.store.append_log(bytes(self.log_buf[i * 18:(i + 1) * 18])):
+                break
+        self.log_n = 0
+
+    # ---- one loop pass ---------------------------------------------------------------
+    def step(self):
+        b = self.board
+        tick = b.ticks_us()
+        now = self.timebase.advance(tick)
+        self.now = now
+        self._levers(tick)
+        self._buttons(now)
+        self.clock.tick(now)
+        self.refresh(False)
+        self.buzzer.update(now)
+        if now - self.battery_at >= BATTERY_EVERY_MS:
+            self._battery(now)
+        # Flash last: after the displays, and only when something changed, so a write
+        # never delays what players see (the lever stamps come from the interrupt).
+        if self.flash_off:
+            pass  # critical battery: the last save is done
+        elif self.dirty or (self.clock.state == E.RUNNING
+                            and now - self.saved_at >= SAVE_EVERY_MS):
+            self.save_state()
+        if self.log_n and not self.flash_off:
+            self.flush()
+        b.feed_watchdog()
+
+    def run(self):
+        b = self.board
+        while True:
+            self.step()
+            b.idle(LOOP_US)
+
+    def _levers(self, tick):
+        ring = self.ring
+        f = self.filter
+        while ring.pending():
+            lever = ring.lever()
+            t = ring.tick()
+            closed = ring.is_closed()
+            ring.pop()
+            kind = f.feed(lever, t, closed)
+            if kind == PRESS:
+                self.held_logged[lever] = False
+                self.lever_pressed(lever, self.timebase.at(t))
+            elif kind == BOTH:
+                self.log(EV_LEVER_BOTH, self.side_of_lever(lever), self.timebase.at(t), 0)
+            elif kind == RELEASE:
+                self.held_logged[lever] = False
+        if ring.dropped != self.dropped_seen:
+            self.log(EV_LEVER_DROPPED, E.NOBODY, self.now, ring.dropped - self.dropped_seen)
+            self.dropped_seen = ring.dropped
+        # An edge the interrupt never delivered: the level says otherwise once settled.
+        level = self.board.read_levers()
+        for lever in LEVERS:
+            closed = (level >> lever) & 1 == 1
+            if closed != f.state[lever] and f.settled(lever, tick):
+                self.log(EV_MISSED_EDGE, self.side_of_lever(lever), self.now, 1 if closed else 0)
+                if f.feed(lever, tick, closed) == PRESS:
+                    self.lever_pressed(lever, self.now)
+            elif closed and not self.held_logged[lever] and f.held_us(lever, tick) >= HOLD_LOG_US:
+                self.held_logged[lever] = True
+                self.log(EV_LEVER_HELD, self.side_of_lever(lever), self.now, 0)
+
+    def lever_pressed(self, lever, t_ms):
+        if self.menu.active():
+            return  # levers do nothing inside a menu; the engine is paused or idle
+        self.clock.press(self.side_of_lever(lever), t_ms)
+
+    def _buttons(self, now):
+        raw = self.board.read_buttons()
+        if raw != self.buttons_raw:
+            self.buttons_raw = raw
+            self.buttons_since = now
+            return
+        if raw == self.buttons or now - self.buttons_since < BUTTON_DEBOUNCE_MS:
+            if raw and raw == self.buttons:
+                self.menu.held(raw, now - self.buttons_since)
+            return
+        pressed = raw & ~self.buttons
+        self.buttons = raw
+        if pressed:
+            self.buzzer.play(Buzzer.CLICK, now)
+            self.menu.button(pressed, now)
+
+    def _battery(self, now):
+        self.battery_at = now
+        b = self.board
+        mv = b.battery_mv()
+        self.battery_mv = mv
+        low = 0 <= mv < b.battery_low_mv
+        if low and not self.battery_low:
+            self.log(EV_LOW_BATTERY, E.NOBODY, now, mv)
+        self.battery_low = low
+        if 0 <= mv < b.battery_critical_mv and not self.flash_off:
+            # About to brown out: save the game and the log once more, then stop writing,
+            # so that the power cannot fail in the middle of a flash write.
+            self.log(EV_LOW_BATTERY, E.NOBODY, now, mv)
+            self.save_state()
+            self.flush()
+            self.flash_off = True
+
+    # ---- what the displays show ------------------------------------------------------
+    def refresh(self, force):
+        c = self.clock
+        for lever in LEVERS:
+            side = self.side_of_lever(lever)
+            v = self.views[lever]
+            changed = force
+            if self.menu.active():
+                changed = self.menu.render(lever, v) or changed
+            elif v.text_on:
+                v.text_on = False
+                changed = True
+            changed = self._time(v, c, side) or changed
+            running = c.state == E.RUNNING and c.turn == side
+            flag = FLAG_NONE
+            if c.flag_at[side] >= 0:
+                flag = FLAG_FIRST if c.flag_order[0] == side else FLAG_SECOND
+            delay_ds = -1
+            if c.turn == side and c.state != E.IDLE and c.delay_left > 0:
+                delay_ds = (c.delay_left + 99) // 100
+            periods = c.periods[side] if c.periods[side] else -1
+            moves = c.moves[side] if self.settings.show_moves else -1
+            stage = c.stage[side] + 1 if len(c.stages[side]) > 1 else 0
+            paused = c.state == E.PAUSED
+            if (v.running != running or v.flag != flag or v.delay_ds != delay_ds
+                    or v.periods != periods or v.moves != moves or v.stage != stage
+                    or v.paused != paused or v.battery_low != self.battery_low
+                    or v.white != (side == E.WHITE)):
+                v.running = running
+                v.flag = flag
+                v.delay_ds = delay_ds
+                v.periods = periods
+                v.moves = moves
+                v.stage = stage
+                v.stage_passed = c.stage[side] > 0
+                v.paused = paused
+                v.battery_low = self.battery_low
+                v.white = side == E.WHITE
+                changed = True
+            if changed:
+                v.touch()
+                self.displays[lever].render(v)
+
+    def _time(self, v, c, side):
+        s = self.scratch
+        ms = c.main[side]
+        if c.sides[side].mode == MODE_UPCOUNT:
+            timefmt.format_up(s, ms)
+        else:
+            timefmt.format_time(s, ms, 20000, self.settings.seconds_always)
+        if s == v.time:
+            return False
+        # swap buffers instead of copying: no allocation
+        self.scratch = v.time
+        v.time = s
+        return True
+
+    # ---- used by the menus -----------------------------------------------------------
+    def start_pause(self):
+        c = self.clock
+        now = self.now
+        if c.state == E.IDLE:
+            c.start(now)
+        elif c.state == E.RUNNING:
+            c.pause(now)
+        elif c.state == E.PAUSED:
+            c.resume(now)
+
+    def save_settings(self):
+        self.buzzer.enabled = self.settings.sound
+        self.store.save_json("settings.json", self.settings.to_dict())
+        self.refresh(True)
+
+    def control_text(self):
+        from clockcore.notation import format_readable  # lazily: the parser is large
+
+        return format_readable(Control(self.clock.sides[0], self.clock.sides[1]))
+
+
+def run(board):
+    """The board's entry point (main.py): never returns while the clock runs."""
+    try:
+        import micropython
+        micropython.kbd_intr(-1)  # Ctrl-C over USB must not stop a running game
+    except (ImportError, AttributeError):
+        pass
+    App(board).run()
+

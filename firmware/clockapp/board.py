@@ -1,0 +1,92 @@
+# The board layer: everything hardware-specific the app needs, behind one small interface.
+# The same app runs on a real board (boards/mcu.py), in the simulator (boards/sim.py) and
+# in tests. Pins come from the board's config (made from boards.toml by the host).
+#
+# Rules for implementations: nothing here may allocate in the methods the main loop calls
+# every pass (ticks_us, ticks_diff, read_buttons, read_levers, feed_watchdog); lever edges
+# are delivered from a hard interrupt to `on_lever(lever, tick_us, closed)`, which must be
+# allocation-free too (see clockapp/levers.py).
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+LEFT = const(0)
+RIGHT = const(1)
+
+# Buttons, as bits of read_buttons().
+BTN_START = const(1)   # start / pause
+BTN_MENU = const(2)
+BTN_PLUS = const(4)
+BTN_MINUS = const(8)
+BUTTON_NAMES = ("start", "menu", "plus", "minus")
+
+
+class Board:
+    """Base class and documentation of the interface. Subclasses override everything."""
+
+    name = "abstract"
+    battery_low_mv = -1       # show and log low battery below this (-1: not wired)
+    battery_critical_mv = -1  # below this: save the game once, then no more flash writes
+    tick_period = 0x40000000  # ticks_us wraps at this (2**30 on RP2040 and ESP32 ports)
+
+    # ---- time --------------------------------------------------------------------
+    def ticks_us(self):
+        raise NotImplementedError
+
+    def ticks_diff(self, a, b):
+        raise NotImplementedError
+
+    def idle(self, us):
+        """Wait about `us` microseconds (the loop's sleep); the simulator advances time."""
+        raise NotImplementedError
+
+    # ---- inputs ------------------------------------------------------------------
+    def attach_levers(self, on_lever):
+        """Call on_lever(lever, tick_us, closed) from the edge interrupt of each lever
+        (LEFT/RIGHT); closed is True when the switch closed."""
+        raise NotImplementedError
+
+    def read_levers(self):
+        """Bit 0: left lever closed now; bit 1: right lever closed now."""
+        raise NotImplementedError
+
+    def read_buttons(self):
+        """Bits BTN_* of the buttons held down now (raw; the app debounces)."""
+        raise NotImplementedError
+
+    # ---- outputs -----------------------------------------------------------------
+    def displays(self):
+        """(left, right): objects with render(view) (see clockapp/view.py)."""
+        raise NotImplementedError
+
+    def buzz(self, freq_hz):
+        """Sound at freq_hz; 0 is silence."""
+        raise NotImplementedError
+
+    def battery_mv(self):
+        """Battery voltage in millivolts (after the divider), or -1 when not wired."""
+        raise NotImplementedError
+
+    # ---- system ------------------------------------------------------------------
+    def storage_root(self):
+        """Folder for settings, game state and log, with a trailing '/'."""
+        raise NotImplementedError
+
+    def storage_fs(self):
+        """A file-system object for clockapp.storage.Store, or None for the plain `os`
+        (the simulator's adds flash timing and a power switch)."""
+        return None
+
+    def feed_watchdog(self):
+        pass
+
+    def reset_cause(self):
+        """'power', 'watchdog', 'soft' or 'unknown'."""
+        return "unknown"
+
+    def maintenance_requested(self):
+        """True when the user asks at boot for maintenance mode (deploy tools get the REPL)."""
+        return False

@@ -1,0 +1,274 @@
+# Menus on four buttons (start/pause, menu, plus, minus).
+#
+# Set-up menu (clock set up, not started; MENU): pick a preset, recall a favourite, enter a
+# control by hand (minutes + increment), save it as a favourite, swap which lever is
+# White's, sound, tenths, move counter.
+# Arbiter menu (paused, flag down or game over; hold MENU 2 s, so that a player cannot
+# change a game with a tap): pick a side, +2 min, adjust its time, its move counter and
+# stage, undo the last press, resume either side, end the game, new game. FIDE Handbook:
+# corrections within 60 s; every one of them is two or three presses away.
+#
+# In a menu PLUS/MINUS move between items, START acts on the item (or starts editing it,
+# PLUS/MINUS then change the value and START ends the edit), MENU goes back or closes.
+# The left display shows the item, the right one its value.
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+from clockapp.board import BTN_MENU, BTN_MINUS, BTN_PLUS, BTN_START, LEFT
+from clockcore import engine as E
+from clockcore import presets
+
+CLOSED = const(0)
+SETUP = const(1)
+ARBITER = const(2)
+
+ARBITER_HOLD_MS = const(2000)
+TIME_STEP_MS = const(10000)      # one PLUS/MINUS press on a time: 10 s
+MAX_FAVOURITES = const(5)
+
+SETUP_ITEMS = ("PrSt", "FAv", "SEt", "SAvE", "SWAP", "Snd", "SEcS", "MovS")
+ARBITER_ITEMS = ("SIdE", "+2", "tImE", "MovE", "StAG", "Undo", "rES", "End", "nEW")
+EDITABLE = ("PrSt", "FAv", "SEt", "tImE", "MovE", "StAG")
+
+
+def _put(buf, text):
+    """Write text into an 8-byte display buffer, right-aligned."""
+    n = len(buf)
+    t = text[-n:]
+    pad = n - len(t)
+    for i in range(pad):
+        buf[i] = 32
+    for i in range(len(t)):
+        buf[pad + i] = ord(t[i])
+
+
+class Menu:
+    def __init__(self, app):
+        self.app = app
+        self.mode = CLOSED
+        self.item = 0
+        self.editing = False
+        self.value = 0           # the value being edited (preset index, minutes, ...)
+        self.value2 = -1         # second field of the hand-entered control (increment)
+        self.side = E.WHITE      # the side the arbiter corrects
+        self.version = 1
+        self.drawn = [0, 0]
+        self.message = ""        # a short answer shown on the right, e.g. "Err"
+
+    def active(self):
+        return self.mode != CLOSED
+
+    def items(self):
+        return SETUP_ITEMS if self.mode == SETUP else ARBITER_ITEMS
+
+    def changed(self):
+        self.version += 1
+
+    def open(self, mode):
+        self.mode = mode
+        self.item = 0
+        self.editing = False
+        self.message = ""
+        self.changed()
+
+    def close(self):
+        self.mode = CLOSED
+        self.editing = False
+        self.changed()
+
+    # ---- buttons ---------------------------------------------------------------------
+    def held(self, buttons, ms):
+        c = self.app.clock
+        if (buttons == BTN_MENU and ms >= ARBITER_HOLD_MS and self.mode == CLOSED
+                and c.state in (E.PAUSED, E.FROZEN, E.ENDED)):
+            self.open(ARBITER)
+
+    def button(self, pressed, now):
+        app = self.app
+        c = app.clock
+        if self.mode == CLOSED:
+            if pressed & BTN_START:
+                app.start_pause()
+            elif pressed & BTN_MENU and c.state == E.IDLE:
+                self.open(SETUP)
+            return
+        self.message = ""
+        if pressed & BTN_MENU:
+            if self.editing:
+                self.editing = False
+            else:
+                self.close()
+        elif pressed & (BTN_PLUS | BTN_MINUS):
+            step = 1 if pressed & BTN_PLUS else -1
+            if self.editing:
+                self.edit(step)
+            else:
+                self.item = (self.item + step) % len(self.items())
+        elif pressed & BTN_START:
+            self.act()
+        self.changed()
+
+    def act(self):
+        name = self.items()[self.item]
+        if name in EDITABLE and not self.editing:
+            self.begin_edit(name)
+            return
+        if name in ("tImE", "MovE", "StAG"):  # the clock changed as the value moved: done
+            self.editing = False
+            return
+        if self.mode == SETUP:
+            self.act_setup(name)
+        else:
+            self.act_arbiter(name)
+
+    def begin_edit(self, name):
+        app = self.app
+        self.editing = True
+        self.value2 = -1
+        if name == "PrSt":
+            self.value = 0
+        elif name == "FAv":
+            self.value = 0
+            if not app.settings.favourites:
+                self.editing = False
+                self.message = "nonE"
+        elif name == "SEt":
+            self.value = 5  # minutes
+        # tImE, MovE, StAG change the clock directly as the value moves
+
+    def edit(self, step):
+        app = self.app
+        c = app.clock
+        name = self.items()[self.item]
+        now = app.now
+        if name == "PrSt":
+            self.value = (self.value + step) % len(presets.PRESETS)
+        elif name == "FAv":
+            self.value = (self.value + step) % len(app.settings.favourites)
+        elif name == "SEt":
+            if self.value2 < 0:
+                self.value = min(600, max(1, self.value + step))
+            else:
+                self.value2 = min(120, max(0, self.value2 + step))
+        elif name == "tImE":
+            if c.main[self.side] + step * TIME_STEP_MS >= 0:
+                c.adjust(self.side, step * TIME_STEP_MS, now)
+        elif name == "MovE":
+            if c.moves[self.side] + step >= 0:
+                c.set_moves(self.side, c.moves[self.side] + step, now)
+        elif name == "StAG":
+            i = c.stage[self.side] + step
+            if 0 <= i < len(c.stages[self.side]):
+                c.set_stage(self.side, i, now)
+
+    def act_setup(self, name):
+        app = self.app
+        s = app.settings
+        if name == "PrSt":
+            self.choose(presets.PRESETS[self.value].key)
+        elif name == "FAv":
+            self.choose(s.favourites[self.value])
+        elif name == "SEt":
+            if self.value2 < 0:
+                self.value2 = 0  # minutes done; now the increment
+                return
+            self.choose("%dm+%ds" % (self.value, self.value2))
+        elif name == "SAvE":
+            if s.spec not in s.favourites:
+                s.favourites = (s.favourites + [s.spec])[-MAX_FAVOURITES:]
+                app.save_settings()
+            self.message = "SAvd"
+        elif name == "SWAP":
+            s.white_left = not s.white_left
+            app.save_settings()
+        elif name == "Snd":
+            s.sound = not s.sound
+            app.save_settings()
+        elif name == "SEcS":
+            s.seconds_always = not s.seconds_always
+            app.save_settings()
+        elif name == "MovS":
+            s.show_moves = not s.show_moves
+            app.save_settings()
+
+    def choose(self, spec):
+        try:
+            self.app.new_game(spec)
+        except ValueError:
+            self.message = "Err"
+            self.editing = False
+            return
+        self.close()
+
+    def act_arbiter(self, name):
+        app = self.app
+        c = app.clock
+        now = app.now
+        if name == "SIdE":
+            self.side = 1 - self.side
+        elif name == "+2":
+            c.adjust(self.side, 120000, now)
+        elif name == "Undo":
+            self.message = "donE" if c.undo_press(now) else "no"
+        elif name == "rES":
+            if c.resume(now, self.side):
+                self.close()
+            else:
+                self.message = "no"
+        elif name == "End":
+            c.end(now)
+        elif name == "nEW":
+            self.choose(app.settings.spec)
+
+    # ---- drawing ---------------------------------------------------------------------
+    def value_text(self):
+        app = self.app
+        c = app.clock
+        s = app.settings
+        name = self.items()[self.item]
+        if self.message:
+            return self.message
+        if name == "PrSt":
+            return presets.PRESETS[self.value].key if self.editing else s.spec
+        if name == "FAv":
+            if self.editing:
+                return s.favourites[self.value]
+            return "%d" % len(s.favourites)
+        if name == "SEt":
+            if not self.editing:
+                return ""
+            return ("%dm" % self.value) if self.value2 < 0 else ("+%ds" % self.value2)
+        if name == "SAvE":
+            return "%d" % len(s.favourites)
+        if name == "SWAP":
+            return "LEFt" if s.white_left else "rIGt"
+        if name in ("Snd", "SEcS", "MovS"):
+            on = {"Snd": s.sound, "SEcS": s.seconds_always, "MovS": s.show_moves}[name]
+            return "on" if on else "oFF"
+        if name == "SIdE":
+            return "WHIt" if self.side == E.WHITE else "bLAc"
+        if name == "tImE":
+            ms = c.main[self.side]
+            return "%d:%02d" % (ms // 60000, ms // 1000 % 60)
+        if name == "MovE":
+            return "%d" % c.moves[self.side]
+        if name == "StAG":
+            return "%d" % (c.stage[self.side] + 1)
+        return ""
+
+    def render(self, lever, view):
+        """Put the menu into a display's text; True when it changed."""
+        if self.drawn[lever] == self.version and view.text_on:
+            return False
+        self.drawn[lever] = self.version
+        if lever == LEFT:
+            name = self.items()[self.item]
+            _put(view.text, ("*" + name) if self.editing else name)
+        else:
+            _put(view.text, self.value_text())
+        view.text_on = True
+        return True

@@ -1,0 +1,502 @@
+"""Flash storage that never boots into a corrupt state.
+
+Portable: runs on MicroPython and CPython. Everything goes through an injected file-system
+object (`fs`) with open(path, mode), rename(a, b), remove(path), exists(path) and
+listdir(root); the default wraps the builtin `open` and `os`. Tests inject a fake that can
+cut the power after any byte or operation (tests/core/fakefs.py).
+
+Three kinds of files, all under `root` (a folder path ending in '/'):
+
+Checked files (save/load, save_json/load_json): settings, favourites.
+    name        header + payload
+    header      b"CK", version u8 (1), payload length u32 LE, CRC-32 u32 LE of the 7 header
+                bytes before it and the payload (11 bytes). A file is valid only when the
+                magic and version match, its size is exactly 11 + length and the CRC
+                matches: a torn write, a flipped byte or a stray file is never taken for
+                data. (The CRC covers the header because erased flash passes a CRC of the
+                payload alone: the CRC-32 of b"\xff" * 4 is 0xFFFFFFFF.)
+    save(name) writes `name.new` completely, closes it (close flushes and, on littlefs,
+    commits), then renames it over `name`. How the rename behaves depends on the VFS:
+      - littlefs (VfsLfs1/VfsLfs2, the default on rp2 and esp32) and POSIX (the unix port,
+        the host): rename replaces an existing target atomically (littlefs commits the
+        directory change in one metadata block write; POSIX guarantees it).
+      - FAT (VfsFat, e.g. an SD card): FatFs refuses to rename onto an existing file
+        (OSError EEXIST). Only then is the old `name` removed first and the rename retried.
+    Why it is safe either way: at every instant one complete valid copy exists. Until the
+    rename (or the removal on FAT) the old `name` is untouched, whatever state `name.new`
+    is in (missing, partial, complete). After the rename `name` is the new complete file.
+    On FAT, between the removal and the rename, `name` is missing but `name.new` is complete
+    and valid: load() then uses `name.new` and finishes the rename. So load(name) returns
+    the old payload or the new one, never anything else.
+
+Game state, double slot (save_state/load_state): `state.a` and `state.b`, each a checked
+    file (same header) whose payload is a sequence number u32 LE followed by the state.
+    Each save writes in place the slot that does NOT hold the newest valid state, with the
+    next sequence number; a cut during that write only spoils that slot, and the other one
+    still holds the previous state. load_state() returns the valid slot with the newer
+    sequence number (serial-number order, so even the 2**32 wrap is handled).
+
+Event log (append_log/read_log): `log.bin`, a sequence of records, appended with open 'ab':
+    record      b"LG", length u16 LE, CRC-32 u32 LE of (b"LG" + the length + payload),
+                payload (8 bytes of framing; payload at most LOG_MAX_RECORD bytes)
+    A cut during an append leaves a torn last record. read_log() yields the payloads of the
+    valid records in order; bytes that belong to no valid record (a torn or corrupt record)
+    are skipped, counted in `log_dropped`, and reading resynchronises on the next valid
+    record, so records appended after a torn one are still read.
+
+Storage full: a write that fails with OSError (ENOSPC: flash full) never raises into the
+clock. save/save_state/append_log return False, `full` is set (True until a later write
+succeeds) and `error` holds the errno; the previous valid copy stays in place. load* never
+raise on bad data: a missing, torn or corrupt file reads as None (or the default).
+An exception that is not an OSError (a bug, or a test's simulated power cut) is not caught.
+"""
+
+import json
+import os
+import struct
+
+try:
+    import binascii
+
+    _crc32_native = binascii.crc32
+except (ImportError, AttributeError):  # some ports build binascii without crc32
+    _crc32_native = None
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+ENOENT = const(2)
+EEXIST = const(17)
+ENOSPC = const(28)  # MicroPython's errno module may lack the name; the number is the same
+
+MAGIC = b"CK"
+VERSION = const(1)
+HEADER_SIZE = const(11)  # magic 2, version 1, length 4, crc 4
+LOG_MAGIC = b"LG"
+LOG_HEADER_SIZE = const(8)  # magic 2, length 2, crc 4
+LOG_MAX_RECORD = const(4096)
+LOG_NAME = "log.bin"
+STATE_SLOTS = ("state.a", "state.b")
+NEW = ".new"
+
+_READ_CHUNK = const(4096)  # amortises the refill copies of read_log()
+_crc_table = None
+
+
+def crc32_py(data, crc=0):
+    """CRC-32 (IEEE 802.3, as zlib/binascii), table-driven; `crc` continues a running CRC."""
+    global _crc_table
+    if _crc_table is None:
+        t = []
+        for i in range(256):
+            c = i
+            for _ in range(8):
+                c = (c >> 1) ^ 0xEDB88320 if c & 1 else c >> 1
+            t.append(c)
+        _crc_table = t
+    t = _crc_table
+    c = crc ^ 0xFFFFFFFF
+    for b in data:
+        c = t[(c ^ b) & 0xFF] ^ (c >> 8)
+    return c ^ 0xFFFFFFFF
+
+
+def crc32(data, crc=0):
+    if _crc32_native is not None:
+        return _crc32_native(data, crc) & 0xFFFFFFFF
+    return crc32_py(data, crc)
+
+
+def frame(payload):
+    """A checked file's bytes: header + payload. The CRC covers the 7 header bytes before it
+    as well as the payload: a CRC of the payload alone is satisfied by erased flash (the
+    CRC-32 of b"\xff" * 4 is 0xFFFFFFFF), so a write torn after the length field of a
+    4-byte payload would read as valid."""
+    head = MAGIC + struct.pack("<BI", VERSION, len(payload))
+    return head + struct.pack("<I", crc32(payload, crc32(head))) + payload
+
+
+def unframe(data):
+    """The payload of a checked file's bytes, or None when anything is wrong."""
+    if data is None or len(data) < HEADER_SIZE or data[:2] != MAGIC:
+        return None
+    version, length, crc = struct.unpack("<BII", data[2:HEADER_SIZE])
+    if version != VERSION or length != len(data) - HEADER_SIZE:
+        return None
+    payload = bytes(data[HEADER_SIZE:])
+    if crc32(payload, crc32(data[:7])) != crc:
+        return None
+    return payload
+
+
+def log_record(payload):
+    """One log record's bytes: b"LG", length u16, CRC-32 of (b"LG" + length + payload),
+    payload."""
+    n = len(payload)
+    if n > LOG_MAX_RECORD:
+        raise ValueError("log record of %d bytes (at most %d)" % (n, LOG_MAX_RECORD))
+    head = LOG_MAGIC + struct.pack("<H", n)
+    return head + struct.pack("<I", crc32(payload, crc32(head))) + payload
+
+
+def errno_of(e):
+    n = getattr(e, "errno", None)
+    if n is None and e.args and isinstance(e.args[0], int):  # CPython: OSError(28).errno is None
+        n = e.args[0]
+    return n
+
+
+class OsFs:
+    """The real file system: builtin open and os."""
+
+    def open(self, path, mode):
+        return open(path, mode)
+
+    def rename(self, a, b):
+        os.rename(a, b)
+
+    def remove(self, path):
+        os.remove(path)
+
+    def exists(self, path):
+        try:
+            os.stat(path)
+            return True
+        except OSError:
+            return False
+
+    def listdir(self, root):
+        if len(root) > 1 and root.endswith("/"):
+            root = root[:-1]
+        return os.listdir(root or ".")
+
+    def mkdir(self, path):
+        os.mkdir(path)
+
+
+class Store:
+    """Checked files, the double-slot game state and the event log in folder `root`."""
+
+    def __init__(self, root, fs=None):
+        if root and not root.endswith("/"):
+            root += "/"
+        self.root = root
+        self.fs = fs if fs is not None else OsFs()
+        self.full = False     # the last failed write ran out of space
+        self.error = 0        # errno of the last failed write, 0 if none yet
+        self.log_dropped = 0  # bytes read_log() skipped (torn or corrupt), so far
+        self._state_seq = -1  # newest valid state's sequence number; -1: none
+        self._state_slot = 1  # slot holding it (so the next save goes to slot 0)
+        self._state_known = False
+        mkdir = getattr(self.fs, "mkdir", None)
+        if mkdir is not None and root not in ("", "/") and not self.fs.exists(root[:-1]):
+            try:
+                mkdir(root[:-1])
+            except OSError:
+                pass
+
+    # ---- low level ---------------------------------------------------------------
+    def _failed(self, e):
+        n = errno_of(e)
+        self.error = n or -1
+        if n == ENOSPC:
+            self.full = True
+        return False
+
+    def _ok(self):
+        self.full = False
+        return True
+
+    def _write(self, path, data, mode="wb"):
+        f = self.fs.open(path, mode)
+        try:
+            n = f.write(data)
+            if n is not None and n != len(data):  # a short write: out of space
+                raise OSError(ENOSPC, "short write")
+        finally:
+            f.close()
+
+    def _read(self, path):
+        """A whole file's bytes, or None when it cannot be read."""
+        try:
+            f = self.fs.open(path, "rb")
+        except OSError:
+            return None
+        try:
+            return f.read()
+        except (OSError, MemoryError):
+            return None
+        finally:
+            try:
+                f.close()
+            except OSError:
+                pass
+
+    def _discard(self, path):
+        try:
+            if self.fs.exists(path):
+                self.fs.remove(path)
+        except OSError:
+            pass
+
+    def _replace(self, src, dst):
+        """Rename src over dst. Where rename cannot replace (FAT: EEXIST) remove dst first:
+        in between, src is the only copy, complete, and load() finishes the job."""
+        try:
+            self.fs.rename(src, dst)
+            return
+        except OSError as e:
+            if errno_of(e) == ENOSPC or not self.fs.exists(dst):
+                raise
+        self.fs.remove(dst)
+        self.fs.rename(src, dst)
+
+    # ---- checked files -----------------------------------------------------------
+    def save(self, name, payload):
+        """Write `payload` (bytes) to `name` atomically; False (and `full`) on failure, the
+        previous copy then still loads."""
+        path = self.root + name
+        tmp = path + NEW
+        try:
+            self._write(tmp, frame(payload))
+        except OSError as e:
+            self._discard(tmp)  # partial: worthless, and it takes space
+            return self._failed(e)
+        try:
+            self._replace(tmp, path)
+        except OSError as e:
+            # name.new is complete and valid; if the old file is still there load() returns
+            # it, if it was removed load() returns name.new. Either way a whole copy.
+            return self._failed(e)
+        return self._ok()
+
+    def load(self, name):
+        """The payload saved under `name`, or None when missing or corrupt. A complete
+        `name.new` stands in for a bad or missing `name` (a cut between write and rename);
+        the rename is then finished. Never raises on bad data."""
+        path = self.root + name
+        payload = unframe(self._read(path))
+        if payload is not None:
+            return payload
+        tmp = path + NEW
+        payload = unframe(self._read(tmp))
+        if payload is None:
+            return None
+        try:
+            self._replace(tmp, path)
+        except OSError:
+            pass  # still readable from name.new next time
+        return payload
+
+    def delete(self, name):
+        """Remove `name` (and any `name.new`). True when nothing of it is left."""
+        path = self.root + name
+        ok = True
+        for p in (path + NEW, path):  # .new first: it must not outlive the file it replaces
+            try:
+                if self.fs.exists(p):
+                    self.fs.remove(p)
+            except OSError:
+                ok = False
+        return ok
+
+    def names(self):
+        """Names of the checked files present (those with only a `.new` included)."""
+        try:
+            entries = self.fs.listdir(self.root)
+        except OSError:
+            return []
+        out = []
+        for n in entries:
+            if n.endswith(NEW):
+                n = n[:-len(NEW)]
+            if n not in out and n != LOG_NAME and n not in STATE_SLOTS:
+                out.append(n)
+        out.sort()
+        return out
+
+    def recover(self):
+        """At boot: finish every rename a power cut interrupted and drop torn `.new` files.
+        Not needed for correctness (load() does the same per file); frees space."""
+        try:
+            entries = self.fs.listdir(self.root)
+        except OSError:
+            return
+        for n in entries:
+            if n.endswith(NEW):
+                name = n[:-len(NEW)]
+                if self.load(name) is not None:
+                    # name is good; a leftover name.new (complete or not) is not needed
+                    if self.fs.exists(self.root + n):
+                        self._discard(self.root + n)
+                else:
+                    self._discard(self.root + n)
+
+    # ---- settings and favourites -------------------------------------------------
+    def save_json(self, name, obj):
+        return self.save(name, json.dumps(obj).encode())
+
+    def load_json(self, name, default=None):
+        data = self.load(name)
+        if data is None:
+            return default
+        try:
+            return json.loads(data.decode())
+        except ValueError:  # includes UnicodeError and JSON errors on both interpreters
+            return default
+
+    # ---- game state, double slot -------------------------------------------------
+    def _read_slot(self, i):
+        p = unframe(self._read(self.root + STATE_SLOTS[i]))
+        if p is None or len(p) < 4:
+            return -1, None
+        return struct.unpack("<I", p[:4])[0], p[4:]
+
+    def load_state(self):
+        """The newest valid game state, or None."""
+        best_seq = -1
+        best_slot = 1
+        best = None
+        for i in (0, 1):
+            seq, payload = self._read_slot(i)
+            # Serial-number order: the two slots' numbers are one apart, so the newer is
+            # the one less than 2**31 ahead, across the 2**32 wrap too.
+            if payload is not None and (best is None
+                                        or 0 < ((seq - best_seq) & 0xFFFFFFFF) < 0x80000000):
+                best_seq, best_slot, best = seq, i, payload
+        self._state_seq = best_seq
+        self._state_slot = best_slot
+        self._state_known = True
+        return best
+
+    def save_state(self, payload):
+        """Write the game state to the slot not holding the newest one. False on failure
+        (the previous state still loads)."""
+        if not self._state_known:
+            self.load_state()
+        slot = 1 - self._state_slot
+        seq = (self._state_seq + 1) & 0xFFFFFFFF
+        try:
+            self._write(self.root + STATE_SLOTS[slot], frame(struct.pack("<I", seq) + payload))
+        except OSError as e:
+            return self._failed(e)  # that slot is spoilt; the newest is still in the other
+        self._state_seq = seq
+        self._state_slot = slot
+        return self._ok()
+
+    def clear_state(self):
+        """Forget the game state (the older slot goes first, so a cut in between leaves the
+        newest state, never an older one)."""
+        if not self._state_known:
+            self.load_state()
+        ok = True
+        for i in (1 - self._state_slot, self._state_slot):
+            try:
+                p = self.root + STATE_SLOTS[i]
+                if self.fs.exists(p):
+                    self.fs.remove(p)
+            except OSError:
+                ok = False
+        self._state_seq = -1
+        self._state_slot = 1
+        return ok
+
+    # ---- event log -----------------------------------------------------------------
+    def append_log(self, record):
+        """Append one record (bytes, at most LOG_MAX_RECORD). False (and `full`) when it
+        could not be written; a torn record is skipped by read_log()."""
+        data = log_record(record)
+        try:
+            self._write(self.root + LOG_NAME, data, "ab")
+        except OSError as e:
+            return self._failed(e)
+        return self._ok()
+
+    def read_log(self):
+        """Yield the payloads of the valid log records in order. Bytes of torn or corrupt
+        records are skipped and counted in `self.log_dropped` (final once exhausted)."""
+        self.log_dropped = 0
+        try:
+            f = self.fs.open(self.root + LOG_NAME, "rb")
+        except OSError:
+            return
+        buf = b""
+        pos = 0
+        eof = False
+        try:
+            while True:
+                # Enough bytes for the longest record starting at pos, unless at the end.
+                while not eof and len(buf) - pos < LOG_HEADER_SIZE + LOG_MAX_RECORD:
+                    try:
+                        chunk = f.read(_READ_CHUNK)
+                    except OSError:
+                        chunk = b""
+                    if not chunk:
+                        eof = True
+                    buf = buf[pos:] + chunk
+                    pos = 0
+                avail = len(buf) - pos
+                if avail == 0:
+                    return
+                if avail < LOG_HEADER_SIZE:
+                    self.log_dropped += avail  # a torn header at the end
+                    return
+                if buf[pos:pos + 2] == LOG_MAGIC:
+                    n = buf[pos + 2] | (buf[pos + 3] << 8)
+                    end = pos + LOG_HEADER_SIZE + n
+                    if n <= LOG_MAX_RECORD and end <= len(buf):
+                        crc = struct.unpack("<I", buf[pos + 4:pos + 8])[0]
+                        payload = buf[pos + LOG_HEADER_SIZE:end]
+                        if crc32(payload, crc32(buf[pos:pos + 4])) == crc:
+                            pos = end
+                            yield payload
+                            continue
+                # Not a valid record here: skip to the next possible start.
+                nxt = buf.find(LOG_MAGIC, pos + 1)
+                if nxt < 0:
+                    nxt = len(buf) - 1 if buf[-1:] == LOG_MAGIC[:1] else len(buf)
+                    if nxt <= pos:
+                        nxt = pos + 1
+                self.log_dropped += nxt - pos
+                pos = nxt
+        finally:
+            try:
+                f.close()
+            except OSError:
+                pass
+
+    def log_size(self):
+        """Bytes in the log file (0 when there is none)."""
+        try:
+            f = self.fs.open(self.root + LOG_NAME, "rb")
+        except OSError:
+            return 0
+        try:
+            try:
+                return f.seek(0, 2)
+            except (AttributeError, OSError):
+                n = 0
+                while True:
+                    chunk = f.read(_READ_CHUNK)
+                    if not chunk:
+                        return n
+                    n += len(chunk)
+        finally:
+            try:
+                f.close()
+            except OSError:
+                pass
+
+    def clear_log(self):
+        """Remove the log. True when it is gone."""
+        path = self.root + LOG_NAME
+        try:
+            if self.fs.exists(path):
+                self.fs.remove(path)
+        except OSError as e:
+            return self._failed(e)
+        self.full = False
+        return True

@@ -1,0 +1,30 @@
+# What one side's display shows, as plain fields updated in place by the app. Displays
+# (drivers/*.py adapters, the simulator's terminal) draw a SideView; they redraw only when
+# `version` changed since they last drew. No allocation: text lives in fixed bytearrays.
+
+TEXT_LEN = 8  # characters in `time` and `text`; right-aligned, padded with spaces
+
+FLAG_NONE = 0
+FLAG_FIRST = 1   # this side's flag fell first
+FLAG_SECOND = 2  # this side's flag fell, after the other's
+
+
+class SideView:
+    def __init__(self):
+        self.time = bytearray(b" " * TEXT_LEN)  # e.g. b" 1:29:59", b"    4:59", b"    19.9"
+        self.text = bytearray(b" " * TEXT_LEN)  # menu or message text; shown when text_on
+        self.text_on = False
+        self.running = False     # this side's clock runs (visible from 10 m)
+        self.flag = FLAG_NONE
+        self.delay_ds = -1       # simple delay left, tenths of a second; -1: none shown
+        self.periods = -1        # byo-yomi periods left; -1: not in byo-yomi
+        self.moves = -1          # move counter; -1: hidden
+        self.stage = 0           # stage number from 1; 0: hidden
+        self.stage_passed = False
+        self.paused = False
+        self.battery_low = False
+        self.white = False       # this display is White's (shown before the start)
+        self.version = 0         # bumped by the app after any change
+
+    def touch(self):
+        self.version = (self.version + 1) & 0x3FFFFFFF

@@ -1,0 +1,700 @@
+# SSD1306 128x64 I2C OLED driver (micropython-lib style: one module, I2C object and address
+# injected), with its own drawing (no `framebuf`: not on every port, and its text() needs a
+# str), and SSD1306Display, which draws a clockapp SideView.
+#
+# Memory (datasheet, horizontal addressing): 8 pages of 8 rows; byte page*128 + x holds
+# column x of the page, bit 0 the top row. The framebuffer `buffer` is that layout, 1024
+# bytes. Drawing marks what it changed in `dirty` (per page, one bit per 16 columns);
+# update() sends only those parts (a column/page window command, then the data with the
+# 0x40 control byte in front, from preallocated bytearrays), show() sends everything.
+# Per-frame paths (fill_rect, pixel, text, update, SSD1306Display.render) do not allocate.
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+# Commands (datasheet section 9).
+SET_CONTRAST = const(0x81)
+SET_ENTIRE_ON = const(0xA4)      # | 1: all pixels on, ignoring RAM
+SET_NORM_INV = const(0xA6)       # | 1: inverted
+SET_DISP = const(0xAE)           # | 1: display on
+SET_MEM_ADDR = const(0x20)       # 0: horizontal addressing
+SET_COL_ADDR = const(0x21)       # window: first, last column
+SET_PAGE_ADDR = const(0x22)      # window: first, last page
+SET_DISP_START_LINE = const(0x40)
+SET_SEG_REMAP = const(0xA0)      # | 1: column 127 is SEG0
+SET_MUX_RATIO = const(0xA8)
+SET_COM_OUT_DIR = const(0xC0)    # | 8: scan COM[N-1] to COM0
+SET_DISP_OFFSET = const(0xD3)
+SET_COM_PIN_CFG = const(0xDA)
+SET_DISP_CLK_DIV = const(0xD5)
+SET_PRECHARGE = const(0xD9)
+SET_VCOM_DESEL = const(0xDB)
+SET_CHARGE_PUMP = const(0x8D)
+DEACTIVATE_SCROLL = const(0x2E)
+CTRL_CMD = const(0x00)           # control byte: commands follow
+CTRL_DATA = const(0x40)          # control byte: display data follows
+
+WIDTH = const(128)
+HEIGHT = const(64)
+PAGES = const(8)
+_CHUNK = const(16)               # columns per dirty bit
+
+# 5x7 font, 5 column bytes a glyph (bit 0 on top), drawn in 6x8 cells. Lower case draws as
+# upper case; anything missing draws blank.
+_FONT_CHARS = b" 0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ-.:+/!?*=<>_'%()#"
+FONT = bytes((
+    0x00, 0x00, 0x00, 0x00, 0x00,  # space
+    0x3E, 0x51, 0x49, 0x45, 0x3E,  # 0
+    0x00, 0x42, 0x7F, 0x40, 0x00,  # 1
+    0x42, 0x61, 0x51, 0x49, 0x46,  # 2
+    0x21, 0x41, 0x45, 0x4B, 0x31,  # 3
+    0x18, 0x14, 0x12, 0x7F, 0x10,  # 4
+    0x27, 0x45, 0x45, 0x45, 0x39,  # 5
+    0x3C, 0x4A, 0x49, 0x49, 0x30,  # 6
+    0x01, 0x71, 0x09, 0x05, 0x03,  # 7
+    0x36, 0x49, 0x49, 0x49, 0x36,  # 8
+    0x06, 0x49, 0x49, 0x29, 0x1E,  # 9
+    0x7E, 0x11, 0x11, 0x11, 0x7E,  # A
+    0x7F, 0x49, 0x49, 0x49, 0x36,  # B
+    0x3E, 0x41, 0x41, 0x41, 0x22,  # C
+    0x7F, 0x41, 0x41, 0x22, 0x1C,  # D
+    0x7F, 0x49, 0x49, 0x49, 0x41,  # E
+    0x7F, 0x09, 0x09, 0x09, 0x01,  # F
+    0x3E, 0x41, 0x49, 0x49, 0x7A,  # G
+    0x7F, 0x08, 0x08, 0x08, 0x7F,  # H
+    0x00, 0x41, 0x7F, 0x41, 0x00,  # I
+    0x20, 0x40, 0x41, 0x3F, 0x01,  # J
+    0x7F, 0x08, 0x14, 0x22, 0x41,  # K
+    0x7F, 0x40, 0x40, 0x40, 0x40,  # L
+    0x7F, 0x02, 0x0C, 0x02, 0x7F,  # M
+    0x7F, 0x04, 0x08, 0x10, 0x7F,  # N
+    0x3E, 0x41, 0x41, 0x41, 0x3E,  # O
+    0x7F, 0x09, 0x09, 0x09, 0x06,  # P
+    0x3E, 0x41, 0x51, 0x21, 0x5E,  # Q
+    0x7F, 0x09, 0x19, 0x29, 0x46,  # R
+    0x46, 0x49, 0x49, 0x49, 0x31,  # S
+    0x01, 0x01, 0x7F, 0x01, 0x01,  # T
+    0x3F, 0x40, 0x40, 0x40, 0x3F,  # U
+    0x1F, 0x20, 0x40, 0x20, 0x1F,  # V
+    0x3F, 0x40, 0x38, 0x40, 0x3F,  # W
+    0x63, 0x14, 0x08, 0x14, 0x63,  # X
+    0x07, 0x08, 0x70, 0x08, 0x07,  # Y
+    0x61, 0x51, 0x49, 0x45, 0x43,  # Z
+    0x08, 0x08, 0x08, 0x08, 0x08,  # -
+    0x00, 0x60, 0x60, 0x00, 0x00,  # .
+    0x00, 0x36, 0x36, 0x00, 0x00,  # :
+    0x08, 0x08, 0x3E, 0x08, 0x08,  # +
+    0x20, 0x10, 0x08, 0x04, 0x02,  # /
+    0x00, 0x00, 0x5F, 0x00, 0x00,  # !
+    0x02, 0x01, 0x51, 0x09, 0x06,  # ?
+    0x2A, 0x1C, 0x7F, 0x1C, 0x2A,  # *
+    0x14, 0x14, 0x14, 0x14, 0x14,  # =
+    0x08, 0x14, 0x22, 0x41, 0x00,  # <
+    0x00, 0x41, 0x22, 0x14, 0x08,  # >
+    0x40, 0x40, 0x40, 0x40, 0x40,  # _
+    0x00, 0x00, 0x07, 0x00, 0x00,  # '
+    0x23, 0x13, 0x08, 0x64, 0x62,  # %
+    0x00, 0x1C, 0x22, 0x41, 0x00,  # (
+    0x00, 0x41, 0x22, 0x1C, 0x00,  # )
+    0x14, 0x7F, 0x14, 0x7F, 0x14,  # #
+))
+FONT_INDEX = bytearray(128)  # ASCII -> glyph number (0: blank)
+for _i in range(len(_FONT_CHARS)):
+    FONT_INDEX[_FONT_CHARS[_i]] = _i
+for _i in range(26):
+    FONT_INDEX[97 + _i] = FONT_INDEX[65 + _i]
+del _i
+
+# 7-segment shapes of '0'..'9' for the big digits: bit 0..6 = a..g.
+SEG7 = b"\x3f\x06\x5b\x4f\x66\x6d\x7d\x07\x7f\x6f"
+
+
+def glyph_column(c, col):
+    """Column col (0..4) of the glyph for ASCII code c: what text() writes."""
+    return FONT[FONT_INDEX[c & 0x7F] * 5 + col]
+
+
+class SSD1306:
+    """SSD1306 128x64 on I2C; `i2c` has writeto(addr, buf). Clears the panel on init."""
+
+    def __init__(self, i2c, addr=0x3C, external_vcc=False):
+        self.i2c = i2c
+        self.addr = addr
+        self.external_vcc = external_vcc
+        self.width = WIDTH
+        self.height = HEIGHT
+        self.buffer = bytearray(WIDTH * PAGES)
+        self.dirty = bytearray(PAGES)
+        self._win = bytearray((CTRL_CMD, SET_COL_ADDR, 0, WIDTH - 1, SET_PAGE_ADDR, 0, 0))
+        self._cmd1 = bytearray((CTRL_CMD, 0))
+        self._cmd2 = bytearray((CTRL_CMD, 0, 0))
+        # _runs[k]: control byte 0x40 then k chunks of data (k = 1..8; 8 is a whole page)
+        self._runs = [bytearray(1 + k * _CHUNK) for k in range(PAGES + 1)]
+        for b in self._runs:
+            b[0] = CTRL_DATA
+        self.init_display()
+
+    def init_display(self):
+        ext = self.external_vcc
+        self.i2c.writeto(self.addr, bytes((
+            CTRL_CMD,
+            SET_DISP,                      # off
+            SET_MEM_ADDR, 0x00,            # horizontal addressing
+            SET_DISP_START_LINE,           # start line 0
+            SET_SEG_REMAP | 0x01,          # column 127 mapped to SEG0
+            SET_MUX_RATIO, HEIGHT - 1,
+            SET_COM_OUT_DIR | 0x08,        # scan from COM[N-1] to COM0
+            SET_DISP_OFFSET, 0x00,
+            SET_COM_PIN_CFG, 0x12,         # alternative COM pins (128x64)
+            SET_DISP_CLK_DIV, 0x80,        # reset divide ratio and oscillator
+            SET_PRECHARGE, 0x22 if ext else 0xF1,
+            SET_VCOM_DESEL, 0x30,          # 0.83 Vcc
+            SET_CONTRAST, 0xFF,
+            SET_ENTIRE_ON,                 # follow RAM
+            SET_NORM_INV,                  # not inverted
+            SET_CHARGE_PUMP, 0x10 if ext else 0x14,
+            DEACTIVATE_SCROLL,
+            SET_DISP | 0x01,               # on
+        )))
+        self.fill(0)
+        self.update()
+
+    # ---- commands --------------------------------------------------------------------
+    def _command(self, cmd):
+        c = self._cmd1
+        c[1] = cmd
+        self.i2c.writeto(self.addr, c)
+
+    def poweroff(self):
+        self._command(SET_DISP)
+
+    def poweron(self):
+        self._command(SET_DISP | 0x01)
+
+    def contrast(self, v):
+        c = self._cmd2
+        c[1] = SET_CONTRAST
+        c[2] = v & 0xFF
+        self.i2c.writeto(self.addr, c)
+
+    def invert(self, on):
+        self._command(SET_NORM_INV | (1 if on else 0))
+
+    # ---- sending ---------------------------------------------------------------------
+    def show(self):
+        """Send the whole framebuffer (page by page)."""
+        self._all_dirty()
+        self.update()
+
+    def update(self):
+        """Send what changed since the last update/show; nothing when nothing changed."""
+        d = self.dirty
+        p = 0
+        while p < PAGES:
+            m = d[p]
+            if m:
+                d[p] = 0
+                c = 0
+                while c < 8:
+                    if (m >> c) & 1:
+                        e = c + 1
+                        while e < 8 and (m >> e) & 1:
+                            e += 1
+                        self._send(p, c, e - c)
+                        c = e
+                    else:
+                        c += 1
+            p += 1
+
+    def _send(self, page, chunk, n):
+        w = self._win
+        x = chunk * _CHUNK
+        w[2] = x
+        w[3] = x + n * _CHUNK - 1
+        w[5] = page
+        w[6] = page
+        self.i2c.writeto(self.addr, w)
+        out = self._runs[n]
+        fb = self.buffer
+        src = page * WIDTH + x - 1
+        end = n * _CHUNK
+        j = 1
+        while j <= end:
+            out[j] = fb[src + j]
+            j += 1
+        self.i2c.writeto(self.addr, out)
+
+    # ---- drawing ---------------------------------------------------------------------
+    def _mark(self, page, x0, x1):
+        # dirty bits for columns x0..x1 of a page
+        self.dirty[page] |= ((0xFF << (x0 >> 4)) & (0xFF >> (7 - (x1 >> 4)))) & 0xFF
+
+    def fill(self, c):
+        v = 0xFF if c else 0
+        fb = self.buffer
+        i = 0
+        while i < WIDTH * PAGES:
+            fb[i] = v
+            i += 1
+        self._all_dirty()
+
+    def _all_dirty(self):
+        d = self.dirty
+        p = 0
+        while p < PAGES:
+            d[p] = 0xFF
+            p += 1
+
+    def pixel(self, x, y, c):
+        if x < 0 or x >= WIDTH or y < 0 or y >= HEIGHT:
+            return
+        i = (y >> 3) * WIDTH + x
+        old = self.buffer[i]
+        if c:
+            new = old | (1 << (y & 7))
+        else:
+            new = old & ~(1 << (y & 7))
+        if new != old:
+            self.buffer[i] = new
+            self.dirty[y >> 3] |= 1 << (x >> 4)
+
+    def get_pixel(self, x, y):
+        return (self.buffer[(y >> 3) * WIDTH + x] >> (y & 7)) & 1
+
+    def fill_rect(self, x, y, w, h, c):
+        x1 = x + w - 1
+        y1 = y + h - 1
+        if x < 0:
+            x = 0
+        if y < 0:
+            y = 0
+        if x1 >= WIDTH:
+            x1 = WIDTH - 1
+        if y1 >= HEIGHT:
+            y1 = HEIGHT - 1
+        if x > x1 or y > y1:
+            return
+        fb = self.buffer
+        p = y >> 3
+        while p <= (y1 >> 3):
+            top = y - p * 8 if y > p * 8 else 0
+            bot = y1 - p * 8 if y1 < p * 8 + 7 else 7
+            mask = (0xFF << top) & (0xFF >> (7 - bot)) & 0xFF
+            i = p * WIDTH + x
+            end = p * WIDTH + x1
+            lo = -1
+            hi = -1
+            while i <= end:
+                old = fb[i]
+                new = (old | mask) if c else (old & ~mask)
+                if new != old:
+                    fb[i] = new
+                    if lo < 0:
+                        lo = i
+                    hi = i
+                i += 1
+            if lo >= 0:
+                self._mark(p, lo - p * WIDTH, hi - p * WIDTH)
+            p += 1
+
+    def text(self, chars, x, y, n=-1, scale=1):
+        """Draw the first n (all: -1) ASCII codes of bytes-like `chars` at x, y: cells of
+        5 * scale + 1 by 8 * scale pixels (6x8, 16x24 at 3x), opaque: each cell's
+        background is cleared."""
+        if n < 0:
+            n = len(chars)
+        k = 0
+        while k < n:
+            self.char(chars[k], x + k * (5 * scale + 1), y, scale)
+            k += 1
+
+    def char(self, c, x, y, scale=1):
+        g = FONT_INDEX[c & 0x7F] * 5
+        if scale == 1 and (y & 7) == 0 and 0 <= y < HEIGHT:
+            fb = self.buffer
+            base = (y >> 3) * WIDTH
+            col = 0
+            lo = -1
+            hi = -1
+            while col < 6:
+                cx = x + col
+                if 0 <= cx < WIDTH:
+                    new = FONT[g + col] if col < 5 else 0
+                    if fb[base + cx] != new:
+                        fb[base + cx] = new
+                        if lo < 0:
+                            lo = cx
+                        hi = cx
+                col += 1
+            if lo >= 0:
+                self._mark(y >> 3, lo, hi)
+            return
+        self.fill_rect(x, y, 5 * scale + 1, 8 * scale, 0)
+        col = 0
+        while col < 5:
+            bits = FONT[g + col]
+            row = 0
+            while bits:
+                if bits & 1:
+                    if scale == 1:
+                        self.pixel(x + col, y + row, 1)
+                    else:
+                        self.fill_rect(x + col * scale, y + row * scale, scale, scale, 1)
+                bits >>= 1
+                row += 1
+            col += 1
+
+
+# ---- SideView layout (pixels) ----------------------------------------------------------
+# rows 0-6    running bar, full width (this side's clock runs)
+# rows 8-15   status: stage "S2+" (+: the stage's control passed) at x 0, moves "M40" at
+#             x 28, byo-yomi periods "BY5" at x 62, pause mark (two bars) at x 92, low
+#             battery (an almost empty battery) at x 108
+# rows 16-55  the time in 7-segment digits: 40 px tall (m:ss, ss.t), 32 px for h:mm:ss;
+#             or view.text (text_on) in the 5x7 font at 3x (8 characters fill the width)
+# rows 56-63  flag (a flag and "1ST"/"2ND") at x 0, "WHITE" at x 40, delay "D 4.5" at x 92
+_BAR_H = const(7)
+_STATUS_Y = const(8)
+_MAIN_Y = const(16)
+_MAIN_H = const(40)
+_BOTTOM_Y = const(56)
+_X_STAGE = const(0)
+_X_MOVES = const(28)
+_X_BYO = const(62)
+_X_PAUSE = const(92)
+_X_BATT = const(108)
+_X_FLAG = const(0)
+_X_WHITE = const(40)
+_X_DELAY = const(92)
+
+# Digit sizes: width, height, stroke, gap.
+BIG_W = const(24)
+BIG_H = const(40)
+BIG_T = const(6)
+BIG_GAP = const(4)
+SMALL_W = const(16)
+SMALL_H = const(32)
+SMALL_T = const(4)
+SMALL_GAP = const(3)
+
+_NONE = const(-2)      # "nothing drawn yet": differs from every view value
+_NO_X = const(255)     # cell_x of a character not drawn
+_CLS_SKIP = const(0)   # leading space: takes no room
+_CLS_DIGIT = const(1)  # digit or other character: a digit cell
+_CLS_COLON = const(2)
+_CLS_DOT = const(3)
+
+
+def _put_uint(buf, i, v, width):
+    """v (>= 0) in decimal at buf[i:], left-aligned in `width` characters (spaces after);
+    digits beyond the width are dropped from the left. Returns nothing."""
+    nd = 1
+    t = v
+    while t >= 10:
+        t //= 10
+        nd += 1
+    if nd > width:
+        nd = width
+    k = nd - 1
+    while k >= 0:
+        buf[i + k] = 48 + v % 10
+        v //= 10
+        k -= 1
+    k = nd
+    while k < width:
+        buf[i + k] = 32
+        k += 1
+
+
+def _blank(buf, n):
+    i = 0
+    while i < n:
+        buf[i] = 32
+        i += 1
+
+
+class SSD1306Display:
+    """A SideView on an SSD1306 128x64 (layout above). Redraws only when view.version
+    changed, only the parts that changed, and sends only the changed columns."""
+
+    def __init__(self, i2c, addr=0x3C, external_vcc=False):
+        self.oled = SSD1306(i2c, addr, external_vcc)
+        self._version = -1
+        self._field = bytearray(8)       # scratch for small text
+        self._shown = bytearray(8)       # time or text drawn in the main area
+        self._main = _NONE               # 0: time, 1: text, _NONE: nothing yet
+        self._big = _NONE                # digit size of the time drawn: 1 big, 0 small
+        self.cell_x = bytearray(8)       # x of each time character drawn (_NO_X: none)
+        self._cls = bytearray(8)         # class of each time character drawn
+        self._nx = bytearray(8)          # scratch: new x positions
+        self._run = _NONE
+        self._flag = _NONE
+        self._delay = _NONE
+        self._periods = _NONE
+        self._moves = _NONE
+        self._stage = _NONE
+        self._passed = _NONE
+        self._paused = _NONE
+        self._batt = _NONE
+        self._white = _NONE
+
+    def render(self, view):
+        if view.version == self._version:
+            return
+        self._version = view.version
+        o = self.oled
+        f = self._field
+        v = 1 if view.running else 0
+        if v != self._run:
+            self._run = v
+            o.fill_rect(0, 0, WIDTH, _BAR_H, v)
+        # status line
+        v = 1 if view.stage_passed else 0
+        if view.stage != self._stage or v != self._passed:
+            self._stage = view.stage
+            self._passed = v
+            _blank(f, 4)
+            if view.stage > 0:
+                f[0] = 83  # S
+                _put_uint(f, 1, view.stage, 2)
+                if v:  # '+' right after the number
+                    f[2 if view.stage < 10 else 3] = 43
+            o.text(f, _X_STAGE, _STATUS_Y, 4)
+        if view.moves != self._moves:
+            self._moves = view.moves
+            _blank(f, 5)
+            if view.moves >= 0:
+                f[0] = 77  # M
+                _put_uint(f, 1, view.moves, 4)
+            o.text(f, _X_MOVES, _STATUS_Y, 5)
+        if view.periods != self._periods:
+            self._periods = view.periods
+            _blank(f, 4)
+            if view.periods >= 0:
+                f[0] = 66  # B
+                f[1] = 89  # Y
+                _put_uint(f, 2, view.periods, 2)
+            o.text(f, _X_BYO, _STATUS_Y, 4)
+        v = 1 if view.paused else 0
+        if v != self._paused:
+            self._paused = v
+            o.fill_rect(_X_PAUSE, _STATUS_Y, 7, 7, 0)
+            if v:
+                o.fill_rect(_X_PAUSE, _STATUS_Y, 2, 7, 1)
+                o.fill_rect(_X_PAUSE + 4, _STATUS_Y, 2, 7, 1)
+        v = 1 if view.battery_low else 0
+        if v != self._batt:
+            self._batt = v
+            o.fill_rect(_X_BATT, _STATUS_Y, WIDTH - _X_BATT, 7, 0)
+            if v:
+                o.fill_rect(_X_BATT, _STATUS_Y, 17, 7, 1)          # outline
+                o.fill_rect(_X_BATT + 1, _STATUS_Y + 1, 15, 5, 0)
+                o.fill_rect(_X_BATT + 17, _STATUS_Y + 2, 2, 3, 1)  # terminal
+                o.fill_rect(_X_BATT + 2, _STATUS_Y + 2, 3, 3, 1)   # what is left
+        # main area
+        if view.text_on:
+            self._render_text(view.text)
+        else:
+            self._render_time(view.time)
+        # bottom line
+        if view.flag != self._flag:
+            self._flag = view.flag
+            o.fill_rect(_X_FLAG, _BOTTOM_Y, 8, 8, 0)
+            _blank(f, 3)
+            if view.flag:
+                o.fill_rect(_X_FLAG, _BOTTOM_Y, 1, 8, 1)      # pole
+                o.fill_rect(_X_FLAG + 1, _BOTTOM_Y, 6, 4, 1)  # cloth
+                if view.flag == 1:
+                    f[0] = 49  # 1ST
+                    f[1] = 83
+                    f[2] = 84
+                else:
+                    f[0] = 50  # 2ND
+                    f[1] = 78
+                    f[2] = 68
+            o.text(f, _X_FLAG + 9, _BOTTOM_Y, 3)
+        v = 1 if view.white else 0
+        if v != self._white:
+            self._white = v
+            _blank(f, 5)
+            if v:
+                f[0] = 87  # WHITE
+                f[1] = 72
+                f[2] = 73
+                f[3] = 84
+                f[4] = 69
+            o.text(f, _X_WHITE, _BOTTOM_Y, 5)
+        if view.delay_ds != self._delay:
+            self._delay = view.delay_ds
+            _blank(f, 6)
+            if view.delay_ds >= 0:
+                f[0] = 68  # D
+                _delay_text(f, view.delay_ds)
+            o.text(f, _X_DELAY, _BOTTOM_Y, 6)
+        o.update()
+
+    # ---- main area -------------------------------------------------------------------
+    def _clear_main(self):
+        self.oled.fill_rect(0, _MAIN_Y, WIDTH, _MAIN_H, 0)
+        i = 0
+        while i < 8:
+            self.cell_x[i] = _NO_X
+            self._shown[i] = 32
+            i += 1
+
+    def _render_text(self, t):
+        o = self.oled
+        shown = self._shown
+        if self._main != 1:
+            self._main = 1
+            self._big = _NONE
+            self._clear_main()
+            i = 0
+            while i < 8:
+                shown[i] = 0  # force every cell
+                i += 1
+        n = len(t)
+        if n > 8:
+            n = 8
+        i = 0
+        while i < n:
+            if t[i] != shown[i]:
+                shown[i] = t[i]
+                o.char(t[i], i * 16, _MAIN_Y + 8, 3)
+            i += 1
+
+    def _render_time(self, t):
+        n = len(t)
+        if n > 8:
+            n = 8
+        big = 0 if (n == 8 and t[2] == 58) else 1  # h:mm:ss needs the small digits
+        if big:
+            w = BIG_W
+            th = BIG_T
+            gap = BIG_GAP
+        else:
+            w = SMALL_W
+            th = SMALL_T
+            gap = SMALL_GAP
+        # layout: classes and total width, then centred x of each character
+        nx = self._nx
+        cls = self._cls
+        total = 0
+        lead = True
+        same = self._main == 0 and self._big == big
+        i = 0
+        while i < n:
+            c = t[i]
+            if lead and c == 32:
+                k = _CLS_SKIP
+            else:
+                lead = False
+                if c == 58:
+                    k = _CLS_COLON
+                elif c == 46:
+                    k = _CLS_DOT
+                else:
+                    k = _CLS_DIGIT
+            if k != cls[i]:
+                same = False
+                cls[i] = k
+            if k == _CLS_DIGIT:
+                total += w + gap
+            elif k != _CLS_SKIP:
+                total += th + gap
+            i += 1
+        if total:
+            total -= gap
+        x = (WIDTH - total) // 2
+        i = 0
+        while i < n:
+            k = cls[i]
+            if k == _CLS_SKIP:
+                nx[i] = _NO_X
+            else:
+                nx[i] = x
+                x += (w if k == _CLS_DIGIT else th) + gap
+            i += 1
+        shown = self._shown
+        if not same:
+            self._main = 0
+            self._big = big
+            self._clear_main()
+            i = 0
+            while i < 8:
+                shown[i] = 0
+                i += 1
+        i = 0
+        while i < n:
+            if t[i] != shown[i]:
+                shown[i] = t[i]
+                self.cell_x[i] = nx[i]
+                if cls[i] != _CLS_SKIP:
+                    self._draw_char(t[i], nx[i], big)
+            i += 1
+
+    def _draw_char(self, c, x, big):
+        o = self.oled
+        if big:
+            w = BIG_W
+            h = BIG_H
+            t = BIG_T
+            y = _MAIN_Y
+        else:
+            w = SMALL_W
+            h = SMALL_H
+            t = SMALL_T
+            y = _MAIN_Y + (_MAIN_H - SMALL_H) // 2
+        if c == 58:  # ':'
+            o.fill_rect(x, y + h // 3 - t // 2, t, t, 1)
+            o.fill_rect(x, y + (2 * h) // 3 - t // 2, t, t, 1)
+            return
+        if c == 46:  # '.'
+            o.fill_rect(x, y + h - t, t, t, 1)
+            return
+        o.fill_rect(x, y, w, h, 0)
+        if 48 <= c <= 57:
+            s = SEG7[c - 48]
+        elif c == 45:  # '-'
+            s = 0x40
+        else:
+            s = 0
+        m = (h - t) // 2          # top of the middle bar
+        if s & 0x01:  # a
+            o.fill_rect(x, y, w, t, 1)
+        if s & 0x02:  # b
+            o.fill_rect(x + w - t, y, t, m + t, 1)
+        if s & 0x04:  # c
+            o.fill_rect(x + w - t, y + m, t, h - m, 1)
+        if s & 0x08:  # d
+            o.fill_rect(x, y + h - t, w, t, 1)
+        if s & 0x10:  # e
+            o.fill_rect(x, y + m, t, h - m, 1)
+        if s & 0x20:  # f
+            o.fill_rect(x, y, t, m + t, 1)
+        if s & 0x40:  # g
+            o.fill_rect(x, y + m, w, t, 1)
+
+
+def _delay_text(f, ds):
+    """"D" is in f[0]; the delay right-aligned in f[1:6]: "  4.5", " 12.0", " 1:05"."""
+    if ds < 600:
+        f[5] = 48 + ds % 10
+        f[4] = 46
+        s = ds // 10
+        f[3] = 48 + s % 10
+        f[2] = 48 + s // 10 if s >= 10 else 32
+        f[1] = 32
+    else:
+        s = (ds + 9) // 10
+        if s > 5999:
+            s = 5999
+        f[5] = 48 + s % 10
+        f[4] = 48 + (s % 60) // 10
+        f[3] = 58
+        m = s // 60
+        f[2] = 48 + m % 10
+        f[1] = 48 + m // 10 if m >= 10 else 32

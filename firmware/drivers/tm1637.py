@@ -1,0 +1,266 @@
+# TM1637 4-digit 7-segment LED driver (micropython-lib style: one module, pins injected),
+# and TM1637Display, which draws a clockapp SideView on one such module.
+#
+# Protocol (TM1637 datasheet): two wires, CLK and DIO, both pulled up on the module. Not
+# I2C: no device address, bytes go LSB first. A frame is START (DIO falls while CLK is
+# high), bytes, STOP (DIO rises while CLK is high); DIO changes only while CLK is low, the
+# chip samples it on the rising edge. After each byte the chip pulls DIO low from the 8th
+# falling edge of CLK to the 9th (ACK): the driver releases DIO (input) for that clock, never
+# driving it high against the chip, and counts missing ACKs in `nacks` (a display that is
+# not there); it never raises.
+# One update is three frames: 0x40 (data command: write, auto-increment), 0xC0|pos and the
+# segment bytes, 0x88|brightness (display on).
+#
+# Segments: bit 0..6 = a..g, bit 7 = the dot. On the common 4-digit "clock" module the
+# colon is bit 7 of digit 1 and the other dots are not wired; on "decimal" modules each
+# digit's bit 7 is its decimal point (so the colon shows as the dot after digit 1).
+#
+# Pins: machine.Pin-like objects with init(mode), value([v]) and IN / OUT mode constants
+# (machine.Pin has them). Per-update paths (write, TM1637Display.render) do not allocate.
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+import time
+
+
+def _no_wait(us):
+    pass
+
+
+sleep_us = getattr(time, "sleep_us", _no_wait)  # CPython (tests): no bus timing to respect
+
+TM1637_CMD_DATA = const(0x40)    # data command: write display data, auto-increment address
+TM1637_CMD_ADDR = const(0xC0)    # address command: | digit address 0..5
+TM1637_CMD_CTRL = const(0x80)    # display control: | display on | brightness
+TM1637_DISPLAY_ON = const(0x08)
+TM1637_DELAY_US = const(10)      # half a clock period: about 50 kHz, well inside the spec
+
+SEG_DOT = const(0x80)            # the dot, or the colon (digit 1 on clock modules)
+_SEG_F = const(0x71)             # 'F'
+_ZERO = const(48)
+
+# ASCII -> segments. Letters that 7 segments cannot draw (K M V W X) are blank; upper and
+# lower case map to the same shape where only one exists. '*' is the degree sign.
+_CHARS = b"0123456789 -_=*'\"?[]AaBbCcDdEeFfGgHhIiJjLlNnOoPpQqRrSsTtUuYyZz"
+_CODES = bytes((
+    0x3F, 0x06, 0x5B, 0x4F, 0x66, 0x6D, 0x7D, 0x07, 0x7F, 0x6F,  # 0-9
+    0x00, 0x40, 0x08, 0x48, 0x63, 0x20, 0x22, 0x53, 0x39, 0x0F,  # space - _ = * ' " ? [ ]
+    0x77, 0x77, 0x7C, 0x7C, 0x39, 0x58, 0x5E, 0x5E, 0x79, 0x79,  # A a B b C c D d E e
+    0x71, 0x71, 0x3D, 0x3D, 0x76, 0x74, 0x30, 0x10, 0x1E, 0x1E,  # F f G g H h I i J j
+    0x38, 0x30, 0x54, 0x54, 0x3F, 0x5C, 0x73, 0x73, 0x67, 0x67,  # L l N n O o P p Q q
+    0x50, 0x50, 0x6D, 0x6D, 0x78, 0x78, 0x3E, 0x1C, 0x6E, 0x6E,  # R r S s T t U u Y y
+    0x5B, 0x5B,                                                  # Z z
+))
+SEGMENTS = bytearray(128)
+for _i in range(len(_CHARS)):
+    SEGMENTS[_CHARS[_i]] = _CODES[_i]
+del _i
+
+
+def segment(c):
+    """Segments for the ASCII code c (blank for anything not in the table)."""
+    return SEGMENTS[c & 0x7F]
+
+
+class TM1637:
+    """One TM1637. clk, dio: Pin-like objects; brightness 0..7."""
+
+    def __init__(self, clk, dio, brightness=7, delay_us=TM1637_DELAY_US):
+        self.clk = clk
+        self.dio = dio
+        self._in = dio.IN
+        self._out = dio.OUT
+        self._delay = delay_us
+        self._brightness = 7 if brightness > 7 else (0 if brightness < 0 else brightness)
+        self.nacks = 0  # bytes the chip did not acknowledge (no display, bad wiring)
+        # Idle bus: both lines high (set the level before driving, so no glitch).
+        clk.value(1)
+        dio.value(1)
+        clk.init(clk.OUT)
+        dio.init(self._out)
+        self._command(TM1637_CMD_DATA)
+        self._command(TM1637_CMD_CTRL | TM1637_DISPLAY_ON | self._brightness)
+
+    # ---- bus -------------------------------------------------------------------------
+    def _start(self):
+        # from idle (CLK high, DIO high): DIO falls while CLK is high, then CLK low
+        self.dio.value(0)
+        sleep_us(self._delay)
+        self.clk.value(0)
+        sleep_us(self._delay)
+
+    def _stop(self):
+        # CLK is low: DIO low, CLK high, then DIO rises while CLK is high
+        self.dio.value(0)
+        sleep_us(self._delay)
+        self.clk.value(1)
+        sleep_us(self._delay)
+        self.dio.value(1)
+        sleep_us(self._delay)
+
+    def _byte(self, b):
+        released = False
+        i = 0
+        while i < 8:  # LSB first; DIO set while CLK is low, sampled on the rising edge
+            self.dio.value(b & 1)
+            sleep_us(self._delay)
+            self.clk.value(1)
+            sleep_us(self._delay)
+            if i == 7 and b & 1:
+                # Last bit high: let go of DIO now (the pull-up keeps the line high, so
+                # this is no STOP), so it is not driven high when the chip pulls it low.
+                self.dio.init(self._in)
+                released = True
+            self.clk.value(0)
+            b >>= 1
+            i += 1
+        # ACK: the chip holds DIO low from the 8th falling edge to the 9th. A last bit low
+        # is let go only now (before, the line would rise while CLK is high: a STOP).
+        if not released:
+            self.dio.init(self._in)
+        sleep_us(self._delay)
+        self.clk.value(1)
+        sleep_us(self._delay)
+        if self.dio.value() and self.nacks < 0x3FFFFFF:
+            self.nacks += 1
+        self.clk.value(0)
+        sleep_us(self._delay)
+        self.dio.value(0)  # drive low again (CLK is low, so this is no condition)
+        self.dio.init(self._out)
+
+    def _command(self, cmd):
+        self._start()
+        self._byte(cmd)
+        self._stop()
+
+    # ---- API -------------------------------------------------------------------------
+    def write(self, segments, pos=0):
+        """Write the segment bytes of bytearray `segments` from digit `pos` on."""
+        self._command(TM1637_CMD_DATA)
+        self._start()
+        self._byte(TM1637_CMD_ADDR | (pos & 7))
+        n = len(segments)
+        i = 0
+        while i < n:
+            self._byte(segments[i])
+            i += 1
+        self._stop()
+        self._command(TM1637_CMD_CTRL | TM1637_DISPLAY_ON | self._brightness)
+
+    def brightness(self, v=None):
+        """Set brightness 0..7 (0 is dim, not off); with no argument, return it."""
+        if v is None:
+            return self._brightness
+        self._brightness = 7 if v > 7 else (0 if v < 0 else v)
+        self._command(TM1637_CMD_CTRL | TM1637_DISPLAY_ON | self._brightness)
+
+
+def _digit(c):
+    return c - _ZERO if _ZERO <= c <= _ZERO + 9 else 0
+
+
+class TM1637Display:
+    """A SideView on a 4-digit TM1637 module. clk_pin, dio_pin: pin numbers or Pin objects.
+
+    How the 8-character view.time maps to 4 digits (the colon lit between digits 1 and 2):
+      " 1:29:59" -> " 1:29"  h:mm from one hour on: the seconds are dropped (minutes round
+                             down; the flag is never near), "12:34:56" -> "12:34"
+      "   59:59" -> "59:59", "    4:59" -> " 4:59"
+      "    19.9" -> with dots=True (a module with decimal points) " 19.9", the dot of
+                             digit 2; with dots=False (the clock module: colon only)
+                             " 0:20": whole seconds rounded up from the tenths shown,
+                             so 0:00 still appears exactly at the flag.
+    Running side: its colon blinks (lit on even seconds shown, so it needs no timer: the
+    text changes every second while a side runs); the waiting side's colon is steady. A
+    4-digit module cannot be seen to run from 10 m: that is the job of a separate LED per
+    side driven by the board. Paused: colon steady on both.
+    Flag: an 'F' in the first digit (which is blank at 0:00 / 0.0); the 1st/2nd order is
+    not shown (the log has it). text_on: the 4 rightmost characters of view.text.
+    Not shown on 4 digits: delay, byo-yomi periods, moves, stage, low battery, White.
+    Redraws only when view.version changed, and writes only when the segments changed."""
+
+    def __init__(self, clk_pin, dio_pin, brightness=7, dots=False, delay_us=TM1637_DELAY_US):
+        if isinstance(clk_pin, int) or isinstance(dio_pin, int):
+            import machine
+            if isinstance(clk_pin, int):
+                clk_pin = machine.Pin(clk_pin, machine.Pin.OUT)
+            if isinstance(dio_pin, int):
+                dio_pin = machine.Pin(dio_pin, machine.Pin.OUT)
+        self.tm = TM1637(clk_pin, dio_pin, brightness, delay_us)
+        self.dots = dots
+        self._seg = bytearray(4)    # being composed
+        self._shown = bytearray(4)  # what the module holds
+        self._version = -1
+        self.tm.write(self._shown, 0)  # blank
+
+    def render(self, view):
+        if view.version == self._version:
+            return
+        self._version = view.version
+        seg = self._seg
+        if view.text_on:
+            t = view.text
+            n = len(t)
+            seg[0] = SEGMENTS[t[n - 4] & 0x7F]
+            seg[1] = SEGMENTS[t[n - 3] & 0x7F]
+            seg[2] = SEGMENTS[t[n - 2] & 0x7F]
+            seg[3] = SEGMENTS[t[n - 1] & 0x7F]
+        else:
+            self._time(view)
+            if view.flag:
+                seg[0] = _SEG_F
+        shown = self._shown
+        if (seg[0] == shown[0] and seg[1] == shown[1] and seg[2] == shown[2]
+                and seg[3] == shown[3]):
+            return
+        shown[0] = seg[0]
+        shown[1] = seg[1]
+        shown[2] = seg[2]
+        shown[3] = seg[3]
+        self.tm.write(shown, 0)
+
+    def _time(self, view):
+        t = view.time
+        seg = self._seg
+        n = len(t)
+        blink = view.running and not view.paused and not view.flag
+        if t[n - 3] == 58:  # ':' -> m:ss or h:mm:ss
+            if n >= 8 and t[n - 6] == 58:  # h:mm:ss -> h:mm
+                seg[0] = SEGMENTS[t[n - 8] & 0x7F]
+                seg[1] = SEGMENTS[t[n - 7] & 0x7F]
+                seg[2] = SEGMENTS[t[n - 5] & 0x7F]
+                seg[3] = SEGMENTS[t[n - 4] & 0x7F]
+            else:
+                seg[0] = SEGMENTS[t[n - 5] & 0x7F]
+                seg[1] = SEGMENTS[t[n - 4] & 0x7F]
+                seg[2] = SEGMENTS[t[n - 2] & 0x7F]
+                seg[3] = SEGMENTS[t[n - 1] & 0x7F]
+            if not (blink and t[n - 1] & 1):
+                seg[1] |= SEG_DOT
+        elif t[n - 2] == 46:  # '.' -> ss.t
+            if self.dots:
+                seg[0] = 0
+                seg[1] = SEGMENTS[t[n - 4] & 0x7F]
+                seg[2] = SEGMENTS[t[n - 3] & 0x7F] | SEG_DOT
+                seg[3] = SEGMENTS[t[n - 1] & 0x7F]
+            else:  # colon only: whole seconds, rounded up
+                s = _digit(t[n - 4]) * 10 + _digit(t[n - 3])
+                if t[n - 1] != _ZERO:
+                    s += 1
+                m = s // 60
+                s = s % 60
+                seg[0] = 0
+                seg[1] = SEGMENTS[_ZERO + m % 10]
+                seg[2] = SEGMENTS[_ZERO + s // 10]
+                seg[3] = SEGMENTS[_ZERO + s % 10]
+                if not (blink and s & 1):
+                    seg[1] |= SEG_DOT
+        else:  # anything else: its 4 rightmost characters
+            seg[0] = SEGMENTS[t[n - 4] & 0x7F]
+            seg[1] = SEGMENTS[t[n - 3] & 0x7F]
+            seg[2] = SEGMENTS[t[n - 2] & 0x7F]
+            seg[3] = SEGMENTS[t[n - 1] & 0x7F]

@@ -1,0 +1,20 @@
+# MicroPython freeze manifest for the chess clock firmware (the micropython-lib format).
+#
+# Freeze the clock into a firmware image, e.g. for the Pico:
+#
+#   make -C ports/rp2 BOARD=RPI_PICO FROZEN_MANIFEST=/path/to/chessclock/firmware/manifest.py
+#
+# The frozen modules are the same that `make firmware` compiles to .mpy. main.py and
+# board.json still go onto the board's filesystem (`chessclock deploy`, or
+# `mpremote cp firmware/main.py :main.py` and `chessclock boards show NAME > board.json`),
+# because the board's pins are chosen per build from boards.toml.
+
+include("$(PORT_DIR)/boards/manifest.py")  # keep the port's own frozen modules
+
+metadata(description="Chess clock firmware: engine, app, display drivers, board",
+         version="0.1.0")
+
+package("clockcore")
+package("clockapp")
+package("drivers")
+package("boards", files=["mcu.py"])  # the real board only; boards/sim.py is for the host

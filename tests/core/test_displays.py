@@ -1,0 +1,587 @@
+# The display drivers against simulated hardware: a TM1637 on two fake pins (the bit-banged
+# wire decoded back into frames of bytes) and an SSD1306 behind a fake I2C bus (commands
+# and data applied to a model of the controller's RAM, then read back as pixels).
+# Runs under pytest and under the MicroPython unix port (tests/mp_run.py).
+
+import sys
+
+from check import raises
+
+from clockapp.view import FLAG_FIRST, FLAG_SECOND, SideView
+from drivers import ssd1306 as S
+from drivers import tm1637 as T
+
+# ---- TM1637 on fake pins ------------------------------------------------------------
+
+
+class Bus:
+    """Two wires with pull-ups and a TM1637 on them. Decodes START/STOP, LSB-first bytes and
+    the ACK clock; records protocol errors instead of raising (checked by the tests)."""
+
+    def __init__(self, chip=True):
+        self.chip = chip          # False: nothing acknowledges
+        self.clk = 1
+        self.latch = {"clk": 1, "dio": 1}
+        self.out = {"clk": False, "dio": False}
+        self.chip_low = False     # the chip pulls DIO low (ACK)
+        self.frames = []
+        self.cur = None
+        self.byte = 0
+        self.nbits = 0
+        self.ack_phase = False
+        self.errors = []
+        self.ops = 0
+
+    def dio(self):
+        if self.chip_low:
+            return 0
+        if self.out["dio"]:
+            return self.latch["dio"]
+        return 1  # pull-up
+
+    def _clk_level(self):
+        return self.latch["clk"] if self.out["clk"] else 1
+
+    def _check(self):
+        if self.chip_low and self.out["dio"] and self.latch["dio"]:
+            self.errors.append("DIO driven high during ACK")
+
+    def _after(self, old_clk, old_dio):
+        clk = self._clk_level()
+        dio = self.dio()
+        if clk == old_clk and dio != old_dio and clk == 1:
+            if dio == 0:  # START
+                if self.cur is not None:
+                    self.errors.append("START inside a frame")
+                self.cur = []
+                self.nbits = 0
+                self.byte = 0
+            else:  # STOP
+                if self.cur is not None:
+                    # the STOP's own clock pulse (DIO low) is the only bit allowed here
+                    if self.ack_phase or self.nbits > 1 or self.byte:
+                        self.errors.append("STOP inside a byte")
+                    self.frames.append(self.cur)
+                self.cur = None
+        elif clk != old_clk and self.cur is not None:
+            if clk == 1 and not self.ack_phase:
+                self.byte |= dio << self.nbits
+                self.nbits += 1
+            elif clk == 0:
+                if self.ack_phase:
+                    self.ack_phase = False
+                    self.chip_low = False
+                elif self.nbits == 8:
+                    self.cur.append(self.byte)
+                    self.byte = 0
+                    self.nbits = 0
+                    self.ack_phase = True
+                    self.chip_low = self.chip
+        self._check()
+
+    def set(self, name, v):
+        self.ops += 1
+        old = (self._clk_level(), self.dio())
+        self.latch[name] = 1 if v else 0
+        self._after(old[0], old[1])
+
+    def mode(self, name, out):
+        self.ops += 1
+        old = (self._clk_level(), self.dio())
+        self.out[name] = out
+        self._after(old[0], old[1])
+
+    def read(self, name):
+        return self.dio() if name == "dio" else self._clk_level()
+
+
+class FakePin:
+    IN = 0
+    OUT = 1
+
+    def __init__(self, bus, name):
+        self.bus = bus
+        self.name = name
+
+    def init(self, mode):
+        self.bus.mode(self.name, mode == FakePin.OUT)
+
+    def value(self, v=None):
+        if v is None:
+            return self.bus.read(self.name)
+        self.bus.set(self.name, v)
+
+
+def tm_display(dots=False, chip=True):
+    bus = Bus(chip)
+    d = T.TM1637Display(FakePin(bus, "clk"), FakePin(bus, "dio"), dots=dots)
+    return bus, d
+
+
+_V = SideView()
+
+
+def view(time=b"    4:59", **kw):
+    """The one view the displays in a test draw (a display redraws on a new version, so
+    it keeps a single SideView, as in the app), set to defaults, then time and fields."""
+    v = _V
+    d = SideView()
+    for k in ("text_on", "running", "flag", "delay_ds", "periods", "moves", "stage",
+              "stage_passed", "paused", "battery_low", "white"):
+        setattr(v, k, getattr(d, k))
+    v.text[:] = d.text
+    v.time[:] = time
+    for k in kw:
+        if k == "text":
+            v.text[:] = kw[k]
+        else:
+            setattr(v, k, kw[k])
+    v.touch()
+    return v
+
+
+def shown(bus, d, v):
+    """Render v; the segment bytes written (None: nothing was sent)."""
+    n = len(bus.frames)
+    d.render(v)
+    new = bus.frames[n:]
+    assert bus.errors == [], bus.errors
+    if not new:
+        return None
+    assert len(new) == 3, new
+    assert new[0] == [0x40]                    # data command: write, auto-increment
+    assert new[1][0] == 0xC0 and len(new[1]) == 5  # address 0, then four digits
+    assert new[2] == [0x88 | 7]                # display on, brightness 7
+    return new[1][1:]
+
+
+def test_tm1637_init_frames_and_clear():
+    bus, d = tm_display()
+    assert bus.errors == []
+    assert bus.frames == [[0x40], [0x8F], [0x40], [0xC0, 0, 0, 0, 0], [0x8F]]
+    assert d.tm.nacks == 0
+    assert bus.cur is None and bus.dio() == 1 and bus._clk_level() == 1  # idle
+
+
+def test_tm1637_write_brightness_and_missing_chip():
+    bus, d = tm_display()
+    tm = d.tm
+    tm.write(bytearray(b"\x01\x80\xff"), 2)
+    assert bus.frames[-3:] == [[0x40], [0xC2, 0x01, 0x80, 0xFF], [0x8F]]
+    tm.brightness(3)
+    assert bus.frames[-1] == [0x8B]
+    assert tm.brightness() == 3
+    tm.brightness(9)
+    assert bus.frames[-1] == [0x8F]
+    assert bus.errors == []
+    bus, d = tm_display(chip=False)
+    assert d.tm.nacks == 9  # every byte of the init and the clear: no exception
+    assert T.segment(ord("8")) == 0x7F and T.segment(ord("K")) == 0
+
+
+def test_tm1637_minutes_seconds_and_colon():
+    bus, d = tm_display()
+    assert shown(bus, d, view(b"    4:59")) == [0x00, 0x66 | 0x80, 0x6D, 0x6F]
+    assert shown(bus, d, view(b"   59:59")) == [0x6D, 0x6F | 0x80, 0x6D, 0x6F]
+    assert shown(bus, d, view(b" 1:29:59")) == [0x00, 0x06 | 0x80, 0x5B, 0x6F]  # h:mm
+    assert shown(bus, d, view(b"12:34:56")) == [0x06, 0x5B | 0x80, 0x4F, 0x66]
+
+
+def test_tm1637_running_side_blinks_its_colon():
+    bus, d = tm_display()
+    assert shown(bus, d, view(b"    4:59", running=True)) == [0x00, 0x66, 0x6D, 0x6F]
+    assert shown(bus, d, view(b"    4:58", running=True)) == [0x00, 0x66 | 0x80, 0x6D, 0x7F]
+    assert shown(bus, d, view(b" 1:29:59", running=True)) == [0x00, 0x06, 0x5B, 0x6F]
+    # paused: steady
+    assert shown(bus, d, view(b"    4:59", running=True, paused=True)) == [
+        0x00, 0x66 | 0x80, 0x6D, 0x6F]
+
+
+def test_tm1637_tenths():
+    bus, d = tm_display(dots=True)
+    assert shown(bus, d, view(b"    19.9")) == [0x00, 0x06, 0x6F | 0x80, 0x6F]
+    assert shown(bus, d, view(b"     0.1")) == [0x00, 0x00, 0x3F | 0x80, 0x06]
+    bus, d = tm_display(dots=False)  # colon only: whole seconds rounded up, as 0:ss
+    assert shown(bus, d, view(b"    19.9")) == [0x00, 0x3F | 0x80, 0x5B, 0x3F]  # 0:20
+    assert shown(bus, d, view(b"    19.0")) == [0x00, 0x3F | 0x80, 0x06, 0x6F]  # 0:19
+    assert shown(bus, d, view(b"     0.1", running=True)) == [0x00, 0x3F, 0x3F, 0x06]  # 0:01
+    assert shown(bus, d, view(b"     0.0")) == [0x00, 0x3F | 0x80, 0x3F, 0x3F]  # 0:00
+
+
+def test_tm1637_flag_and_text():
+    bus, d = tm_display()
+    assert shown(bus, d, view(b"     0.0", flag=FLAG_FIRST)) == [0x71, 0x3F | 0x80, 0x3F, 0x3F]
+    assert shown(bus, d, view(b"    0:00", flag=FLAG_SECOND)) is None  # same segments
+    assert shown(bus, d, view(b"    0:00", text_on=True, text=b"    PLAY")) == [
+        0x73, 0x38, 0x77, 0x6E]
+    assert shown(bus, d, view(text_on=True, text=b"   88-*b")) == [0x7F, 0x40, 0x63, 0x7C]
+
+
+def test_tm1637_no_traffic_without_change():
+    bus, d = tm_display()
+    v = view(b"    4:59")
+    shown(bus, d, v)
+    ops = bus.ops
+    d.render(v)       # same version
+    assert bus.ops == ops
+    v.touch()         # new version, same segments
+    d.render(v)
+    assert bus.ops == ops
+    v.moves = 12      # not shown on 4 digits
+    v.touch()
+    d.render(v)
+    assert bus.ops == ops
+
+
+def test_tm1637_display_takes_pin_numbers():
+    bus = Bus()
+    made = []
+
+    class Pin:
+        IN = 0
+        OUT = 1
+
+        def __init__(self, n, mode):
+            made.append((n, mode))
+            self.p = FakePin(bus, "clk" if n == 5 else "dio")
+
+        def init(self, mode):
+            self.p.init(mode)
+
+        def value(self, v=None):
+            return self.p.value(v)
+
+    class Machine:
+        pass
+
+    machine = Machine()
+    machine.Pin = Pin
+    old = sys.modules.get("machine")
+    sys.modules["machine"] = machine
+    try:
+        d = T.TM1637Display(5, 6)
+    finally:
+        if old is None:
+            del sys.modules["machine"]
+        else:
+            sys.modules["machine"] = old
+    assert made == [(5, Pin.OUT), (6, Pin.OUT)]
+    if old is None:  # no machine.Pin here: pin numbers fail at once, not later
+        raises((ImportError, AttributeError), T.TM1637Display, 5, 6)
+    assert bus.frames[-2] == [0xC0, 0, 0, 0, 0] and bus.errors == []
+    assert shown(bus, d, view(b"    4:59")) == [0x00, 0x66 | 0x80, 0x6D, 0x6F]
+
+
+# ---- SSD1306 behind a fake I2C ------------------------------------------------------
+
+_ARGS = {0x20: 1, 0x21: 2, 0x22: 2, 0x81: 1, 0x8D: 1, 0xA8: 1, 0xD3: 1, 0xD5: 1, 0xD9: 1,
+         0xDA: 1, 0xDB: 1}
+
+
+class FakeI2C:
+    """An SSD1306 at `addr`: applies command streams (control byte 0x00) and data (0x40)
+    in horizontal addressing to its RAM, as the controller does."""
+
+    def __init__(self, addr=0x3C):
+        self.addr = addr
+        self.ram = bytearray(1024)
+        self.ram[0] = 0x5A  # power-on RAM is garbage
+        self.ram[1000] = 0xA5
+        self.cmds = []       # every command with its arguments, as tuples
+        self.windows = []    # (col0, col1, page0, page1) of each data write
+        self.writes = 0
+        self.data_bytes = 0
+        self.on = False
+        self.c0, self.c1, self.p0, self.p1 = 0, 127, 0, 7
+        self.col, self.page = 0, 0
+
+    def writeto(self, addr, buf):
+        assert addr == self.addr
+        self.writes += 1
+        b = bytes(buf)
+        if b[0] == 0x00:
+            i = 1
+            while i < len(b):
+                c = b[i]
+                n = _ARGS.get(c, 0)
+                args = b[i + 1:i + 1 + n]
+                assert len(args) == n, "command 0x%02x cut short" % c
+                self.cmds.append((c,) + tuple(args))
+                self._command(c, args)
+                i += 1 + n
+        elif b[0] == 0x40:
+            self.windows.append((self.c0, self.c1, self.p0, self.p1))
+            for v in b[1:]:
+                self.ram[self.page * 128 + self.col] = v
+                self.data_bytes += 1
+                self.col += 1
+                if self.col > self.c1:
+                    self.col = self.c0
+                    self.page += 1
+                    if self.page > self.p1:
+                        self.page = self.p0
+        else:
+            raise AssertionError("control byte 0x%02x" % b[0])
+
+    def _command(self, c, args):
+        if c == 0x20:
+            assert args[0] == 0, "horizontal addressing expected"
+        elif c == 0x21:
+            self.c0, self.c1 = args[0], args[1]
+            self.col = self.c0
+        elif c == 0x22:
+            self.p0, self.p1 = args[0], args[1]
+            self.page = self.p0
+        elif c == 0xAF:
+            self.on = True
+        elif c == 0xAE:
+            self.on = False
+
+    def pixel(self, x, y):
+        return (self.ram[(y >> 3) * 128 + x] >> (y & 7)) & 1
+
+    def lit(self, x, y, w, h):
+        n = 0
+        for yy in range(y, y + h):
+            for xx in range(x, x + w):
+                n += self.pixel(xx, yy)
+        return n
+
+
+def oled(**kw):
+    bus = FakeI2C()
+    d = S.SSD1306Display(bus)
+    return bus, d
+
+
+def draw(bus, d, v):
+    """Render; the panel must then hold exactly the framebuffer."""
+    d.render(v)
+    assert bus.ram == d.oled.buffer
+    return bus
+
+
+def read_text(bus, x, y, n):
+    """Decode n characters of the small font drawn page-aligned at x, y."""
+    out = bytearray(n)
+    for k in range(n):
+        cx = x + 6 * k
+        if cx + 5 < 128:
+            assert bus.ram[(y >> 3) * 128 + cx + 5] == 0  # the gap column
+        out[k] = 63  # '?'
+        for c in range(32, 96):
+            if all(bus.ram[(y >> 3) * 128 + cx + col] == S.glyph_column(c, col)
+                   for col in range(5)):
+                out[k] = c
+                break
+    return bytes(out)
+
+
+def read_big_text(bus, x, y, n, scale=3):
+    out = bytearray(n)
+    for k in range(n):
+        cx = x + k * (5 * scale + 1)
+        out[k] = 63
+        for c in range(32, 96):
+            ok = True
+            for col in range(5):
+                bits = S.glyph_column(c, col)
+                for row in range(8):
+                    px = bus.pixel(cx + col * scale + 1, y + row * scale + 1)
+                    if px != (bits >> row) & 1:
+                        ok = False
+            if ok:
+                out[k] = c
+                break
+    return bytes(out)
+
+
+def read_digit(bus, x, y, w, h, t):
+    """The 7-segment digit drawn at x, y (w x h, stroke t), from its segment centres."""
+    pts = ((x + w // 2, y + t // 2), (x + w - 1 - t // 2, y + h // 4),
+           (x + w - 1 - t // 2, y + 3 * h // 4), (x + w // 2, y + h - 1 - t // 2),
+           (x + t // 2, y + 3 * h // 4), (x + t // 2, y + h // 4), (x + w // 2, y + h // 2))
+    s = 0
+    for i in range(7):
+        s |= bus.pixel(pts[i][0], pts[i][1]) << i
+    # the holes of the digit stay dark
+    assert bus.pixel(x + w // 2, y + h // 4) == 0 and bus.pixel(x + w // 2, y + 3 * h // 4) == 0
+    for d in range(10):
+        if S.SEG7[d] == s:
+            return 48 + d
+    return 63
+
+
+def test_ssd1306_init_sequence_and_clear():
+    bus, d = oled()
+    assert bus.cmds[:25] == [
+        (0xAE,), (0x20, 0x00), (0x40,), (0xA1,), (0xA8, 63), (0xC8,), (0xD3, 0), (0xDA, 0x12),
+        (0xD5, 0x80), (0xD9, 0xF1), (0xDB, 0x30), (0x81, 0xFF), (0xA4,), (0xA6,),
+        (0x8D, 0x14), (0x2E,), (0xAF,),
+        (0x21, 0, 127), (0x22, 0, 0), (0x21, 0, 127), (0x22, 1, 1), (0x21, 0, 127),
+        (0x22, 2, 2), (0x21, 0, 127), (0x22, 3, 3)]
+    assert bus.on
+    assert bus.ram == bytearray(1024)   # the garbage is gone
+    assert bus.data_bytes == 1024       # one page at a time
+    assert bus.windows[0] == (0, 127, 0, 0) and bus.windows[7] == (0, 127, 7, 7)
+    ext = S.SSD1306(FakeI2C(), external_vcc=True)
+    assert (0xD9, 0x22) in ext.i2c.cmds and (0x8D, 0x10) in ext.i2c.cmds
+
+
+def test_ssd1306_drawing_primitives():
+    bus = FakeI2C(0x3D)
+    o = S.SSD1306(bus, 0x3D)
+    n = bus.writes
+    o.update()
+    assert bus.writes == n  # nothing changed: nothing sent
+    o.pixel(5, 9, 1)
+    o.pixel(200, 9, 1)  # off screen: ignored
+    o.update()
+    assert bus.pixel(5, 9) == 1 and bus.lit(0, 0, 128, 64) == 1
+    assert bus.windows[-1] == (0, 15, 1, 1)  # one 16-column chunk of page 1
+    o.fill_rect(30, 3, 40, 10, 1)  # rows 3..12: pages 0 and 1
+    o.update()
+    assert bus.lit(30, 3, 40, 10) == 400 and bus.lit(0, 0, 128, 64) == 401
+    assert bus.pixel(30, 2) == 0 and bus.pixel(29, 3) == 0 and bus.pixel(70, 3) == 0
+    assert bus.pixel(30, 13) == 0
+    assert bus.windows[-2:] == [(16, 79, 0, 0), (16, 79, 1, 1)]
+    o.fill_rect(-10, 60, 300, 100, 1)  # clipped
+    o.update()
+    assert bus.lit(0, 60, 128, 4) == 512
+    o.fill(0)
+    o.update()
+    assert bus.ram == bytearray(1024) and o.get_pixel(5, 9) == 0
+    o.text(b"AB1:", 8, 16)
+    o.update()
+    assert read_text(bus, 8, 16, 4) == b"AB1:"
+    o.text(b"x", 0, 3, -1, 2)  # not page-aligned, scaled: 'X'
+    o.update()
+    assert bus.pixel(0, 3) == 1 and bus.pixel(8, 3) == 1 and bus.pixel(4, 9) == 1
+    assert bus.pixel(2, 3) == 0 and bus.lit(0, 3, 11, 16) == 13 * 4
+    o.contrast(0x7F)
+    o.invert(True)
+    o.poweroff()
+    assert bus.cmds[-3:] == [(0x81, 0x7F), (0xA7,), (0xAE,)] and not bus.on
+    o.poweron()
+    assert bus.on
+
+
+def test_ssd1306_minutes_seconds_big_digits_and_bar():
+    bus, d = oled()
+    v = view(b"    4:59", running=True)
+    draw(bus, d, v)
+    assert bus.lit(0, 0, 128, 7) == 128 * 7 and bus.lit(0, 7, 128, 9) == 0  # the bar
+    # "4:59" centred: 28 + 10 + 28 + 24 = 90 px wide from x 19
+    assert list(d.cell_x[4:]) == [19, 47, 57, 85]
+    assert [read_digit(bus, x, 16, 24, 40, 6) for x in (19, 57, 85)] == [52, 53, 57]
+    assert bus.lit(47, 16 + 40 // 3 - 3, 6, 6) == 36 and bus.lit(47, 16 + 80 // 3 - 3, 6, 6) == 36
+    assert bus.lit(47, 16, 6, 6) == 0
+    v.running = False
+    v.touch()
+    draw(bus, d, v)
+    assert bus.lit(0, 0, 128, 8) == 0
+
+
+def test_ssd1306_hours_use_small_digits_and_tenths_a_dot():
+    bus, d = oled()
+    draw(bus, d, view(b" 1:29:59"))
+    # 5 digits (19) + 2 colons (7) - 3 = 106 px from x 11; small digits 32 px from y 20
+    xs = [d.cell_x[i] for i in (1, 3, 4, 6, 7)]
+    assert xs == [11, 37, 56, 82, 101]
+    assert [read_digit(bus, x, 20, 16, 32, 4) for x in xs] == [49, 50, 57, 53, 57]
+    draw(bus, d, view(b"    19.9"))
+    xs = [d.cell_x[i] for i in (4, 5, 7)]
+    assert xs == [19, 47, 85]
+    assert [read_digit(bus, x, 16, 24, 40, 6) for x in xs] == [49, 57, 57]
+    assert bus.lit(75, 50, 6, 6) == 36 and bus.lit(75, 16, 6, 34) == 0  # the dot, low
+    draw(bus, d, view(b"12:34:56"))
+    assert [read_digit(bus, d.cell_x[i], 20, 16, 32, 4) for i in (0, 1, 3, 4, 6, 7)] == [
+        49, 50, 51, 52, 53, 54]
+
+
+def test_ssd1306_status_and_bottom_lines():
+    bus, d = oled()
+    v = view(b"   59:59", stage=2, stage_passed=True, moves=40, periods=3, paused=True,
+             battery_low=True, flag=FLAG_SECOND, white=True, delay_ds=45)
+    draw(bus, d, v)
+    assert read_text(bus, 0, 8, 4) == b"S2+ "
+    assert read_text(bus, 28, 8, 5) == b"M40  "
+    assert read_text(bus, 62, 8, 4) == b"BY3 "
+    assert bus.lit(92, 8, 2, 7) == 14 and bus.lit(96, 8, 2, 7) == 14 and bus.lit(94, 8, 2, 7) == 0
+    assert bus.pixel(108, 8) == 1 and bus.pixel(115, 11) == 0 and bus.pixel(125, 11) == 1
+    assert bus.lit(0, 56, 1, 8) == 8 and bus.lit(1, 56, 6, 4) == 24  # the flag
+    assert read_text(bus, 9, 56, 3) == b"2ND"
+    assert read_text(bus, 40, 56, 5) == b"WHITE"
+    assert read_text(bus, 92, 56, 6) == b"D  4.5"
+    v.stage = 12
+    v.moves = 1234
+    v.periods = 0
+    v.flag = FLAG_FIRST
+    v.delay_ds = 651
+    v.touch()
+    draw(bus, d, v)
+    assert read_text(bus, 0, 8, 4) == b"S12+"
+    assert read_text(bus, 28, 8, 5) == b"M1234"
+    assert read_text(bus, 62, 8, 4) == b"BY0 "
+    assert read_text(bus, 9, 56, 3) == b"1ST"
+    assert read_text(bus, 92, 56, 6) == b"D 1:06"
+    v.stage = 0
+    v.moves = -1
+    v.periods = -1
+    v.paused = False
+    v.battery_low = False
+    v.flag = 0
+    v.white = False
+    v.delay_ds = -1
+    v.touch()
+    draw(bus, d, v)
+    assert bus.lit(0, 8, 128, 8) == 0 and bus.lit(0, 56, 128, 8) == 0
+
+
+def test_ssd1306_menu_text():
+    bus, d = oled()
+    draw(bus, d, view(b"    4:59", text_on=True, text=b"MENU 1:A"))
+    assert read_big_text(bus, 0, 24, 8) == b"MENU 1:A"
+    draw(bus, d, view(b"    4:59", text_on=True, text=b"Menu 2:b"))
+    assert read_big_text(bus, 0, 24, 8) == b"MENU 2:B"
+
+
+def test_ssd1306_redraws_only_what_changed():
+    bus, d = oled()
+    v = view(b"    4:59", running=True)
+    draw(bus, d, v)
+    n = bus.writes
+    d.render(v)            # same version: nothing
+    assert bus.writes == n
+    v.touch()              # new version, same content: nothing
+    draw(bus, d, v)
+    assert bus.writes == n
+    v.time[:] = b"    4:58"
+    v.touch()
+    w = len(bus.windows)
+    draw(bus, d, v)
+    # only the last digit (x 85..108): chunks 80..111 of the pages of the main area
+    for c0, c1, p0, p1 in bus.windows[w:]:
+        assert c0 >= 80 and c1 <= 111 and p0 >= 2 and p1 <= 6, (c0, c1, p0, p1)
+    assert read_digit(bus, 85, 16, 24, 40, 6) == 56
+
+
+def test_ssd1306_any_history_ends_as_a_fresh_draw():
+    # Whatever was drawn before, the panel ends up as if only the last view was drawn.
+    steps = [
+        (b"    4:59", {"running": True, "moves": 3}),
+        (b" 1:29:59", {"stage": 2}),
+        (b"    4:59", {"text_on": True, "text": b"SET TIME", "paused": True}),
+        (b"    19.9", {"flag": FLAG_FIRST, "delay_ds": 12, "battery_low": True}),
+        (b"   10:00", {"white": True, "periods": 5}),
+        (b"        ", {}),
+        (b"    0:07", {"running": True, "stage": 1, "stage_passed": True}),
+        (b"    0:06", {"running": True, "stage": 1}),
+    ]
+    bus, d = oled()
+    for time, kw in steps:
+        draw(bus, d, view(time, **kw))
+        fresh, f = oled()
+        draw(fresh, f, view(time, **kw))
+        assert bus.ram == fresh.ram, time
+

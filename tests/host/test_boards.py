@@ -1,0 +1,599 @@
+"""boards.toml -> board.json, its validation, the firmware build, and boards/mcu.py against
+a fake `machine` module."""
+
+import hashlib
+import io
+import json
+import os
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from chessclock import boards, cli, deploy
+
+ROOT = Path(__file__).resolve().parents[2]
+MICROPYTHON = Path(sys.executable).parent / "micropython"
+
+
+def run_cli(argv):
+    out, err = io.StringIO(), io.StringIO()
+    old = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = out, err
+    try:
+        code = cli.main(argv)
+    finally:
+        sys.stdout, sys.stderr = old
+    return code, out.getvalue(), err.getvalue()
+
+
+# ---- the real boards.toml -----------------------------------------------------------
+
+REAL = boards.load(ROOT / "boards.toml")
+SCHEMA_KEYS = ["schema", "board", "mcu", "levers", "buttons", "buzzer", "battery",
+               "watchdog_ms", "i2c", "displays"]
+
+
+def test_the_three_required_profiles_exist():
+    assert {"pico-tm1637", "pico-ssd1306", "esp32-tm1637"} <= set(REAL.profiles)
+    assert REAL.get("pico-tm1637").mcu.name == "rp2040"
+    assert REAL.get("esp32-tm1637").mcu.name == "esp32"
+
+
+@pytest.mark.parametrize("name", list(REAL.profiles))
+def test_every_profile_converts_to_the_documented_schema(name):
+    cfg = json.loads(REAL.get(name).to_json())
+    assert list(cfg) == SCHEMA_KEYS
+    assert cfg["schema"] == 1 and cfg["board"] == name
+    assert len(cfg["levers"]) == 2 and len(cfg["buttons"]) == 4
+    assert all(isinstance(p, int) for p in cfg["levers"] + cfg["buttons"])
+    assert set(cfg["buzzer"]) == {"pin", "duty_u16"}
+    assert set(cfg["battery"]) == {"pin", "r_top", "r_bottom", "adc_full_mv", "chemistry",
+                                   "full_mv", "low_mv", "critical_mv"}
+    b = cfg["battery"]
+    assert b["full_mv"] > b["low_mv"] > b["critical_mv"] > 0
+    # a full battery stays inside the ADC's range through the divider
+    assert b["full_mv"] * b["r_bottom"] // (b["r_top"] + b["r_bottom"]) <= b["adc_full_mv"]
+    assert len(cfg["displays"]) == 2
+    ids = {bus["id"] for bus in cfg["i2c"]}
+    for d in cfg["displays"]:
+        if d["type"] == "tm1637":
+            assert set(d) == {"type", "clk", "dio"}
+        else:
+            assert set(d) == {"type", "i2c", "addr"} and d["i2c"] in ids
+    pins = (cfg["levers"] + cfg["buttons"] + [cfg["buzzer"]["pin"], b["pin"]]
+            + [p for d in cfg["displays"] if d["type"] == "tm1637" for p in (d["clk"], d["dio"])]
+            + [p for bus in cfg["i2c"] for p in (bus["sda"], bus["scl"])])
+    assert len(pins) == len(set(pins)), "a pin used twice got through"
+
+
+def test_ssd1306_profile_shares_one_bus_at_two_addresses():
+    cfg = REAL.get("pico-ssd1306").config
+    assert cfg["i2c"] == [{"id": 0, "sda": 4, "scl": 5, "freq": 400000}]
+    assert [d["addr"] for d in cfg["displays"]] == [0x3C, 0x3D]
+
+
+def test_cli_list_show_check():
+    code, out, err = run_cli(["boards"])
+    assert code == 0 and "pico-tm1637" in out and "esp32" in out, err
+    code, out, err = run_cli(["boards", "show", "pico-ssd1306"])
+    assert code == 0 and json.loads(out) == REAL.get("pico-ssd1306").config, err
+    code, out, err = run_cli(["boards", "check", str(ROOT / "boards.toml")])
+    assert code == 0 and "ok" in out, err
+    code, out, err = run_cli(["boards", "show", "no-such-board"])
+    assert code == 2 and "unknown board 'no-such-board'" in err and out == ""
+
+
+# ---- validation: each kind of error, with its profile and key named -----------------
+
+CHEM = """
+[chemistry.cell]
+full_mv = 4200
+low_mv = 3600
+critical_mv = 3400
+"""
+
+PICO = CHEM + """
+[boards.p]
+mcu = "rp2040"
+levers = { left = 2, right = 3 }
+buttons = { start = 6, menu = 7, plus = 8, minus = 9 }
+buzzer = { pin = 15 }
+battery = { pin = 26, r_top = 100_000, r_bottom = 100_000, chemistry = "cell" }
+
+[boards.p.i2c0]
+sda = 4
+scl = 5
+
+[boards.p.displays.left]
+type = "ssd1306"
+bus = "i2c0"
+addr = 0x3C
+
+[boards.p.displays.right]
+type = "ssd1306"
+bus = "i2c0"
+addr = 0x3D
+"""
+
+ESP = CHEM + """
+[boards.e]
+mcu = "esp32"
+levers = { left = 18, right = 19 }
+buttons = { start = 21, menu = 22, plus = 23, minus = 4 }
+buzzer = { pin = 25 }
+battery = { pin = 34, r_top = 100_000, r_bottom = 47_000, chemistry = "cell" }
+
+[boards.e.displays.left]
+type = "tm1637"
+clk = 26
+dio = 27
+
+[boards.e.displays.right]
+type = "tm1637"
+clk = 32
+dio = 33
+"""
+
+
+def test_the_snippet_bases_are_valid():
+    assert boards.loads(PICO).get("p").config["displays"][1] == {"type": "ssd1306", "i2c": 0,
+                                                                 "addr": 0x3D}
+    assert boards.loads(ESP).get("e").config["levers"] == [18, 19]
+
+
+# (base, old text, new text, expected profile: key, expected words of the problem)
+BROKEN = [
+    # unknown and missing keys
+    ("pico", 'mcu = "rp2040"', 'mcu = "rp2040"\ncolour = "red"', "p: colour",
+     "unknown key"),
+    ("pico", "buzzer = { pin = 15 }\n", "", "p: buzzer", "missing"),
+    ("pico", "levers = { left = 2, right = 3 }", "levers = { left = 2 }", "p: levers.right",
+     "missing"),
+    ("pico", "levers = { left = 2,", "levers = { left = 2, middle = 10,", "p: levers.middle",
+     "unknown key"),
+    ("pico", "sda = 4\n", "", "p: i2c0.sda", "missing"),
+    ("pico", 'mcu = "rp2040"', 'mcu = "stm32"', "p: mcu", "unknown MCU"),
+    ("pico", 'type = "ssd1306"\nbus = "i2c0"\naddr = 0x3C', 'type = "lcd"',
+     "p: displays.left.type", "unknown display type"),
+    ("pico", "[boards.p]", "[boardz.q]\nx = 1\n[boards.p]", "boards.toml: boardz",
+     "unknown top-level key"),
+    # values
+    ("pico", "left = 2,", "left = true,", "p: levers.left", "must be a GPIO number"),
+    ("pico", 'mcu = "rp2040"', 'mcu = "rp2040"\nwatchdog_ms = 10000', "p: watchdog_ms",
+     "500 to 8388"),
+    ("pico", "low_mv = 3600", "low_mv = 4300", "chemistry cell: low_mv",
+     "thresholds must fall"),
+    ("pico", 'chemistry = "cell"', 'chemistry = "lead"', "p: battery.chemistry",
+     "unknown chemistry 'lead'"),
+    ("pico", "r_top = 100_000", "r_top = 10_000", "p: battery.r_top",
+     "above the rp2040 ADC's 3300 mV"),
+    # pin clashes
+    ("pico", "menu = 7", "menu = 3", "p: buttons.menu", "GP3 is also levers.right (pin clash)"),
+    ("pico", "buzzer = { pin = 15 }", "buzzer = { pin = 4 }", "p: i2c0.sda",
+     "GP4 is also buzzer.pin (pin clash)"),
+    ("esp", "clk = 32", "clk = 26", "e: displays.right.clk",
+     "GPIO26 is also displays.left.clk (pin clash)"),
+    # RP2040 pin capabilities
+    ("pico", "pin = 26,", "pin = 22,", "p: battery.pin", "GP22 has no ADC"),
+    ("pico", "buzzer = { pin = 15 }", "buzzer = { pin = 25 }", "p: buzzer.pin",
+     "GP25 is used on the Pico board"),
+    ("pico", "pin = 26,", "pin = 29,", "p: battery.pin", "GP29 is used on the Pico board"),
+    ("pico", "plus = 8", "plus = 30", "p: buttons.plus", "GP30 does not exist"),
+    ("pico", "sda = 4\nscl = 5", "sda = 5\nscl = 4", "p: i2c0.sda", "not an I2C0 SDA pin"),
+    ("pico", "sda = 4\nscl = 5", "sda = 4\nscl = 7", "p: i2c0.sda", "not an I2C0 SCL pin"),
+    # I2C displays
+    ("pico", "addr = 0x3D", "addr = 0x3C", "p: displays.right.addr", "address clash"),
+    ("pico", "addr = 0x3D", "addr = 0x3E", "p: displays.right.addr", "0x3C or 0x3D"),
+    ("pico", 'bus = "i2c0"\naddr = 0x3C', 'bus = "i2c1"\naddr = 0x3C',
+     "p: displays.left.bus", "no I2C bus 'i2c1'"),
+    ("pico", "[boards.p.i2c0]", "[boards.p.i2c1]\nsda = 10\nscl = 11\n[boards.p.i2c0]",
+     "p: i2c1", "no display uses this I2C bus"),
+    # ESP32 pin capabilities
+    ("esp", "left = 18", "left = 34", "e: levers.left",
+     "GPIO34 is input-only without an internal pull-up"),
+    ("esp", "clk = 32", "clk = 35", "e: displays.right.clk",
+     "input-only (GPIO34..GPIO39) and cannot drive"),
+    ("esp", "buzzer = { pin = 25 }", "buzzer = { pin = 39 }", "e: buzzer.pin",
+     "cannot drive an output"),
+    ("esp", "plus = 23", "plus = 7", "e: buttons.plus", "SPI flash"),
+    ("esp", "start = 21", "start = 0", "e: buttons.start", "strapping pin"),
+    ("esp", "right = 19", "right = 15", "e: levers.right", "strapping pin"),
+    ("esp", "dio = 33", "dio = 12", "e: displays.right.dio", "GPIO12 is a strapping pin"),
+    ("esp", "pin = 34,", "pin = 25,", "e: battery.pin", "ADC2"),
+    ("esp", "pin = 34,", "pin = 23,", "e: battery.pin", "GPIO23 has no ADC"),
+    ("esp", "minus = 4", "minus = 1", "e: buttons.minus", "UART0"),
+    ("esp", "minus = 4", "minus = 24", "e: buttons.minus", "does not exist on the ESP32"),
+    ("esp", "minus = 4", "minus = 37", "e: buttons.minus", "not broken out"),
+    ("esp", "r_top = 100_000", "r_top = 20_000", "e: battery.r_top",
+     "above the esp32 ADC's 2450 mV"),
+]
+
+
+@pytest.mark.parametrize("base,old,new,where,words", BROKEN,
+                         ids=["%s:%s" % (b[3], b[4][:24]) for b in BROKEN])
+def test_each_error_names_profile_and_key(base, old, new, where, words):
+    text = PICO if base == "pico" else ESP
+    assert old in text, "the test's snippet edit does not apply"
+    with pytest.raises(boards.BoardsFileError) as e:
+        boards.loads(text.replace(old, new, 1))
+    messages = [str(x) for x in e.value.errors]
+    assert any(m.startswith(where + ":") and words in m for m in messages), messages
+
+
+def test_bad_toml_and_missing_file_are_named(tmp_path):
+    with pytest.raises(boards.BoardsFileError, match="not valid TOML"):
+        boards.loads(PICO + "\n[boards.p\n")
+    with pytest.raises(boards.BoardsFileError, match="cannot read"):
+        boards.load(tmp_path / "nope.toml")
+
+
+def test_check_command_exits_2_naming_every_error(tmp_path):
+    f = tmp_path / "boards.toml"
+    f.write_text(ESP.replace("left = 18", "left = 34").replace("plus = 23", "plus = 7"))
+    code, out, err = run_cli(["boards", "check", str(f)])
+    assert code == 2 and out == ""
+    assert "e: levers.left: GPIO34 is input-only" in err
+    assert "e: buttons.plus: GPIO7 is wired to the SPI flash" in err
+    code, out, err = run_cli(["boards", "--file", str(f), "show", "e"])
+    assert code == 2 and "e: levers.left" in err
+
+
+# ---- the build: `make firmware` ----------------------------------------------------
+
+
+def _sha(p):
+    return hashlib.sha256(p.read_bytes()).hexdigest()
+
+
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory):
+    root = tmp_path_factory.mktemp("builds")
+    return {name: (root / name, deploy.build(name, root / name)) for name in REAL.profiles}
+
+
+@pytest.mark.parametrize("name", list(REAL.profiles))
+def test_build_has_every_module_and_a_correct_manifest(builds, name):
+    out, manifest = builds[name]
+    modules = deploy.firmware_modules()
+    assert "boards/mcu.py" in modules and "boards/sim.py" not in modules
+    for pkg in ("clockcore", "clockapp"):
+        src = sorted(p.relative_to(ROOT / "firmware").as_posix()
+                     for p in (ROOT / "firmware" / pkg).rglob("*.py"))
+        assert set(src) <= set(modules)
+    want = {m[:-3] + ".mpy" for m in modules} | {"main.py", "board.json"}
+    files = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
+    assert files == want | {"MANIFEST.sha256"}
+    assert not (out / "boards" / "sim.mpy").exists()
+    # the manifest: every file but itself, with its real sha256, sorted, sha256sum format
+    lines = (out / "MANIFEST.sha256").read_text().splitlines()
+    assert [ln.split("  ", 1)[1] for ln in lines] == sorted(want)
+    for ln in lines:
+        h, rel = ln.split("  ", 1)
+        assert _sha(out / rel) == h, rel
+    assert deploy.read_manifest(out / "MANIFEST.sha256") == manifest
+    # .mpy v6 from the 1.29 cross-compiler; main.py as source; board.json from boards.toml
+    for rel in want:
+        if rel.endswith(".mpy"):
+            head = (out / rel).read_bytes()[:4]
+            assert head[:2] == b"M\x06", rel
+    assert (out / "main.py").read_bytes() == (ROOT / "firmware" / "main.py").read_bytes()
+    assert json.loads((out / "board.json").read_text()) == REAL.get(name).config
+
+
+def test_build_uses_the_mcu_architecture(monkeypatch, tmp_path):
+    seen = set()
+    real = deploy.mpy_cross
+
+    def spy(src, dst, name, arch):
+        seen.add(arch)
+        return real(src, dst, name, arch)
+
+    monkeypatch.setattr(deploy, "mpy_cross", spy)
+    deploy.build("esp32-tm1637", tmp_path / "e")
+    deploy.build("pico-tm1637", tmp_path / "p")
+    assert seen == {"xtensawin", "armv6m"}
+
+
+def test_build_refuses_to_wipe_a_folder_that_is_not_a_build(tmp_path):
+    (tmp_path / "precious.txt").write_text("keep me")
+    with pytest.raises(deploy.DeployError, match="not a firmware build"):
+        deploy.build("pico-tm1637", tmp_path)
+    assert (tmp_path / "precious.txt").exists()
+
+
+def test_build_command_unknown_board_exits_2(tmp_path):
+    code, out, err = run_cli(["build", "--board", "nope", "--out", str(tmp_path / "x")])
+    assert code == 2 and "unknown board 'nope'" in err
+
+
+@pytest.mark.skipif(not MICROPYTHON.exists(), reason="no MicroPython unix port in the venv")
+def test_built_mpy_files_load_on_micropython(builds):
+    out, _ = builds["pico-tm1637"]
+    code = ("import clockcore.engine, clockcore.notation, clockapp.board, clockapp.view, "
+            "boards.mcu; print('loaded', boards.mcu.SCHEMA)")
+    r = subprocess.run([str(MICROPYTHON), "-c", code], capture_output=True, text=True,
+                       env=dict(os.environ, MICROPYPATH=".frozen:" + str(out)), timeout=60)
+    assert r.returncode == 0 and "loaded 1" in r.stdout, r.stdout + r.stderr
+
+
+def test_package_json_lists_every_firmware_module():
+    pkg = json.loads((ROOT / "package.json").read_text())
+    assert pkg == deploy.package_json(), (
+        "package.json is out of date: run `.venv/bin/chessclock build --board pico-tm1637 "
+        "--package-json`")
+    for target, url in pkg["urls"]:
+        assert (ROOT / url).is_file() and url == "firmware/" + target
+
+
+def test_freeze_manifest_names_existing_packages():
+    calls = []
+    env = {"include": lambda *a, **k: calls.append(("include", a, k)),
+           "metadata": lambda *a, **k: calls.append(("metadata", a, k)),
+           "package": lambda *a, **k: calls.append(("package", a, k)),
+           "module": lambda *a, **k: calls.append(("module", a, k))}
+    exec(compile((ROOT / "firmware/manifest.py").read_text(), "manifest.py", "exec"), env)
+    packages = {a[0]: k.get("files") for kind, a, k in calls if kind == "package"}
+    assert set(packages) == {"clockcore", "clockapp", "drivers", "boards"}
+    assert packages["boards"] == ["mcu.py"]
+    for name in packages:
+        assert (ROOT / "firmware" / name).is_dir()
+
+
+# ---- firmware/boards/mcu.py on a fake `machine` -------------------------------------
+
+
+class FakePin:
+    IN, OUT, PULL_UP = 0, 1, 1
+    IRQ_FALLING, IRQ_RISING = 4, 8
+    made = {}
+
+    def __init__(self, n, mode=-1, pull=-1):
+        self.n, self.mode, self.pull = n, mode, pull
+        self.level = 1
+        self.irq_args = None
+        FakePin.made[n] = self
+
+    def value(self):
+        return self.level
+
+    def irq(self, **kw):
+        self.irq_args = kw
+
+
+class FakePWM:
+    def __init__(self, pin, freq=0, duty_u16=0):
+        self.pin, self._freq, self._duty = pin, freq, duty_u16
+
+    def freq(self, f):
+        self._freq = f
+
+    def duty_u16(self, d):
+        self._duty = d
+
+
+class FakeADC:
+    ATTN_11DB = 3
+    raw = 32768
+    uv = None
+
+    def __init__(self, pin, atten=None):
+        self.pin, self.atten = pin, atten
+
+    def read_u16(self):
+        return FakeADC.raw
+
+
+class FakeADCuv(FakeADC):
+    def read_uv(self):
+        return 1_500_000
+
+
+class FakeWDT:
+    def __init__(self, timeout):
+        self.timeout, self.fed = timeout, 0
+
+    def feed(self):
+        self.fed += 1
+
+
+class FakeI2C:
+    def __init__(self, id, scl, sda, freq):
+        self.id, self.scl, self.sda, self.freq = id, scl, sda, freq
+
+
+class FakeTime:
+    now = 1000
+
+    @staticmethod
+    def ticks_us():
+        FakeTime.now += 7
+        return FakeTime.now
+
+    @staticmethod
+    def ticks_diff(a, b):
+        return a - b
+
+    @staticmethod
+    def sleep_us(us):
+        pass
+
+    @staticmethod
+    def sleep_ms(ms):
+        pass
+
+
+def fake_machine(esp32=False):
+    m = types.ModuleType("machine")
+    m.Pin, m.PWM, m.WDT, m.I2C = FakePin, FakePWM, FakeWDT, FakeI2C
+    m.ADC = FakeADCuv if esp32 else FakeADC
+    m.PWRON_RESET, m.WDT_RESET = 1, 3
+    if esp32:
+        m.HARD_RESET, m.SOFT_RESET = 2, 5
+    m.cause = 1
+    m.reset_cause = lambda: m.cause
+    return m
+
+
+@pytest.fixture
+def mcu(monkeypatch):
+    """boards.mcu imported against fakes; returns (module, make(profile, menu_held))."""
+    FakePin.made = {}
+
+    def load(esp32):
+        machine = fake_machine(esp32)
+        monkeypatch.setitem(sys.modules, "machine", machine)
+        monkeypatch.setitem(sys.modules, "micropython",
+                            types.SimpleNamespace(alloc_emergency_exception_buf=lambda n: None))
+        monkeypatch.delitem(sys.modules, "boards.mcu", raising=False)
+        import boards.mcu as mod
+        monkeypatch.setattr(mod, "time", FakeTime)
+        monkeypatch.setattr(mod, "sys", types.SimpleNamespace(
+            platform="esp32" if esp32 else "rp2"))
+        tm = types.ModuleType("drivers.tm1637")
+        tm.TM1637Display = lambda clk, dio: ("tm1637", clk, dio)
+        ss = types.ModuleType("drivers.ssd1306")
+        ss.SSD1306Display = lambda i2c, addr: ("ssd1306", i2c, addr)
+        monkeypatch.setitem(sys.modules, "drivers.tm1637", tm)
+        monkeypatch.setitem(sys.modules, "drivers.ssd1306", ss)
+        return mod, machine
+
+    def make(name, menu_held=False, tmp=None):
+        cfg = REAL.get(name).config
+        mod, machine = load(cfg["mcu"] == "esp32")
+        if menu_held:
+            orig = FakePin.__init__
+
+            def init(self, n, mode=-1, pull=-1):
+                orig(self, n, mode, pull)
+                if n == cfg["buttons"][1]:
+                    self.level = 0
+            monkeypatch.setattr(FakePin, "__init__", init)
+        path = tmp / "board.json"
+        path.write_text(REAL.get(name).to_json())
+        return mod, machine, mod.McuBoard.from_config(str(path))
+
+    return make
+
+
+def test_mcu_board_inputs_and_levers_on_rp2040(mcu, tmp_path):
+    mod, machine, board = mcu("pico-tm1637", tmp=tmp_path)
+    cfg = REAL.get("pico-tm1637").config
+    for n in cfg["levers"] + cfg["buttons"]:
+        assert (FakePin.made[n].mode, FakePin.made[n].pull) == (FakePin.IN, FakePin.PULL_UP)
+    assert board.read_levers() == 0 and board.read_buttons() == 0
+    FakePin.made[cfg["levers"][1]].level = 0
+    FakePin.made[cfg["buttons"][0]].level = 0
+    FakePin.made[cfg["buttons"][3]].level = 0
+    assert board.read_levers() == 2
+    assert board.read_buttons() == 1 | 8   # BTN_START | BTN_MINUS
+    got = []
+    board.attach_levers(lambda lever, t, closed: got.append((lever, t, closed)))
+    left = FakePin.made[cfg["levers"][0]]
+    assert left.irq_args["hard"] is True
+    assert left.irq_args["trigger"] == FakePin.IRQ_FALLING | FakePin.IRQ_RISING
+    left.level = 0
+    left.irq_args["handler"](left)
+    right = FakePin.made[cfg["levers"][1]]
+    right.level = 1
+    right.irq_args["handler"](right)
+    assert [(g[0], g[2]) for g in got] == [(0, True), (1, False)]
+    assert got[1][1] > got[0][1]
+    assert board.maintenance_requested() is False
+    assert board.storage_root() == "/"
+
+
+def test_mcu_board_outputs_battery_watchdog_reset_cause(mcu, tmp_path):
+    mod, machine, board = mcu("pico-tm1637", tmp=tmp_path)
+    pwm = board._pwm
+    board.buzz(2000)
+    assert (pwm._freq, pwm._duty) == (2000, 32768)
+    board.buzz(0)
+    assert pwm._duty == 0
+    FakeADC.raw = 32768
+    # half scale of 3300 mV at the pin, times (100k + 100k) / 100k
+    assert board.battery_mv() == 3300 * 32768 // 65535 * 2
+    assert board.battery_low_mv == 3450
+    assert board._wdt is None
+    board.feed_watchdog()
+    board.feed_watchdog()
+    assert board._wdt.timeout == 4000 and board._wdt.fed == 2
+    for cause, word in ((1, "power"), (3, "watchdog"), (9, "unknown")):
+        machine.cause = cause
+        assert board.reset_cause() == word
+    left, right = board.displays()
+    assert left[0] == "tm1637" and left[1].n == 10 and left[2].n == 11
+    assert left[1].mode == FakePin.OUT
+    assert board.displays() == (left, right)   # made once
+
+
+def test_mcu_board_on_esp32(mcu, tmp_path):
+    mod, machine, board = mcu("esp32-tm1637", tmp=tmp_path)
+    board.attach_levers(lambda *a: None)
+    assert "hard" not in FakePin.made[18].irq_args   # the esp32 port has no hard pin IRQs
+    assert board._adc.atten == FakeADC.ATTN_11DB
+    assert board.battery_mv() == 1500 * (100_000 + 47_000) // 47_000   # read_uv(): calibrated
+    for cause, word in ((2, "power"), (5, "soft"), (3, "watchdog")):
+        machine.cause = cause
+        assert board.reset_cause() == word
+
+
+def test_mcu_board_ssd1306_and_maintenance(mcu, tmp_path):
+    mod, machine, board = mcu("pico-ssd1306", menu_held=True, tmp=tmp_path)
+    assert board.maintenance_requested() is True
+    left, right = board.displays()
+    assert left[0] == right[0] == "ssd1306" and left[1] is right[1]   # one shared bus
+    assert (left[2], right[2]) == (0x3C, 0x3D)
+    assert (left[1].id, left[1].sda.n, left[1].scl.n, left[1].freq) == (0, 4, 5, 400000)
+
+
+def test_mcu_board_refuses_a_config_for_another_mcu_or_schema(mcu, tmp_path):
+    mod, machine, board = mcu("pico-tm1637", tmp=tmp_path)
+    cfg = dict(REAL.get("esp32-tm1637").config)
+    with pytest.raises(mod.ConfigError, match="for esp32"):
+        mod.McuBoard(cfg)
+    cfg = dict(REAL.get("pico-tm1637").config, schema=2)
+    with pytest.raises(mod.ConfigError, match="schema 2"):
+        mod.McuBoard(cfg)
+    with pytest.raises(mod.ConfigError, match="nope.json on the board"):
+        mod.McuBoard.from_config(str(tmp_path / "nope.json"))
+
+
+# ---- `make typecheck` really checks -------------------------------------------------
+
+STUBS = ROOT / ".venv" / "stubs"
+PLANT = """\
+import machine
+import time
+
+
+def setup():
+    p = machine.Pin(5, machine.Pin.%s)
+    machine.PWM(p, %s=1000)
+    return time.ticks_diff(time.ticks_us(), 0)
+"""
+
+
+@pytest.mark.parametrize("port", ["rp2", "esp32"])
+def test_typecheck_catches_a_wrong_machine_api_name_and_argument(port, tmp_path):
+    if not (STUBS / port / "machine.pyi").exists():
+        pytest.skip("no %s stubs (make venv installs them)" % port)
+
+    def mypy(source):
+        f = tmp_path / "plant.py"
+        f.write_text(source)
+        return subprocess.run(
+            [sys.executable, "-m", "mypy", "--config-file", str(ROOT / "firmware/mypy.ini"),
+             "--custom-typeshed-dir", str(STUBS / port), "--cache-dir", str(tmp_path / "c"),
+             str(f)],
+            capture_output=True, text=True, timeout=300,
+            env=dict(os.environ, MYPYPATH=str(STUBS / port)))
+
+    good = mypy(PLANT % ("IN", "freq"))
+    assert good.returncode == 0, good.stdout + good.stderr
+    bad = mypy(PLANT % ("INN", "frequency"))
+    assert bad.returncode == 1
+    assert '"type[Pin]" has no attribute "INN"' in bad.stdout
+    assert 'Unexpected keyword argument "frequency" for "PWM"' in bad.stdout

@@ -1,0 +1,51 @@
+"""`chessclock sim --script`: the real firmware on the simulator board, headless."""
+
+import io
+import json
+
+from chessclock import cli
+
+
+def run_sim(tmp_path, script):
+    out, err = io.StringIO(), io.StringIO()
+    path = tmp_path / "script.txt"
+    path.write_text(script)
+    import sys
+    old = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = out, err
+    try:
+        code = cli.main(["sim", "--storage", str(tmp_path / "flash"), "--script", str(path)])
+    finally:
+        sys.stdout, sys.stderr = old
+    return code, [json.loads(x) for x in out.getvalue().splitlines()], err.getvalue()
+
+
+def test_start_press_and_show(tmp_path):
+    code, shows, err = run_sim(tmp_path, """\
+100 show
+500 button start
+2000 lever left      # White's lever: Black's clock starts
+2100 show
+""")
+    assert code == 0, err
+    before, after = shows
+    assert before["left"]["time"] == "3:00" and not before["left"]["running"]
+    assert after["right"]["running"] and not after["left"]["running"]
+    # fide-blitz 3+2: White used 1.47 s (started 30 ms after the button), +2 s
+    assert after["left"]["time"] == "3:01"
+
+
+def test_power_cut_in_a_script_comes_back_paused(tmp_path):
+    code, shows, err = run_sim(tmp_path, """\
+500 button start
+2000 lever left
+5000 power-cut
+5100 show
+""")
+    assert code == 0, err
+    assert shows[0]["right"]["paused"] and shows[0]["left"]["paused"]
+
+
+def test_bad_script_line_is_named(tmp_path):
+    code, shows, err = run_sim(tmp_path, "100 jump\n")
+    assert code == 2 and "line 1" in err
