@@ -33,6 +33,9 @@ MAX_FAVOURITES = const(5)
 SETUP_ITEMS = ("PrSt", "FAv", "SEt", "SAvE", "SWAP", "Snd", "SEcS", "MovS")
 ARBITER_ITEMS = ("SIdE", "+2", "tImE", "MovE", "StAG", "Undo", "rES", "End", "nEW")
 EDITABLE = ("PrSt", "FAv", "SEt", "tImE", "MovE", "StAG")
+# Set-up items that flip one setting.
+TOGGLES = {"SWAP": "white_left", "Snd": "sound", "SEcS": "seconds_always",
+           "MovS": "show_moves"}
 
 
 def _put(buf, text):
@@ -182,17 +185,9 @@ class Menu:
                 s.favourites = (s.favourites + [s.spec])[-MAX_FAVOURITES:]
                 app.save_settings()
             self.message = "SAvd"
-        elif name == "SWAP":
-            s.white_left = not s.white_left
-            app.save_settings()
-        elif name == "Snd":
-            s.sound = not s.sound
-            app.save_settings()
-        elif name == "SEcS":
-            s.seconds_always = not s.seconds_always
-            app.save_settings()
-        elif name == "MovS":
-            s.show_moves = not s.show_moves
+        elif name in TOGGLES:
+            attr = TOGGLES[name]
+            setattr(s, attr, not getattr(s, attr))
             app.save_settings()
 
     def choose(self, spec):
@@ -244,11 +239,10 @@ class Menu:
             return ("%dm" % self.value) if self.value2 < 0 else ("+%ds" % self.value2)
         if name == "SAvE":
             return "%d" % len(s.favourites)
-        if name == "SWAP":
+        if name == "SWAP":  # which lever is White's
             return "LEFt" if s.white_left else "rIGt"
-        if name in ("Snd", "SEcS", "MovS"):
-            on = {"Snd": s.sound, "SEcS": s.seconds_always, "MovS": s.show_moves}[name]
-            return "on" if on else "oFF"
+        if name in TOGGLES:
+            return "on" if getattr(s, TOGGLES[name]) else "oFF"
         if name == "SIdE":
             return "WHIt" if self.side == E.WHITE else "bLAc"
         if name == "tImE":

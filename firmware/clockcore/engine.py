@@ -126,9 +126,6 @@ class Clock:
     def in_overtime(self, side):
         return self.periods[side] > 0
 
-    def last_control_passed(self, side):
-        return self.flag_at[side] >= 0
-
     # ---- time running ------------------------------------------------------------
     def tick(self, now):
         """Bring the clock up to `now`. Flags fall at their exact instants whenever this
