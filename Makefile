@@ -21,7 +21,7 @@ STUB_PKG_esp32 := micropython-esp32-stubs==1.29.0.post1
 BOARD ?= pico-tm1637
 PORT ?=
 
-.PHONY: venv test lint pytest mp-test mpy mpy-test typecheck firmware deploy bench clean sim
+.PHONY: venv test lint pytest mp-test mpy mpy-test typecheck firmware deploy bench clean sim hardware
 
 venv: $(STAMP)
 
@@ -101,6 +101,18 @@ deploy: firmware
 # Try the clock: the real firmware app on the simulator board, drawn in this terminal.
 sim: $(STAMP)
 	$(BIN)/chessclock sim
+
+# hardware/<profile>/ from boards.toml: wiring.yaml, netlist, BOM and build guide, then the
+# pictures (WireViz needs graphviz's `dot`: installed from Debian when missing). Commit the
+# result; tests/host/test_hardware.py checks it against boards.toml without graphviz.
+hardware: $(STAMP)
+	@command -v dot >/dev/null || { \
+		echo "make hardware: graphviz's dot is missing; installing it: apt-get install -y graphviz"; \
+		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq graphviz; \
+		else sudo apt-get update -qq && sudo apt-get install -y -qq graphviz; fi; }
+	$(BIN)/python -m chessclock.hardware generate
+	$(BIN)/python -m chessclock.hardware render
+	$(BIN)/python -m chessclock.hardware check
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py

@@ -94,6 +94,12 @@ def main():
         run([sys.executable, path], env=dict(os.environ,
                                               PYTHONPATH=os.path.join(ROOT, "firmware")))
         run([mp, path], env=env)
+    # The event log: CPython only (verify is a host tool).
+    run([sys.executable, os.path.join(ROOT, "bench", "log_bench.py")],
+        env=dict(os.environ, PYTHONPATH=os.path.join(ROOT, "firmware") + os.pathsep
+                 + os.path.join(ROOT, "host")))
+    # The serial link over a pty (firmware side on MicroPython) and `chessclock --help`.
+    run([sys.executable, os.path.join(ROOT, "bench", "link_bench.py")])
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ import micropython
 from clockapp.board import BTN_MENU, BTN_MINUS, BTN_PLUS, BTN_START, LEFT, RIGHT, Board
 
 SCHEMA = 1
+MAINTENANCE_FLAG = "maintenance.flag"   # written by enter_maintenance(), read at boot
 PORTS = {"rp2040": "rp2", "esp32": "esp32"}   # board.json "mcu" -> sys.platform
 
 # Room for the traceback of an exception raised inside a hard IRQ handler (ports without
@@ -97,6 +98,7 @@ class McuBoard(Board):
         self._displays = None  # type: tuple | None
         self._watchdog_ms = config["watchdog_ms"]
         self._wdt = None  # type: machine.WDT | None
+        self._serial = None
 
     @classmethod
     def from_config(cls, path="board.json"):
@@ -203,6 +205,10 @@ class McuBoard(Board):
     def storage_root(self):
         return "/"
 
+    def clock_id(self):
+        import binascii
+        return self.mcu + "-" + binascii.hexlify(machine.unique_id()).decode()
+
     def feed_watchdog(self):
         wdt = self._wdt
         if wdt is None:
@@ -225,4 +231,26 @@ class McuBoard(Board):
         return "unknown"
 
     def maintenance_requested(self):
-        return self._maintenance
+        if self._maintenance:
+            return True
+        try:  # asked for over the serial link (enter_maintenance): once
+            import os
+            os.remove(MAINTENANCE_FLAG)
+            return True
+        except OSError:
+            return False
+
+    # ---- serial link -------------------------------------------------------------
+    def serial(self):
+        """The USB serial (RP2040) or the UART bridge (ESP32): the REPL's stdin/stdout,
+        free while the app runs (main.py disabled Ctrl-C)."""
+        if self._serial is None:
+            from clockapp.serialport import StreamSerial
+            self._serial = StreamSerial(sys.stdin, sys.stdout)
+        return self._serial
+
+    def enter_maintenance(self):
+        """Reboot into maintenance mode (the link's `maintenance` operation)."""
+        with open(MAINTENANCE_FLAG, "w") as f:
+            f.write("1")
+        machine.reset()

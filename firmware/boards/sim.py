@@ -138,6 +138,9 @@ class SimBoard(Board):
         self.left = SimDisplay(self)
         self.right = SimDisplay(self)
         self.watchdog_fed = 0
+        self.port = None            # the host link's serial port (boards/sim_serve.py)
+        self.maintenance = False    # the link asked for maintenance mode
+        self.ident = "sim"
 
     # ---- Board interface ---------------------------------------------------------------
     def ticks_us(self):
@@ -183,6 +186,30 @@ class SimBoard(Board):
 
     def reset_cause(self):
         return "power"
+
+    def serial(self):
+        return self.port
+
+    def clock_id(self):
+        return self.ident
+
+    def enter_maintenance(self):
+        self.maintenance = True
+
+    def sim_op(self, args):
+        """The link's `sim` operation, on this board only (tests): `press left|right
+        [hold_ms]`, `button start|menu|plus|minus [hold_ms]`, both now."""
+        from clockapp.board import BUTTON_NAMES
+        from clockcore.protocol import E_ARGS, ProtocolError
+        if len(args) in (2, 3) and args[0] == "press" and args[1] in ("left", "right"):
+            hold = int(args[2]) * 1000 if len(args) == 3 else 80000
+            self.press_lever(LEFT if args[1] == "left" else RIGHT, self.t, hold_us=hold)
+            return (("t_us", self.t),)
+        if len(args) in (2, 3) and args[0] == "button" and args[1] in BUTTON_NAMES:
+            hold = int(args[2]) * 1000 if len(args) == 3 else 100000
+            self.press_buttons(1 << BUTTON_NAMES.index(args[1]), self.t, hold_us=hold)
+            return (("t_us", self.t),)
+        raise ProtocolError(E_ARGS, "sim press left|right [ms] | button NAME [ms]")
 
     # ---- simulated time ----------------------------------------------------------------
     def spend(self, us):

@@ -9,7 +9,6 @@
 #   6. buzzer, battery, and last the flash writes, so that a write never delays a display.
 # Nothing in a pass allocates while a clock runs and nobody touches it (make bench).
 
-import struct
 
 try:
     from micropython import const
@@ -20,6 +19,7 @@ except ImportError:  # CPython
 from clockapp import gamestate, storage, timefmt
 from clockapp.board import LEFT, RIGHT
 from clockapp.levers import BOTH, PRESS, RELEASE, LeverFilter, LeverRing
+from clockapp.link import Link
 from clockapp.menu import Menu
 from clockapp.view import FLAG_FIRST, FLAG_NONE, FLAG_SECOND, SideView
 from clockcore import engine as E
@@ -33,21 +33,32 @@ SAVE_EVERY_MS = const(10000)    # a running game is saved at least this often
 BATTERY_EVERY_MS = const(10000)
 HOLD_LOG_US = const(2000000)    # a lever held this long is logged once (Art. 6.2.5 hovering)
 
-# App events in the log, beside the engine's (engine.EV_*).
+# App events in the log, beside the engine's (engine.EV_*); codes in clockcore/eventlog.py.
 EV_BOOT = const(32)           # arg: 1 when a saved game was restored
 EV_LEVER_BOTH = const(33)     # side whose lever closed while the other was held
 EV_LEVER_DROPPED = const(34)  # arg: edges lost (ring full)
 EV_LEVER_HELD = const(35)     # side holding its lever down
-EV_CONTROL_SET = const(36)
+EV_CONTROL_SET = const(36)    # a control was set: the game header (clock id, control, ...)
 EV_LOW_BATTERY = const(37)    # arg: millivolts
 EV_MISSED_EDGE = const(38)    # a lever's level differed from its filtered state: re-synced
 EV_STORAGE_FULL = const(39)
+EV_POWER_OFF = const(40)      # critical battery: last writes, then no more flash; arg mV
+EV_LOG_FULL = const(41)       # log over budget, unpulled games kept (app.logw.warn is set)
+EV_AUTH_FAIL = const(42)      # reserved for the serial link
+EV_LOG_LOST = const(43)       # arg: events the full RAM ring could not keep
+EV_WALL_CLOCK = const(44)     # arg: unix seconds the clock was given
+EV_LOG_PRUNED = const(45)     # arg: first sequence number kept
 
 LEVERS = (LEFT, RIGHT)  # built once: a tuple written in a loop is built on every pass
 
-LOG_RECORD = "<BbiiII"  # event, side, t_ms, arg, white_ms, black_ms (18 bytes)
-LOG_RAM = const(32)     # records kept in RAM until the next flush (every pass)
-
+# The log: clockcore/eventlog.py records (docs/EVENT-LOG.md), kept in the Writer's RAM ring
+# (eventlog.SLOTS) until flush(); clockapp/logstore.py creates it at the first log().
+LOG_RECORD = "eventlog"   # the record format (was a fixed struct before the event log)
+LOG_RAM = const(0)        # the writer keeps its own RAM ring: no buffer here
+LOG_BUDGET = const(1000000)  # bytes of log before pulled games are removed (board.log_budget)
+LOG_FIRMWARE = "0.1.0"       # firmware version in each game header
+# Arbiter menu item -> reason code of the correction it makes (eventlog.R_*).
+LOG_REASONS = {"+2": 1, "tImE": 2, "MovE": 3, "StAG": 4, "Undo": 5, "rES": 6, "End": 7}
 
 class Settings:
     """What the clock remembers between games (settings.json)."""
@@ -144,6 +155,7 @@ class App:
             self.new_game(self.settings.spec)
         self.log(EV_BOOT, E.NOBODY, self.now, 1 if restored else 0)
         self.flush()
+        self.link = Link(self, board.serial())  # the host's serial link (clockapp/link.py)
         board.attach_levers(self.ring.push)
 
     # ---- game setup ----------------------------------------------------------------
@@ -204,24 +216,38 @@ class App:
             self.buzzer.play(Buzzer.FLAG, t)
 
     def log(self, ev, side, t, arg):
-        """Keep an event in RAM (no allocation); flush() writes them to flash."""
-        if self.log_n == LOG_RAM:
-            self.log_lost += 1
-            return
+        """Keep an event in RAM (no allocation on a press); flush() writes them to flash."""
+        lg = getattr(self, "logw", None)
+        if lg is None:  # the first event: continue the log found in flash
+            from clockapp.logstore import EventLog
+            lg = EventLog(self.store, getattr(self.board, "log_budget", LOG_BUDGET))
+            self.logw = lg
         c = self.clock
-        w = c.main[0] if c is not None else 0
-        b = c.main[1] if c is not None else 0
-        struct.pack_into(LOG_RECORD, self.log_buf, self.log_n * 18, ev, side, t, arg, w, b)
-        self.log_n += 1
+        if ev == EV_CONTROL_SET:
+            s = self.settings
+            lg.header(t, c, self.board.clock_id(), LOG_FIRMWARE, s.spec, s.white_left,
+                      getattr(self, "wall_s", 0))
+        elif ev == EV_BOOT:
+            lg.boot(t, c, arg)
+        else:
+            reason = 0
+            if ev in (7, 8, 12, 13, 14, 15):  # an arbiter correction: why
+                m = self.menu
+                if m.active():
+                    reason = LOG_REASONS.get(m.items()[m.item], 0)
+                else:
+                    reason = getattr(self, "log_reason", 0)  # e.g. the serial link's
+            lg.log(ev, side, t, arg, c, reason)
+        w = lg.writer
+        self.log_n = w.n
+        self.log_lost = w.lost
 
     def flush(self):
-        n = self.log_n
-        if n == 0:
+        lg = getattr(self, "logw", None)
+        if lg is None:
             return
-        for i in range(n):
-            if not self.store.append_log(bytes(self.log_buf[i * 18:(i + 1) * 18])):
-                break
-        self.log_n = 0
+        lg.flush(self.clock)
+        self.log_n = lg.writer.n
 
     # ---- one loop pass ---------------------------------------------------------------
     def step(self):
@@ -233,6 +259,7 @@ class App:
         self._buttons(now)
         self.clock.tick(now)
         self.refresh(False)
+        self.link.poll()  # at most one host request: after the displays, before flash
         self.buzzer.update(now)
         if now - self.battery_at >= BATTERY_EVERY_MS:
             self._battery(now)
@@ -286,7 +313,10 @@ class App:
 
     def lever_pressed(self, lever, t_ms):
         if self.menu.active():
-            return  # levers do nothing inside a menu; the engine is paused or idle
+            # Levers do nothing inside a menu (a Black press must not start the game while
+            # the arbiter sets it up); logged for disputes like any ignored press.
+            self.log(E.EV_IGNORED, self.side_of_lever(lever), t_ms, self.clock.state)
+            return
         self.clock.press(self.side_of_lever(lever), t_ms)
 
     def _buttons(self, now):
@@ -317,7 +347,7 @@ class App:
         if 0 <= mv < b.battery_critical_mv and not self.flash_off:
             # About to brown out: save the game and the log once more, then stop writing,
             # so that the power cannot fail in the middle of a flash write.
-            self.log(EV_LOW_BATTERY, E.NOBODY, now, mv)
+            self.log(EV_POWER_OFF, E.NOBODY, now, mv)
             self.save_state()
             self.flush()
             self.flash_off = True

@@ -80,6 +80,10 @@ class Board:
         (the simulator's adds flash timing and a power switch)."""
         return None
 
+    def clock_id(self):
+        """A stable id of this clock (the log's game headers carry it)."""
+        return "sim-0000"
+
     def feed_watchdog(self):
         pass
 
@@ -90,3 +94,9 @@ class Board:
     def maintenance_requested(self):
         """True when the user asks at boot for maintenance mode (deploy tools get the REPL)."""
         return False
+
+    # ---- serial link (clockapp/link.py) ----------------------------------------------
+    def serial(self):
+        """The host link's port: an object with any(), readinto(buf) (non-blocking) and
+        write(data) (clockapp/serialport.py), or None when the board has none."""
+        return None

@@ -17,11 +17,42 @@ COMMANDS = {
     "boards": ("boards", "list, show (as board.json) and check the board profiles"),
     "build": ("deploy", "compile the firmware for a board into build/BOARD/"),
     "deploy": ("deploy", "copy build/BOARD/ to a board over USB serial and verify it"),
+    "ruling": ("ruling", "rule on a flag, a late arrival or a clock replacement from a log"),
     "sim": ("sim", "try the clock: the real firmware on a simulated board, in the terminal"),
+    "log": ("log_cmd", "the clock's event log: verify, show, export"),
+    "sim-serve": ("simserve", "the simulator board as a serial device on a pty; prints "
+                  "its port"),
+    "ports": ("clock_cmd", "find attached clocks by their USB ids"),
+    "info": ("clock_cmd", "firmware, board, clock id and protocol of clocks"),
+    "status": ("clock_cmd", "times, running side, moves and flags of clocks"),
+    "watch": ("clock_cmd", "live view of one or many clocks, refreshing in place"),
+    "set": ("clock_cmd", "set the time control of clocks (shows what each side gets)"),
+    "start": ("clock_cmd", "start the game on clocks"),
+    "pause": ("clock_cmd", "pause clocks (arbiter's key)"),
+    "resume": ("clock_cmd", "resume paused clocks (arbiter's key)"),
+    "adjust": ("clock_cmd", "add or take time from a side, e.g. adjust white +2m"),
+    "moves": ("clock_cmd", "set a side's move counter, e.g. moves black 40"),
+    "key": ("clock_cmd", "the arbiter's key: new, use, set on clocks, check"),
+    "log-pull": ("clock_cmd", "pull clocks' event logs into a local archive (resumable)"),
 }
 
 
-def build_parser():
+def _chosen(argv):
+    """The command named on the command line (the first word that is one), or None."""
+    for word in argv:
+        if word in COMMANDS:
+            return word
+        if not word.startswith("-"):
+            return None
+    return None
+
+
+def build_parser(argv=None):
+    """The parser; only the chosen command's module is imported to add its arguments, so
+    `chessclock --help` imports no command module (nor pyserial, chess, ...)."""
+    if argv is None:
+        argv = sys.argv[1:]
+    chosen = _chosen(argv)
     p = argparse.ArgumentParser(
         prog="chessclock",
         description="Host tools for the chess clock: configure, replay and check clocks.")
@@ -30,17 +61,20 @@ def build_parser():
     for name, (module, help_text) in COMMANDS.items():
         sp = sub.add_parser(name, help=help_text, description=help_text)
         sp.set_defaults(_module=module)
-        # Each module names its arguments; importing it is cheap (the core is small).
-        mod = importlib.import_module("chessclock." + module)
-        adder = getattr(mod, "add_arguments_" + name, None) or mod.add_arguments
-        adder(sp)
+        if name == chosen:
+            mod = importlib.import_module("chessclock." + module)
+            fname = name.replace("-", "_")
+            adder = getattr(mod, "add_arguments_" + fname, None) or mod.add_arguments
+            adder(sp)
     return p
 
 
 def main(argv=None):
-    args = build_parser().parse_args(argv)
+    if argv is None:
+        argv = sys.argv[1:]
+    args = build_parser(argv).parse_args(argv)
     mod = importlib.import_module("chessclock." + args._module)
-    runner = getattr(mod, "run_" + args.command, None) or mod.run
+    runner = getattr(mod, "run_" + args.command.replace("-", "_"), None) or mod.run
     try:
         return runner(args, sys.stdout, sys.stderr)
     except BrokenPipeError:  # output piped into `head` and closed: not an error

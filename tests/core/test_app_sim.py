@@ -95,8 +95,10 @@ def test_both_levers_and_levers_during_pause_change_nothing_and_are_logged():
 
 
 def read_log(app):
-    import struct
-    return [struct.unpack(A.LOG_RECORD, rec) for rec in app.store.read_log()]
+    """(event, side, t_ms, arg, white_ms, black_ms) of each record (clockcore.eventlog)."""
+    from clockcore.eventlog import Reader
+    r = Reader()
+    return [r.decode(rec).tuple() for rec in app.store.read_log()]
 
 
 def nav(board, app, t_ms, *buttons):

@@ -1,0 +1,519 @@
+# The clock's side of the serial link (protocol: clockcore/protocol.py, docs/PROTOCOL.md).
+#
+# Polled from the app loop after the displays are refreshed and before the flash writes:
+# reads what bytes are waiting (never blocks), keeps one line in a preallocated buffer,
+# handles at most one request per pass and writes its reply. Nothing is allocated while no
+# byte arrives. Every frame gets a reply; a malformed one changes nothing.
+#
+# Security: operations that change the game, the control, the log, the wall clock or the
+# key are CHANGE operations. On a clock with an arbiter key every CHANGE needs a mac
+# (HMAC-SHA256 with the key over the session nonce of the last `auth` and the request);
+# request ids must grow within a session (a replayed frame is refused). On a clock without
+# a key a CHANGE is taken only while no game is in progress. Refusals are logged
+# (EV_AUTH_FAILED, at most one a second).
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+import binascii
+import os
+import struct
+
+from clockcore import engine as E
+from clockcore import protocol as P
+from clockcore.eventlog import R_HOST
+
+# arg: the protocol error code of the refusal. 42 is app.EV_AUTH_FAIL, the code the event
+# log reserved for the link (40 became app.EV_POWER_OFF).
+EV_AUTH_FAILED = const(42)
+EV_WALL_CLOCK = const(44)  # app.EV_WALL_CLOCK: arg, the unix seconds given
+FIRMWARE_VERSION = "0.2.0"
+KEY_FILE = "arbiter.key"
+KEY_BYTES = const(32)
+LOG_CHUNK_DEFAULT = const(1024)
+LOG_CHUNK_MAX = const(4096)   # payload bytes in one log reply
+LOG_SCAN_MAX = const(256)     # records skipped per pass when seeking a sequence number
+READ_BUDGET = const(4)        # serial reads per pass
+AUTH_LOG_MS = const(1000)
+CHUNK = const(64)
+
+CHANGE = const(1)
+CAPS = "status,control,start,pause,resume,end,correct,wallclock,log,auth,maintenance"
+
+
+def _side(arg):
+    s = arg.decode()
+    if s in ("white", "w"):
+        return E.WHITE
+    if s in ("black", "b"):
+        return E.BLACK
+    raise P.ProtocolError(P.E_ARGS, "side must be white or black")
+
+
+def _int(arg):
+    try:
+        s = arg.decode()
+        if len(s) > 12:
+            raise ValueError
+        return int(s)
+    except ValueError:
+        raise P.ProtocolError(P.E_ARGS, "expected a whole number") from None
+
+
+def _nargs(args, lo, hi):
+    if not lo <= len(args) <= hi:
+        raise P.ProtocolError(P.E_ARGS, "takes %d to %d arguments" % (lo, hi))
+
+
+class Link:
+    def __init__(self, app, serial):
+        self.app = app
+        self.serial = serial
+        self.line = bytearray(P.LINE_MAX)
+        self.n = 0
+        self.overflow = False
+        self.chunk = bytearray(CHUNK)
+        self.cpos = 0
+        self.cend = 0
+        key = app.store.load(KEY_FILE)
+        self.key = key if key is not None and len(key) == KEY_BYTES else None
+        self.nonce = None
+        self.last_rid = -1
+        self.wall_s = -1        # wall-clock seconds (Unix time) at app time wall_at
+        self.wall_at = 0
+        self.auth_logged_at = -AUTH_LOG_MS
+        self.refused = 0        # authorisation refusals since boot
+        self.requests = 0
+        self.log_iter = None    # read_log() generator kept between log requests
+        self.log_next = -1      # the sequence number it continues from
+        self.log_pending = None  # a record read but not sent yet
+        self.read_end_seq = -1  # last sequence number sent by a read that reached the end
+        self.read_end_size = -1
+        self.after = None       # run on the next pass, after the reply went out
+        self.ops = {
+            "hello": (self.op_hello, 0), "status": (self.op_status, 0),
+            "control": (self.op_control, 0), "auth": (self.op_auth, 0),
+            "log": (self.op_log, 0), "sim": (self.op_sim, 0),
+            "verify": (self.op_verify, CHANGE), "set": (self.op_set, CHANGE),
+            "start": (self.op_start, CHANGE), "pause": (self.op_pause, CHANGE),
+            "resume": (self.op_resume, CHANGE), "end": (self.op_end, CHANGE),
+            "adjust": (self.op_adjust, CHANGE), "settime": (self.op_settime, CHANGE),
+            "moves": (self.op_moves, CHANGE), "stage": (self.op_stage, CHANGE),
+            "undo": (self.op_undo, CHANGE), "addstage": (self.op_addstage, CHANGE),
+            "split": (self.op_split, CHANGE), "wallclock": (self.op_wallclock, CHANGE),
+            "keyset": (self.op_keyset, CHANGE), "logclear": (self.op_logclear, CHANGE),
+            "maintenance": (self.op_maintenance, CHANGE),
+        }
+
+    # ---- the loop ------------------------------------------------------------------
+    def poll(self):
+        if self.after is not None:
+            fn = self.after
+            self.after = None
+            fn()
+        s = self.serial
+        if s is None or (self.cpos >= self.cend and not s.any()):
+            return
+        budget = READ_BUDGET
+        line = self.line
+        while True:
+            if self.cpos >= self.cend:
+                if budget == 0 or not s.any():
+                    return
+                budget -= 1
+                self.cend = s.readinto(self.chunk)
+                self.cpos = 0
+                if not self.cend:
+                    return
+            c = self.chunk
+            i = self.cpos
+            end = self.cend
+            while i < end:
+                b = c[i]
+                i += 1
+                if b == 10 or b == 13:
+                    if self.overflow:
+                        self.cpos = i
+                        self._drop(P.E_TOO_LONG, "a request is at most %d bytes" % P.LINE_MAX)
+                        return
+                    if self.n:
+                        self.cpos = i
+                        n = self.n
+                        self.n = 0
+                        self.handle(bytes(line[:n]))
+                        return
+                    continue
+                if b == P.REQ_MARK and (self.n or self.overflow):
+                    self.cpos = i - 1   # this "!" starts the next frame, next pass
+                    if self.overflow:
+                        self._drop(P.E_TOO_LONG, "a request is at most %d bytes" % P.LINE_MAX)
+                    elif line[0] == P.REQ_MARK:
+                        self._drop(P.E_TRUNCATED, "frame cut by a new one")
+                    else:
+                        self._drop(P.E_FRAME, "no frame mark")
+                    return
+                if self.overflow:
+                    continue
+                if self.n >= P.LINE_MAX - 1:
+                    self.overflow = True
+                    continue
+                line[self.n] = b
+                self.n += 1
+            self.cpos = i
+
+    def _drop(self, code, detail):
+        self.n = 0
+        self.overflow = False
+        self.send(P.encode_error(-1, code, detail))
+
+    def send(self, data):
+        s = self.serial
+        if s is not None:
+            s.write(data)
+
+    def handle(self, line):
+        """Answer one request line (bytes without its newline); returns the reply."""
+        self.requests += 1
+        rid = -1
+        try:
+            rid, op, args, mac, signed = P.decode_request(line)
+            entry = self.ops.get(op)
+            if entry is None:
+                raise P.ProtocolError(P.E_UNKNOWN, "unknown operation", rid)
+            fn, flags = entry
+            if flags & CHANGE:
+                self.authorise(rid, op, mac, signed)
+            elif mac is not None:
+                raise P.ProtocolError(P.E_ARGS, "this operation takes no mac", rid)
+            # What a change writes to the event log says it came from the host.
+            self.app.log_reason = R_HOST if flags & CHANGE else 0
+            try:
+                reply = P.encode_ok(rid, fn(args))
+            finally:
+                self.app.log_reason = 0
+        except P.ProtocolError as e:
+            reply = P.encode_error(e.rid if e.rid >= 0 else rid, e.code, e.detail)
+        except ValueError as e:  # the engine or the notation refused: nothing changed
+            reply = P.encode_error(rid, P.E_STATE, str(e.args[0]) if e.args else "refused")
+        except Exception as e:  # a bug must not stop the clock
+            reply = P.encode_error(rid, P.E_INTERNAL, type(e).__name__)
+        self.send(reply)
+        return reply
+
+    # ---- authorisation ---------------------------------------------------------------
+    def in_game(self):
+        return self.app.clock.state in (E.RUNNING, E.PAUSED, E.FROZEN)
+
+    def refuse(self, rid, code, detail):
+        self.refused += 1
+        app = self.app
+        if app.now - self.auth_logged_at >= AUTH_LOG_MS:
+            self.auth_logged_at = app.now
+            app.log(EV_AUTH_FAILED, -1, app.now, code)
+        raise P.ProtocolError(code, detail, rid)
+
+    def authorise(self, rid, op, mac, signed):
+        if self.key is None:
+            if mac is not None:
+                self.refuse(rid, P.E_AUTH, "this clock has no arbiter key")
+            if self.in_game() and op != "verify":
+                self.refuse(rid, P.E_AUTH_REQUIRED,
+                            "a game is in progress and this clock has no arbiter key")
+            if op == "verify":
+                self.refuse(rid, P.E_AUTH, "this clock has no arbiter key")
+            return
+        if mac is None:
+            self.refuse(rid, P.E_AUTH_REQUIRED, "needs the arbiter's key")
+        if self.nonce is None:
+            self.refuse(rid, P.E_AUTH, "no challenge: send auth first")
+        if rid <= self.last_rid:
+            self.refuse(rid, P.E_REPLAY, "request id already used in this session")
+        if not P.equal(P.mac_of(self.key, self.nonce, signed), mac.lower()):
+            self.refuse(rid, P.E_AUTH, "wrong mac: not the arbiter's key, or a stale session")
+        self.last_rid = rid
+
+    # ---- operations (each returns the reply's (key, value) pairs) -------------------------
+    def op_hello(self, args):
+        b = self.app.board
+        cid = b.clock_id() if hasattr(b, "clock_id") else "unknown"
+        return (("fw", FIRMWARE_VERSION), ("board", b.name), ("clock", cid),
+                ("proto", P.VERSION), ("caps", CAPS), ("key", 1 if self.key else 0),
+                ("maxline", P.LINE_MAX), ("chunk", LOG_CHUNK_MAX))
+
+    def op_status(self, args):
+        app = self.app
+        c = app.clock
+        run = c.running()
+        pairs = [("state", E.STATE_NAMES[c.state]), ("turn", E.SIDE_NAMES[c.turn]),
+                 ("run", E.SIDE_NAMES[run] if run >= 0 else "-"), ("t", app.now)]
+        for s, p in ((E.WHITE, "w"), (E.BLACK, "b")):
+            pairs.append((p, c.main[s]))
+            pairs.append((p + "moves", c.moves[s]))
+            pairs.append((p + "stage", c.stage[s] + 1))
+            pairs.append((p + "flag", c.flag_at[s]))
+            pairs.append((p + "periods", c.periods[s]))
+        pairs.append(("delay", c.delay_left))
+        pairs.append(("paused", 1 if c.state == E.PAUSED else 0))
+        pairs.append(("bat", app.battery_mv))
+        pairs.append(("batlow", 1 if app.battery_low else 0))
+        pairs.append(("menu", 1 if app.menu.active() else 0))
+        pairs.append(("wall", self.wall_now()))
+        pairs.append(("spec", app.settings.spec))
+        pairs.append(("refused", self.refused))
+        pairs.append(("key", 1 if self.key else 0))
+        return pairs
+
+    def wall_now(self):
+        if self.wall_s < 0:
+            return -1
+        return self.wall_s + (self.app.now - self.wall_at) // 1000
+
+    def op_control(self, args):
+        _nargs(args, 0, 0)
+        app = self.app
+        return (("spec", app.settings.spec), ("text", app.control_text()))
+
+    def op_auth(self, args):
+        _nargs(args, 0, 0)
+        try:
+            raw = os.urandom(16)
+        except (AttributeError, NotImplementedError, OSError):
+            import random
+            raw = bytes([random.getrandbits(8) for _ in range(16)])
+        self.nonce = binascii.hexlify(raw)
+        self.last_rid = -1
+        return (("nonce", self.nonce),)
+
+    def op_verify(self, args):
+        return (("key", 1),)
+
+    def op_set(self, args):
+        _nargs(args, 1, 1)
+        app = self.app
+        try:
+            spec = args[0].decode()
+        except ValueError:
+            raise P.ProtocolError(P.E_ARGS, "control must be text") from None
+        try:
+            app.new_game(spec)
+        except ValueError as e:
+            raise P.ProtocolError(P.E_ARGS, str(e.args[0]) if e.args else "bad control") \
+                from None
+        return (("spec", spec),)
+
+    def _done(self, ok, what):
+        if not ok:
+            raise P.ProtocolError(P.E_STATE, "the clock is %s: cannot %s"
+                                  % (E.STATE_NAMES[self.app.clock.state], what))
+        return (("state", E.STATE_NAMES[self.app.clock.state]),)
+
+    def op_start(self, args):
+        _nargs(args, 0, 1)
+        side = _side(args[0]) if args else E.WHITE
+        c = self.app.clock
+        if c.state != E.IDLE:
+            return self._done(False, "start")
+        return self._done(c.start(self.app.now, side), "start")
+
+    def op_pause(self, args):
+        _nargs(args, 0, 0)
+        return self._done(self.app.clock.pause(self.app.now), "pause")
+
+    def op_resume(self, args):
+        _nargs(args, 0, 1)
+        side = _side(args[0]) if args else E.NOBODY
+        return self._done(self.app.clock.resume(self.app.now, side), "resume")
+
+    def op_end(self, args):
+        _nargs(args, 0, 0)
+        return self._done(self.app.clock.end(self.app.now), "end")
+
+    def _times(self):
+        c = self.app.clock
+        return (("w", c.main[0]), ("b", c.main[1]), ("wmoves", c.moves[0]),
+                ("bmoves", c.moves[1]), ("state", E.STATE_NAMES[c.state]))
+
+    def op_adjust(self, args):
+        _nargs(args, 2, 2)
+        self.app.clock.adjust(_side(args[0]), _int(args[1]), self.app.now)
+        return self._times()
+
+    def op_settime(self, args):
+        _nargs(args, 2, 2)
+        self.app.clock.set_time(_side(args[0]), _int(args[1]), self.app.now)
+        return self._times()
+
+    def op_moves(self, args):
+        _nargs(args, 2, 2)
+        self.app.clock.set_moves(_side(args[0]), _int(args[1]), self.app.now)
+        return self._times()
+
+    def op_stage(self, args):
+        _nargs(args, 2, 2)
+        self.app.clock.set_stage(_side(args[0]), _int(args[1]) - 1, self.app.now)
+        return self._times()
+
+    def op_undo(self, args):
+        _nargs(args, 0, 0)
+        if not self.app.clock.undo_press(self.app.now):
+            raise P.ProtocolError(P.E_STATE, "no press to undo")
+        return self._times()
+
+    def op_addstage(self, args):
+        _nargs(args, 2, 2)
+        from clockcore import notation  # lazily: the parser is large
+
+        who = args[0].decode()
+        sides = (E.WHITE, E.BLACK) if who == "both" else (_side(args[0]),)
+        control = notation.parse_readable(args[1].decode())
+        stages = control.white.stages
+        if len(stages) != 1 or not control.symmetric():
+            raise P.ProtocolError(P.E_ARGS, "addstage takes one stage, e.g. 15m")
+        for s in sides:
+            self.app.clock.add_stage(s, stages[0], self.app.now)
+        return self._times()
+
+    def op_split(self, args):
+        _nargs(args, 2, 2)
+        self.app.clock.split(_int(args[0]), _int(args[1]), self.app.now)
+        return self._times()
+
+    def op_wallclock(self, args):
+        _nargs(args, 1, 1)
+        t = _int(args[0])
+        if t < 0:
+            raise P.ProtocolError(P.E_ARGS, "seconds since 1970, not negative")
+        self.wall_s = t
+        self.wall_at = self.app.now
+        self.app.wall_s = t  # the next game header carries it
+        self.app.log(EV_WALL_CLOCK, -1, self.app.now, t)
+        return (("wall", t),)
+
+    def op_keyset(self, args):
+        _nargs(args, 1, 1)
+        if self.in_game():
+            raise P.ProtocolError(P.E_STATE, "the key is set only when no game is in progress")
+        try:
+            key = binascii.unhexlify(args[0])
+        except ValueError:
+            key = b""
+        if len(key) != KEY_BYTES:
+            raise P.ProtocolError(P.E_ARGS, "the key is 64 hex digits")
+        if not self.app.store.save(KEY_FILE, key):
+            raise P.ProtocolError(P.E_INTERNAL, "could not save the key")
+        self.key = key
+        self.nonce = None   # a new session is needed with the new key
+        self.last_rid = -1
+        return (("key", 1),)
+
+    def op_maintenance(self, args):
+        _nargs(args, 0, 0)
+        b = self.app.board
+        if not hasattr(b, "enter_maintenance"):
+            raise P.ProtocolError(P.E_STATE, "this board has no maintenance mode")
+        self.after = b.enter_maintenance
+        return (("maintenance", 1),)
+
+    def op_sim(self, args):
+        # Simulator board only (tests press its levers through it): on a real board the
+        # operation does not exist.
+        hook = getattr(self.app.board, "sim_op", None)
+        if hook is None:
+            raise P.ProtocolError(P.E_UNKNOWN, "unknown operation")
+        return hook([a.decode() for a in args])
+
+    # ---- the event log ---------------------------------------------------------------
+    def _log_reset(self):
+        it = self.log_iter
+        self.log_iter = None
+        self.log_pending = None
+        self.log_next = -1
+        if it is not None:
+            try:
+                it.close()
+            except AttributeError:
+                pass
+
+    def op_log(self, args):
+        """log FROM [MAXBYTES]: the records with sequence number >= FROM, in log order, as
+        base64 of (u16 LE length + payload)*; `more=0` when the end of the log was reached."""
+        _nargs(args, 1, 2)
+        start = _int(args[0])
+        limit = _int(args[1]) if len(args) > 1 else LOG_CHUNK_DEFAULT
+        if start < 0 or limit < 64:
+            raise P.ProtocolError(P.E_ARGS, "log FROM (>= 0) [MAXBYTES (>= 64)]")
+        if limit > LOG_CHUNK_MAX:
+            limit = LOG_CHUNK_MAX
+        if self.log_iter is None or self.log_next != start:
+            self._log_reset()
+            self.log_iter = self.app.store.read_log()
+        it = self.log_iter
+        out = bytearray()
+        n = 0
+        first = -1
+        last = -1
+        more = 1
+        scanned = 0
+        rec = self.log_pending
+        self.log_pending = None
+        while True:
+            if rec is None:
+                if scanned >= LOG_SCAN_MAX and n == 0:
+                    break   # seeking: continue on the next request
+                try:
+                    rec = next(it)
+                except StopIteration:
+                    more = 0
+                    break
+                scanned += 1
+            if len(rec) < 4:
+                rec = None
+                continue
+            seq = struct.unpack_from("<I", rec, 0)[0]
+            if seq < start:
+                rec = None
+                continue
+            if n and len(out) + 2 + len(rec) > limit:
+                self.log_pending = rec
+                break
+            out += struct.pack("<H", len(rec))
+            out += rec
+            if first < 0:
+                first = seq
+            last = seq
+            n += 1
+            rec = None
+        nxt = last + 1 if n else start
+        if more:
+            self.log_next = nxt
+        else:
+            self._log_reset()
+            self.read_end_seq = last if n else start - 1
+            self.read_end_size = self.app.store.log_size()
+            logw = getattr(self.app, "logw", None)
+            if n and logw is not None:
+                # Read to its end: these games may go first if the flash fills up
+                # (unpulled ones never do; docs/EVENT-LOG.md).
+                logw.mark_pulled(last)
+        data = binascii.b2a_base64(bytes(out)).strip() if n else b""
+        return (("n", n), ("first", first), ("last", last), ("next", nxt), ("more", more),
+                ("data", data))
+
+    def op_logclear(self, args):
+        """logclear UPTO: remove the log, only when it was read to its end and UPTO is the
+        last sequence number that read returned (so nothing unread is lost)."""
+        _nargs(args, 1, 1)
+        upto = _int(args[0])
+        app = self.app
+        if (self.read_end_size < 0 or upto != self.read_end_seq
+                or app.store.log_size() != self.read_end_size or app.log_n):
+            raise P.ProtocolError(P.E_NOT_READ, "pull the log to its end first (up to %d)"
+                                  % upto)
+        self._log_reset()
+        if not app.store.clear_log():
+            raise P.ProtocolError(P.E_INTERNAL, "could not remove the log")
+        self.read_end_size = -1
+        return (("cleared", upto),)

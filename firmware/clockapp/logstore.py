@@ -1,0 +1,189 @@
+"""The event log on the clock's flash: clockcore.eventlog records in storage.py's log file.
+
+EventLog continues the log found in flash (the sequence number and chain of its last valid
+record, read from the file's tail at boot, so a torn last record is skipped), keeps the
+events in the Writer's RAM ring and appends them at flush() (docs/EVENT-LOG.md).
+
+Budget: when the log file grows past `budget` bytes, whole games that were pulled (their
+records all at or below the sequence number the serial link marked with mark_pulled())
+are removed, oldest first, until it is under 3/4 of the budget. This runs only while no
+game runs (the copy takes a while); games not pulled are never removed: the log grows on,
+`warn` is set and EV_LOG_FULL logged once for the arbiter. Storage full (a write refused)
+never stops the clock: the records wait in RAM, and what the full ring could not keep is
+counted and logged (EV_LOG_LOST) once writing works again.
+"""
+
+import struct
+
+from clockapp import storage
+from clockcore import engine as E
+from clockcore import eventlog as L
+
+TAIL = 8192          # bytes read at boot to find the last record
+PULLED = "logpull"   # checked file: u32 LE, the highest sequence number pulled
+
+
+class EventLog:
+    def __init__(self, store, budget=1000000):
+        self.store = store
+        self.budget = budget
+        self.warn = False        # over budget with games not pulled: tell the arbiter
+        self.pruned = 0          # games removed since boot
+        seq, chain, size = self._tail()
+        self.size = size
+        self.writer = L.Writer(self._append, seq, chain)
+        p = store.load(PULLED)
+        self.pulled = struct.unpack("<I", p)[0] if p is not None and len(p) == 4 else -1
+        self.headers = 0         # headers written since boot: a new game may free space
+        self._tried = None       # (headers, pulled) at the last budget check
+
+    # ---- the file's tail -------------------------------------------------------------
+    def _tail(self):
+        path = self.store.root + storage.LOG_NAME
+        try:
+            f = self.store.fs.open(path, "rb")
+        except OSError:
+            return 0, L.ZERO_CHAIN, 0
+        try:
+            try:
+                size = f.seek(0, 2)
+                start = size - TAIL if size > TAIL else 0
+                f.seek(start)
+                data = f.read()
+            except (AttributeError, OSError):
+                data = f.read()
+                size = len(data)
+                data = data[-TAIL:]
+        finally:
+            f.close()
+        frames, _ = L.unframe(data)
+        if not frames:
+            return 0, L.ZERO_CHAIN, size
+        payload = frames[-1][1]
+        return (L.seq_of(payload) + 1) & 0xFFFFFFFF, payload[-L.CHAIN:], size
+
+    def _append(self, payload):
+        if self.store.append_log(payload):
+            self.size += len(payload) + storage.LOG_HEADER_SIZE
+            return True
+        return False
+
+    # ---- records ---------------------------------------------------------------------
+    def log(self, ev, side, t, arg, clock, reason=0):
+        return self.writer.log(ev, side, t, arg, clock, reason)
+
+    def header(self, t, clock, clock_id, firmware, spec, white_left, wall_s=0):
+        body = L.header_body(clock_id, firmware, spec, white_left, L.clock_options(clock),
+                             wall_s, clock.sides)
+        self.writer.log_big(L.EV_HEADER, E.NOBODY, t, 0, clock, body)
+        self.headers += 1
+
+    def boot(self, t, clock, restored):
+        body = L.snapshot_body(clock) if restored else b""
+        self.writer.log_big(L.EV_BOOT, E.NOBODY, t, 1 if restored else 0, clock, body)
+
+    def mark_pulled(self, seq):
+        """The host has every record up to `seq` (the serial link calls this)."""
+        if self.store.save(PULLED, struct.pack("<I", seq & 0xFFFFFFFF)):
+            self.pulled = seq
+            return True
+        return False
+
+    def flush(self, clock):
+        w = self.writer
+        w.flush()
+        if w.n == 0 and w.lost:
+            lost = w.lost
+            w.lost = 0
+            w.log(L.EV_LOG_LOST, E.NOBODY, w.prev_t, lost, clock)
+            w.flush()
+        if (self.size > self.budget and clock is not None
+                and clock.state in (E.IDLE, E.ENDED)
+                and self._tried != (self.headers, self.pulled)):
+            self._tried = (self.headers, self.pulled)
+            self.prune(clock)
+        return w.n
+
+    # ---- budget ----------------------------------------------------------------------
+    def games(self):
+        """[(first seq, last seq, bytes)] of the games in the file, oldest first (records
+        before the first header count as one game)."""
+        out = []
+        for payload in self.store.read_log():
+            seq = L.seq_of(payload)
+            n = len(payload) + storage.LOG_HEADER_SIZE
+            if (payload[4] & 0x3F) == L.EV_HEADER or not out:
+                out.append([seq, seq, n])
+            else:
+                g = out[-1]
+                g[1] = seq
+                g[2] += n
+        return out
+
+    def prune(self, clock):
+        """Remove the oldest pulled games until the log is under 3/4 of the budget.
+        Returns the number of games removed."""
+        games = self.games()
+        target = self.budget * 3 // 4
+        size = sum([g[2] for g in games])
+        cut = -1
+        k = 0
+        # Never the last game (the one being played or set up).
+        while k < len(games) - 1 and size > target and self._pulled(games[k][1]):
+            size -= games[k][2]
+            cut = games[k + 1][0]
+            k += 1
+        if k:
+            if self._rewrite(cut):
+                self.pruned += k
+                self.writer.log(L.EV_LOG_PRUNED, E.NOBODY, self.writer.prev_t, cut, clock)
+            else:
+                k = 0
+        if self.size > self.budget and not self.warn:
+            self.warn = True
+            self.writer.log(L.EV_LOG_FULL, E.NOBODY, self.writer.prev_t, self.size, clock)
+        elif self.size <= self.budget:
+            self.warn = False
+        self.writer.flush()
+        return k
+
+    def _pulled(self, last_seq):
+        p = self.pulled
+        return p >= 0 and ((p - last_seq) & 0xFFFFFFFF) < 0x80000000
+
+    def _rewrite(self, cut):
+        """Copy the records from sequence number `cut` on into log.bin.new, then rename it
+        over log.bin (the old file stays whole until the rename)."""
+        st = self.store
+        path = st.root + storage.LOG_NAME
+        tmp = path + storage.NEW
+        keep = False
+        size = 0
+        try:
+            f = st.fs.open(tmp, "wb")
+            try:
+                chunk = []
+                n = 0
+                for payload in st.read_log():
+                    if not keep:
+                        keep = ((L.seq_of(payload) - cut) & 0xFFFFFFFF) < 0x80000000
+                    if keep:
+                        rec = storage.log_record(payload)
+                        chunk.append(rec)
+                        n += len(rec)
+                        if n >= 4096:
+                            f.write(b"".join(chunk))
+                            size += n
+                            chunk = []
+                            n = 0
+                if chunk:
+                    f.write(b"".join(chunk))
+                    size += n
+            finally:
+                f.close()
+            st._replace(tmp, path)
+        except OSError:
+            st._discard(tmp)
+            return False
+        self.size = size
+        return True

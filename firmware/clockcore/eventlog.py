@@ -1,0 +1,541 @@
+# The event log's record format: one module for the firmware (Writer) and the host (Reader,
+# verify, export). Portable: MicroPython 1.29 and CPython; integers only. The format is
+# documented in docs/EVENT-LOG.md; keep the two in step.
+#
+# A record's payload (what storage.append_log frames with b"LG", length u16 and CRC-32):
+#
+#     seq    u32 LE      sequence number, +1 per record (the serial link resumes pulls by it)
+#     code   u8          event code (bits 0-5) | (side + 1) << 6   (side: -1 none, 0 W, 1 B)
+#     dt     varint      t - previous record's t       (zigzag LEB128; absolute in a key record)
+#     dw     varint      white_ms - previous white_ms  (times after the event)
+#     db     varint      black_ms - previous black_ms
+#     ...    varints     the fields of the event code (FIELDS), then a header's or boot's body
+#     chain  8 bytes     sha256(previous chain || every byte above)[:8]
+#
+# Key records (KEY_CODES: the game header and the boot) are encoded against zeros, so their
+# time and both main times are absolute and decoding can start at any of them.
+#
+# The Writer keeps events in a preallocated RAM ring (log(): no allocation on a press) and
+# encodes them at flush(), when the sequence number and the chain advance only once the
+# storage accepted the record: a failed append is retried and never leaves a gap.
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+import hashlib
+import struct
+
+try:
+    import binascii
+
+    _crc32 = binascii.crc32
+except (ImportError, AttributeError):  # pragma: no cover - ports without binascii.crc32
+    _crc32 = None
+
+FORMAT = const(1)   # the header's format version
+CHAIN = const(8)    # bytes of chain per record
+ZERO_CHAIN = b"\x00" * 8
+SLOTS = const(32)   # records kept in RAM between flushes
+_W = const(12)      # ints per RAM slot: code, side, t, arg, w, b, x0..x5
+
+# Event codes: the engine's (clockcore.engine.EV_*, 0-16) and the app's.
+EV_BOOT = const(32)          # arg 1: a saved game was restored (snapshot follows); key record
+EV_LEVER_BOTH = const(33)
+EV_LEVER_DROPPED = const(34)
+EV_LEVER_HELD = const(35)
+EV_HEADER = const(36)        # control set: a game header; key record
+EV_LOW_BATTERY = const(37)   # arg mV
+EV_MISSED_EDGE = const(38)
+EV_STORAGE_FULL = const(39)  # a state or log write failed for lack of space
+EV_POWER_OFF = const(40)     # critical battery: last writes, then no more flash
+EV_LOG_FULL = const(41)      # log over its budget, unpulled games kept; arg: bytes in the log
+EV_AUTH_FAIL = const(42)     # reserved for the serial link; arg: its reason code
+EV_LOG_LOST = const(43)      # arg: events lost while the RAM ring was full
+EV_WALL_CLOCK = const(44)    # the clock was given the wall-clock time; arg: unix seconds
+EV_LOG_PRUNED = const(45)    # old pulled games removed; arg: the first sequence number kept
+
+NAMES = {0: "start", 1: "press", 2: "ignored", 3: "stage", 4: "flag", 5: "pause",
+         6: "resume", 7: "adjust", 8: "set-moves", 9: "end", 10: "overtime", 11: "period",
+         12: "undo", 13: "set-stage", 14: "add-stage", 15: "set-time", 16: "unflag",
+         32: "boot", 33: "lever-both", 34: "lever-dropped", 35: "lever-held",
+         36: "header", 37: "low-battery", 38: "missed-edge", 39: "storage-full",
+         40: "power-off", 41: "log-full", 42: "auth-fail", 43: "log-lost",
+         44: "wall-clock", 45: "log-pruned"}
+
+# Why an arbiter corrected the clock (the `reason` field of a correction).
+R_OTHER = const(0)
+R_PENALTY = const(1)    # +2 minutes to the opponent (Art. 7.5.5, 11.3, 12.9)
+R_TIME = const(2)       # a time corrected (Art. 6.10, 6.14)
+R_MOVES = const(3)      # a move counter corrected
+R_STAGE = const(4)      # a stage corrected
+R_UNDO = const(5)       # the last press was not a move
+R_RESUME = const(6)     # the other side's clock started
+R_END = const(7)
+R_HOST = const(8)       # by the host over the serial link (reserved)
+REASONS = ("other", "penalty", "time", "moves", "stage", "undo", "resume", "end", "host")
+
+# Fields after dt, dw, db, per code; "arg" first when present. Codes not listed: ("arg",).
+FIELDS = {0: (), 1: ("moves", "stage"), 2: ("arg",), 3: ("arg", "stage", "cause"),
+          4: ("arg", "stage", "moves"), 5: (), 6: (), 7: ("arg", "reason"),
+          8: ("arg", "reason"), 9: (), 10: ("arg",), 11: ("arg",), 12: ("arg", "reason"),
+          13: ("arg", "reason"),
+          14: ("arg", "reason", "moves", "inc_ms", "delay_ms", "delay_kind"),
+          15: ("arg", "reason"), 16: (), 36: ()}
+ARG_ONLY = ("arg",)
+KEY_CODES = (EV_BOOT, EV_HEADER)
+CORRECTIONS = (7, 8, 12, 13, 14, 15)
+SNAPSHOT = ("state", "turn", "stage_cause", "flag_order0", "flag_order1", "turn_used",
+            "delay_left", "last", "undo_side", "undo_gain", "undo_moves", "undo_stage",
+            "undo_stage_moves", "undo_period_moves")
+SNAPSHOT_SIDE = ("moves", "stage", "stage_moves", "periods", "period_moves", "flag_at",
+                 "overrun")
+OPT_INC_AT_TURN_START = const(1)
+OPT_STAGE_ON_FLAG = const(2)
+OPT_FREEZE = const(4)
+
+
+def fields(code):
+    f = FIELDS.get(code)
+    return ARG_ONLY if f is None else f
+
+
+def crc32(data, crc=0):
+    """CRC-32 as storage.py frames records (zlib's)."""
+    if _crc32 is not None:
+        return _crc32(data, crc) & 0xFFFFFFFF
+    c = crc ^ 0xFFFFFFFF
+    for b in data:
+        c ^= b
+        for _ in range(8):
+            c = (c >> 1) ^ 0xEDB88320 if c & 1 else c >> 1
+    return c ^ 0xFFFFFFFF
+
+
+def chain_of(prev, body):
+    h = hashlib.sha256(prev)
+    h.update(body)
+    return h.digest()[:CHAIN]
+
+
+# ---- varints -------------------------------------------------------------------------
+def put_varint(buf, pos, v):
+    """Zigzag LEB128 of the int v into buf at pos; returns the position after it."""
+    u = (v << 1) if v >= 0 else ((-v) << 1) - 1
+    while u >= 0x80:
+        buf[pos] = (u & 0x7F) | 0x80
+        u >>= 7
+        pos += 1
+    buf[pos] = u
+    return pos + 1
+
+
+def get_varint(data, pos):
+    """(value, position after) of the zigzag varint at pos; ValueError when truncated."""
+    u = 0
+    shift = 0
+    n = len(data)
+    while True:
+        if pos >= n or shift > 63:
+            raise ValueError("varint truncated")
+        b = data[pos]
+        pos += 1
+        u |= (b & 0x7F) << shift
+        shift += 7
+        if b < 0x80:
+            break
+    return ((u >> 1) if not u & 1 else -((u + 1) >> 1)), pos
+
+
+def _put_str(buf, pos, s):
+    b = s.encode()
+    pos = put_varint(buf, pos, len(b))
+    buf[pos:pos + len(b)] = b
+    return pos + len(b)
+
+
+def _get_str(data, pos):
+    n, pos = get_varint(data, pos)
+    if n < 0 or pos + n > len(data):
+        raise ValueError("string truncated")
+    return bytes(data[pos:pos + n]).decode(), pos + n
+
+
+# ---- storage framing (clockapp/storage.py's log records) -------------------------------
+def frame(payload):
+    """A payload as storage.append_log writes it: b"LG", length u16, CRC-32, payload."""
+    head = b"LG" + struct.pack("<H", len(payload))
+    return head + struct.pack("<I", crc32(payload, crc32(head))) + payload
+
+
+def unframe(data):
+    """[(offset, payload)] of the valid framed records in a log file's bytes, and the
+    [(offset, length)] regions that belong to no valid record (torn or changed bytes)."""
+    out = []
+    bad = []
+    n = len(data)
+    pos = 0
+    bad_at = -1
+    while pos < n:
+        if data[pos:pos + 2] == b"LG" and pos + 8 <= n:
+            ln = data[pos + 2] | (data[pos + 3] << 8)
+            end = pos + 8 + ln
+            if end <= n:
+                crc = data[pos + 4] | (data[pos + 5] << 8) | (data[pos + 6] << 16) | (
+                    data[pos + 7] << 24)
+                payload = data[pos + 8:end]
+                if crc32(payload, crc32(data[pos:pos + 4])) == crc:
+                    if bad_at >= 0:
+                        bad.append((bad_at, pos - bad_at))
+                        bad_at = -1
+                    out.append((pos, bytes(payload)))
+                    pos = end
+                    continue
+        if bad_at < 0:
+            bad_at = pos
+        nxt = data.find(b"LG", pos + 1)
+        pos = n if nxt < 0 else nxt
+    if bad_at >= 0:
+        bad.append((bad_at, n - bad_at))
+    return out, bad
+
+
+# ---- the game header and the boot snapshot (allocation is fine: rare) ------------------
+def header_body(clock_id, firmware, spec, white_left, options, wall_s, sides):
+    """The bytes after dt/dw/db of a header: format, options, lever mapping, wall clock,
+    clock id, firmware version, the spec typed, then each side's full control."""
+    buf = bytearray(96 + len(clock_id) + len(firmware) + len(spec) + 60 * (
+        len(sides[0].stages) + len(sides[1].stages)))
+    p = put_varint(buf, 0, FORMAT)
+    p = put_varint(buf, p, options)
+    p = put_varint(buf, p, 1 if white_left else 0)
+    p = put_varint(buf, p, wall_s)
+    p = _put_str(buf, p, clock_id)
+    p = _put_str(buf, p, firmware)
+    p = _put_str(buf, p, spec)
+    for sc in sides:
+        for v in (sc.mode, sc.byo_periods, sc.byo_ms, sc.byo_moves, len(sc.stages)):
+            p = put_varint(buf, p, v)
+        for st in sc.stages:
+            for v in (st.time_ms, st.moves, st.inc_ms, st.delay_ms, st.delay_kind):
+                p = put_varint(buf, p, v)
+    return bytes(buf[:p])
+
+
+def clock_options(clock):
+    return ((OPT_INC_AT_TURN_START if clock.inc_at_turn_start else 0)
+            | (OPT_STAGE_ON_FLAG if clock.stage_on_flag else 0)
+            | (OPT_FREEZE if clock.freeze else 0))
+
+
+def snapshot_body(clock):
+    """A restored clock's state (boot arg 1): what the replay takes over after a cut."""
+    c = clock
+    vals = [c.state, c.turn, c.stage_cause, c.flag_order[0], c.flag_order[1], c.turn_used,
+            c.delay_left, c.last, c.undo_side, c.undo_gain, c.undo_moves, c.undo_stage,
+            c.undo_stage_moves, c.undo_period_moves]
+    for s in (0, 1):
+        vals += [c.moves[s], c.stage[s], c.stage_moves[s], c.periods[s], c.period_moves[s],
+                 c.flag_at[s], c.overrun[s]]
+    buf = bytearray(10 * len(vals))
+    p = 0
+    for v in vals:
+        p = put_varint(buf, p, v)
+    return bytes(buf[:p])
+
+
+def extras_into(clock, ev, side, reason, x):
+    """The fields after `arg` an event code records, read from the clock right after the
+    event, into x[0..5] (a preallocated list: no allocation). Shared by the firmware's
+    Writer and the host's replay, so both read the same values."""
+    c = clock
+    if ev == 1:
+        x[0] = c.moves[side]
+        x[1] = c.stage[side]
+    elif ev == 3:
+        x[0] = c.stage[side]
+        x[1] = c.stage_cause
+    elif ev == 4:
+        x[0] = c.stage[side]
+        x[1] = c.moves[side]
+    elif ev == 14:
+        st = c.stages[side][c.stage[side]]
+        x[0] = reason
+        x[1] = st.moves
+        x[2] = st.inc_ms
+        x[3] = st.delay_ms
+        x[4] = st.delay_kind
+    elif ev in CORRECTIONS:
+        x[0] = reason
+
+
+# ---- writing (firmware) ----------------------------------------------------------------
+class Writer:
+    """Events in a RAM ring until flush(); `append(payload) -> bool` stores one record
+    (Store.append_log on the clock). `seq` and `chain` continue an existing log."""
+
+    def __init__(self, append, seq=0, chain=ZERO_CHAIN):
+        self.append = append
+        self.seq = seq
+        self.chain = chain
+        self.ring = [0] * (SLOTS * _W)
+        self.head = 0       # oldest slot
+        self.n = 0          # slots in use
+        self.lost = 0       # events not kept: the ring was full
+        self.big = []       # bodies of header/boot records, in order
+        self.x = [0, 0, 0, 0, 0, 0]
+        self.buf = bytearray(64)
+        self.prev_t = 0
+        self.prev_w = 0
+        self.prev_b = 0
+        self.written = 0    # bytes appended (framing included)
+
+    def log(self, ev, side, t, arg, clock, reason=0):
+        """Keep one event (no allocation). clock: the engine (None before a game)."""
+        if self.n == SLOTS:
+            self.lost += 1
+            return False
+        x = self.x
+        if clock is not None:
+            extras_into(clock, ev, side, reason, x)
+            w = clock.main[0]
+            b = clock.main[1]
+        else:
+            w = b = 0
+        r = self.ring
+        i = ((self.head + self.n) % SLOTS) * _W
+        r[i] = ev
+        r[i + 1] = side
+        r[i + 2] = t
+        r[i + 3] = arg
+        r[i + 4] = w
+        r[i + 5] = b
+        r[i + 6] = x[0]
+        r[i + 7] = x[1]
+        r[i + 8] = x[2]
+        r[i + 9] = x[3]
+        r[i + 10] = x[4]
+        r[i + 11] = x[5]
+        self.n += 1
+        return True
+
+    def log_big(self, ev, side, t, arg, clock, body):
+        """A header or boot record (body: header_body()/snapshot_body() bytes)."""
+        if self.log(ev, side, t, arg, clock):
+            self.big.append(body)
+
+    def pending(self):
+        return self.n
+
+    def _encode(self, i):
+        """The payload of slot i with the current seq, chain and previous values."""
+        r = self.ring
+        ev = r[i]
+        side = r[i + 1]
+        key = ev in KEY_CODES
+        pt = 0 if key else self.prev_t
+        pw = 0 if key else self.prev_w
+        pb = 0 if key else self.prev_b
+        body = self.big[0] if key else b""
+        need = 64 + len(body)
+        if len(self.buf) < need:
+            self.buf = bytearray(need)
+        buf = self.buf
+        struct.pack_into("<I", buf, 0, self.seq & 0xFFFFFFFF)
+        buf[4] = (ev & 0x3F) | ((side + 1) << 6)
+        p = put_varint(buf, 5, r[i + 2] - pt)
+        p = put_varint(buf, p, r[i + 4] - pw)
+        p = put_varint(buf, p, r[i + 5] - pb)
+        k = 6
+        for name in fields(ev):
+            if name == "arg":
+                p = put_varint(buf, p, r[i + 3])
+            else:
+                p = put_varint(buf, p, r[i + k])
+                k += 1
+        if key:
+            buf[p:p + len(body)] = body
+            p += len(body)
+        mv = memoryview(buf)
+        ch = chain_of(self.chain, mv[:p])
+        return bytes(mv[:p]) + ch, ch
+
+    def flush(self):
+        """Encode and store the pending records in order. Stops at the first that storage
+        refuses (kept for the next flush). Returns the number written."""
+        done = 0
+        while self.n:
+            i = self.head * _W
+            payload, ch = self._encode(i)
+            if not self.append(payload):
+                break
+            r = self.ring
+            if r[i] in KEY_CODES:
+                self.big.pop(0)
+            self.prev_t = r[i + 2]
+            self.prev_w = r[i + 4]
+            self.prev_b = r[i + 5]
+            self.seq = (self.seq + 1) & 0xFFFFFFFF
+            self.chain = ch
+            self.head = (self.head + 1) % SLOTS
+            self.n -= 1
+            self.written += len(payload) + 8
+            done += 1
+        return done
+
+
+# ---- reading ---------------------------------------------------------------------------
+class Record:
+    """One decoded record. `fields`: the code's fields by name (a dict); a header has
+    `header`, a restoring boot `snapshot`."""
+
+    def __init__(self):
+        self.seq = 0
+        self.code = 0
+        self.side = -1
+        self.t = 0
+        self.w = 0
+        self.b = 0
+        self.arg = 0
+        self.fields = {}
+        self.header = None
+        self.snapshot = None
+        self.chain = b""
+        self.link = None    # True: chained to the record before; None: nothing to check
+
+    def name(self):
+        return NAMES.get(self.code, "code-%d" % self.code)
+
+    def tuple(self):
+        return (self.code, self.side, self.t, self.arg, self.w, self.b)
+
+
+def seq_of(payload):
+    """The sequence number of a payload: its first 4 bytes, whatever the rest."""
+    return payload[0] | (payload[1] << 8) | (payload[2] << 16) | (payload[3] << 24)
+
+
+class Reader:
+    """Decodes payloads in log order (prev values and chain carried along). decode()
+    raises ValueError on a payload that is not a record of this format."""
+
+    def __init__(self):
+        self.prev_t = 0
+        self.prev_w = 0
+        self.prev_b = 0
+        self.chain = None   # None: the first record read is the anchor
+        self.seq = -1
+
+    def decode(self, payload):
+        data = payload
+        if len(data) < 5 + 3 + CHAIN:
+            raise ValueError("record too short (%d bytes)" % len(data))
+        rec = Record()
+        rec.seq = seq_of(data)
+        code = data[4]
+        rec.code = code & 0x3F
+        rec.side = (code >> 6) - 1
+        if rec.side > 1:
+            raise ValueError("bad side")
+        key = rec.code in KEY_CODES
+        end = len(data) - CHAIN
+        body = data[:end]
+        dt, p = get_varint(body, 5)
+        dw, p = get_varint(body, p)
+        db, p = get_varint(body, p)
+        rec.t = dt + (0 if key else self.prev_t)
+        rec.w = dw + (0 if key else self.prev_w)
+        rec.b = db + (0 if key else self.prev_b)
+        f = {}
+        for name in fields(rec.code):
+            v, p = get_varint(body, p)
+            f[name] = v
+        rec.fields = f
+        rec.arg = f.get("arg", 0)
+        if rec.code == EV_BOOT:
+            if rec.arg == 1:
+                snap = {}
+                for name in SNAPSHOT:
+                    snap[name], p = get_varint(body, p)
+                for s in ("white_", "black_"):
+                    for name in SNAPSHOT_SIDE:
+                        snap[s + name], p = get_varint(body, p)
+                rec.snapshot = snap
+        elif rec.code == EV_HEADER:
+            rec.header, p = _decode_header(body, p)
+        if p != end:
+            raise ValueError("%d bytes too many in record %d" % (end - p, rec.seq))
+        rec.chain = bytes(data[end:])
+        if self.chain is not None:
+            rec.link = (rec.seq == (self.seq + 1) & 0xFFFFFFFF
+                        and chain_of(self.chain, body) == rec.chain)
+        elif rec.seq == 0:
+            rec.link = chain_of(ZERO_CHAIN, body) == rec.chain
+        self.chain = rec.chain
+        self.seq = rec.seq
+        self.prev_t = rec.t
+        self.prev_w = rec.w
+        self.prev_b = rec.b
+        return rec
+
+
+def _decode_header(body, p):
+    from clockcore.control import Control, SideControl, Stage
+
+    h = {}
+    h["format"], p = get_varint(body, p)
+    if h["format"] != FORMAT:
+        raise ValueError("log format %d, this reads %d" % (h["format"], FORMAT))
+    h["options"], p = get_varint(body, p)
+    wl, p = get_varint(body, p)
+    h["white_left"] = wl == 1
+    h["wall_s"], p = get_varint(body, p)
+    h["clock_id"], p = _get_str(body, p)
+    h["firmware"], p = _get_str(body, p)
+    h["spec"], p = _get_str(body, p)
+    sides = []
+    for _ in (0, 1):
+        vals = []
+        for _ in range(5):
+            v, p = get_varint(body, p)
+            vals.append(v)
+        mode, periods, byo_ms, byo_moves, n = vals
+        if n < 1 or n > 1000:
+            raise ValueError("bad stage count")
+        stages = []
+        for _ in range(n):
+            sv = []
+            for _ in range(5):
+                v, p = get_varint(body, p)
+                sv.append(v)
+            stages.append(Stage(sv[0], sv[1], sv[2], sv[3], sv[4]))
+        sides.append(SideControl(stages, mode=mode, byo_periods=periods, byo_ms=byo_ms,
+                                 byo_moves=byo_moves))
+    h["control"] = Control(sides[0], sides[1])
+    o = h["options"]
+    h["inc_at_turn_start"] = bool(o & OPT_INC_AT_TURN_START)
+    h["stage_on_flag"] = bool(o & OPT_STAGE_ON_FLAG)
+    h["freeze"] = bool(o & OPT_FREEZE)
+    return h, p
+
+
+def read(data):
+    """(records, bad regions, errors) of a framed log file's bytes: records decoded in
+    order; bad: [(offset, length)] of bytes in no valid frame; errors: [(offset, text)]
+    of frames whose payload is not a record."""
+    frames, bad = unframe(data)
+    r = Reader()
+    out = []
+    errors = []
+    for off, payload in frames:
+        try:
+            rec = r.decode(payload)
+        except ValueError as e:
+            errors.append((off, str(e)))
+            r.chain = None
+            continue
+        rec.offset = off
+        out.append(rec)
+    return out, bad, errors

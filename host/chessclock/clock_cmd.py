@@ -1,0 +1,529 @@
+"""The clock commands over the serial link: ports, info, status, watch, set, start, pause,
+resume, adjust, moves, key, log-pull. Each runs on every port given (--port repeated, or
+--all) concurrently; one failing clock never stops the others. Exit codes: see
+chessclock/link.py and docs/PROTOCOL.md."""
+
+import json
+import os
+import struct
+import sys
+import time
+import zlib
+
+from chessclock import link as L
+
+USB_IDS = {  # (vid, pid): what it is
+    (0x2E8A, None): "Raspberry Pi (RP2040 USB serial)",
+    (0x10C4, 0xEA60): "CP210x (ESP32 bridge)",
+    (0x1A86, 0x7523): "CH340 (ESP32 bridge)",
+    (0x0403, 0x6001): "FTDI FT232 (ESP32 bridge)",
+}
+
+
+# ---- arguments ----------------------------------------------------------------------------
+def _common(p, key=True):
+    p.add_argument("--port", action="append", default=[], metavar="PORT",
+                   help="serial port of a clock (repeat for several)")
+    p.add_argument("--all", action="store_true",
+                   help="every clock found by `chessclock ports` (and $CHESSCLOCK_PORTS)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--timeout", type=float, default=1.0, help="seconds to wait for a reply")
+    if key:
+        p.add_argument("--key", metavar="FILE", help="the arbiter's key file (default: the "
+                       "one `chessclock key use` chose, or $CHESSCLOCK_KEY)")
+
+
+def add_arguments_ports(p):
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def add_arguments_info(p):
+    _common(p, key=False)
+
+
+add_arguments_status = add_arguments_info
+
+
+def add_arguments_watch(p):
+    _common(p, key=False)
+    p.add_argument("--interval", type=float, default=0.5, help="seconds between refreshes")
+    p.add_argument("--count", type=int, default=0, help="stop after N refreshes (0: never)")
+
+
+def add_arguments_set(p):
+    p.add_argument("control", metavar="CONTROL", help="PGN tag, readable notation or preset")
+    p.add_argument("--yes", action="store_true", help="send without asking")
+    _common(p)
+
+
+def add_arguments_start(p):
+    _common(p)
+
+
+add_arguments_pause = add_arguments_start
+
+
+def add_arguments_resume(p):
+    p.add_argument("side", nargs="?", choices=("white", "black"),
+                   help="run this side's clock (default: whose turn it is)")
+    _common(p)
+
+
+def add_arguments_adjust(p):
+    p.add_argument("side", choices=("white", "black"))
+    p.add_argument("amount", metavar="AMOUNT", help="+2m, -30s, +1500ms, +1:30")
+    _common(p)
+
+
+def add_arguments_moves(p):
+    p.add_argument("side", choices=("white", "black"))
+    p.add_argument("count", type=int, metavar="N")
+    _common(p)
+
+
+def add_arguments_key(p):
+    p.add_argument("action", choices=("new", "use", "set", "check"),
+                   help="new FILE: make a key file; use FILE: use it from now on; set: put "
+                   "the key on the clocks (no game in progress); check: does the clock "
+                   "take the key")
+    p.add_argument("file", nargs="?", metavar="FILE")
+    p.add_argument("--old-key", metavar="FILE",
+                   help="set: the key the clock has now (to replace it)")
+    _common(p)
+
+
+def add_arguments_log_pull(p):
+    p.add_argument("--archive", default="chessclock-logs",
+                   help="folder of the archive: ARCHIVE/CLOCK/GAME.log (default "
+                   "chessclock-logs)")
+    p.add_argument("--game", default=None,
+                   help="name of the game in the archive (default: today's date)")
+    p.add_argument("--clear", action="store_true",
+                   help="clear the clock's log once all of it is in the archive")
+    p.add_argument("--chunk", type=int, default=4096, help=argparse_suppress())
+    _common(p)
+
+
+def argparse_suppress():
+    import argparse
+    return argparse.SUPPRESS
+
+
+# ---- helpers ------------------------------------------------------------------------------
+def parse_ms(text):
+    """'+2m' -> 120000, '-30s' -> -30000, '1500ms', '+1:30' -> 90000, '45' -> 45000."""
+    t = text.strip()
+    sign = 1
+    if t[:1] in "+-":
+        sign = -1 if t[0] == "-" else 1
+        t = t[1:]
+    try:
+        if ":" in t:
+            parts = [int(x) for x in t.split(":")]
+            v = 0
+            for x in parts:
+                v = v * 60 + x
+            return sign * v * 1000
+        for unit, mult in (("ms", 1), ("h", 3600000), ("m", 60000), ("s", 1000)):
+            if t.endswith(unit):
+                return sign * round(float(t[:-len(unit)]) * mult)
+        return sign * round(float(t) * 1000)
+    except ValueError:
+        raise L.ClockError(L.EXIT_INPUT, "%r is not a time: use +2m, -30s, +1500ms or "
+                           "+1:30" % text) from None
+
+
+def fmt_ms(ms):
+    ms = int(ms)
+    neg = ms < 0
+    ms = abs(ms)
+    h, rest = divmod(ms // 1000, 3600)
+    m, s = divmod(rest, 60)
+    text = "%d:%02d:%02d" % (h, m, s) if h else "%d:%02d" % (m, s)
+    return ("-" if neg else "") + text
+
+
+def find_ports():
+    """[(device, description)] of attached serial ports with a clock's USB ids."""
+    from serial.tools import list_ports
+    out = []
+    for p in list_ports.comports():
+        for (vid, pid), what in USB_IDS.items():
+            if p.vid == vid and (pid is None or p.pid == pid):
+                out.append((p.device, what, p.serial_number or ""))
+                break
+    return out
+
+
+def ports_of(args):
+    ports = list(args.port)
+    if args.all:
+        ports += [d for d, _, _ in find_ports()]
+        extra = os.environ.get("CHESSCLOCK_PORTS", "")
+        ports += [p for p in extra.split(os.pathsep) if p]
+    seen = []
+    for p in ports:
+        if p not in seen:
+            seen.append(p)
+    if not seen:
+        raise L.ClockError(L.EXIT_INPUT, "no clock given",
+                           "use --port PORT (see `chessclock ports`) or --all")
+    return seen
+
+
+def on_each(args, stdout, stderr, fn, key=None, render=None):
+    """fn(link) on every port concurrently; prints one result per clock; exit code."""
+    from concurrent.futures import ThreadPoolExecutor
+    try:
+        ports = ports_of(args)
+    except L.ClockError as e:
+        stderr.write("chessclock: %s\n" % e)
+        return e.code
+
+    def one(port):
+        try:
+            with L.Link(port, key=key, timeout=args.timeout) as link:
+                return {"port": port, "ok": True, "result": fn(link)}
+        except L.ClockError as e:
+            return {"port": port, "ok": False, "code": e.code, "error": str(e)}
+        except Exception as e:  # a bug: this clock fails, the others go on
+            return {"port": port, "ok": False, "code": L.EXIT_FAILED,
+                    "error": "unexpected %s: %s" % (type(e).__name__, e)}
+
+    with ThreadPoolExecutor(max_workers=min(32, len(ports))) as ex:
+        results = list(ex.map(one, ports))
+    report(args, results, stdout, stderr, render)
+    return max([0] + [r["code"] for r in results if not r["ok"]])
+
+
+def report(args, results, stdout, stderr, render=None):
+    if args.json:
+        stdout.write(json.dumps(results if len(results) > 1 else results[0]) + "\n")
+        return
+    if len(results) == 1:
+        r = results[0]
+        if r["ok"]:
+            stdout.write((render or _plain)(r["result"]) + "\n")
+        else:
+            stderr.write("chessclock: %s\n" % r["error"])
+        return
+    width = max(len(r["port"]) for r in results)
+    for r in results:
+        text = (render or _plain)(r["result"]) if r["ok"] else "FAILED  " + r["error"]
+        stdout.write("%-*s  %s\n" % (width, r["port"], text.replace("\n", "; ")))
+
+
+def _plain(fields):
+    if isinstance(fields, dict):
+        return " ".join("%s=%s" % kv for kv in fields.items())
+    return str(fields)
+
+
+def _status_line(s):
+    flags = []
+    for side, p in (("white", "w"), ("black", "b")):
+        if int(s.get(p + "flag", -1)) >= 0:
+            flags.append(side + " flag")
+    return "%-8s white %9s (%s moves)  black %9s (%s moves)  running: %s%s" % (
+        s["state"], fmt_ms(s["w"]), s["wmoves"], fmt_ms(s["b"]), s["bmoves"], s["run"],
+        ("  " + ", ".join(flags)) if flags else "")
+
+
+def _err(stderr, e):
+    stderr.write("chessclock: %s\n" % e)
+    return e.code
+
+
+# ---- commands -----------------------------------------------------------------------------
+def run_ports(args, stdout, stderr):
+    try:
+        found = find_ports()
+    except ImportError:
+        return _err(stderr, L.ClockError(L.EXIT_FAILED, "pyserial is not installed"))
+    if args.json:
+        stdout.write(json.dumps([{"port": d, "kind": w, "serial": s} for d, w, s in found])
+                     + "\n")
+    elif not found:
+        stdout.write("no clock found (USB ids of the Pico, CP210x, CH340, FTDI); is it "
+                     "plugged in?\n")
+    for d, w, s in found if not args.json else ():
+        stdout.write("%s  %s  %s\n" % (d, w, s))
+    return 0
+
+
+def run_info(args, stdout, stderr):
+    def render(h):
+        return "clock %s  board %s  firmware %s  protocol %s  key %s" % (
+            h["clock"], h["board"], h["fw"], h["proto"], "set" if h["key"] == "1" else "none")
+    return on_each(args, stdout, stderr, lambda link: link.request("hello"), render=render)
+
+
+def run_status(args, stdout, stderr):
+    return on_each(args, stdout, stderr, lambda link: link.request("status"),
+                   render=_status_line)
+
+
+def run_watch(args, stdout, stderr):
+    from concurrent.futures import ThreadPoolExecutor
+    try:
+        ports = ports_of(args)
+    except L.ClockError as e:
+        return _err(stderr, e)
+    links = {}
+
+    def one(port):
+        try:
+            if port not in links:
+                links[port] = L.Link(port, timeout=args.timeout)
+            return port, True, links[port].request("status")
+        except L.ClockError as e:
+            links.pop(port, None)
+            return port, False, str(e)
+
+    n = 0
+    tty = stdout.isatty() if hasattr(stdout, "isatty") else False
+    try:
+        with ThreadPoolExecutor(max_workers=min(32, len(ports))) as ex:
+            while True:
+                rows = list(ex.map(one, ports))
+                if args.json:
+                    stdout.write(json.dumps([{"port": p, "ok": ok, "status" if ok else
+                                              "error": v} for p, ok, v in rows]) + "\n")
+                else:
+                    width = max(len(p) for p in ports)
+                    text = "\n".join("%-*s  %s" % (width, p, _status_line(v) if ok else
+                                                   "NO ANSWER  " + v) for p, ok, v in rows)
+                    stdout.write(("\x1b[H\x1b[J" if tty else "") + text + "\n")
+                stdout.flush()
+                n += 1
+                if args.count and n >= args.count:
+                    break
+                time.sleep(args.interval)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        for lk in links.values():
+            lk.close()
+    return 0
+
+
+def _key_or_exit(args, stderr):
+    try:
+        return L.key_for(args), 0
+    except L.ClockError as e:
+        return None, _err(stderr, e)
+
+
+def _change(args, stdout, stderr, op, *op_args, render=None):
+    key, code = _key_or_exit(args, stderr)
+    if code:
+        return code
+    return on_each(args, stdout, stderr, lambda link: link.request(op, *op_args, change=True),
+                   key=key, render=render)
+
+
+def run_set(args, stdout, stderr):
+    from chessclock.control_cmd import describe
+    from clockcore import presets
+    try:
+        control, preset = presets.resolve(args.control)
+    except ValueError as e:
+        stderr.write("chessclock: %s\n" % e)
+        return L.EXIT_INPUT
+    d = describe(control, preset)
+    if not args.json:
+        stdout.write("%s gives\n" % args.control)
+        for side in ("white", "black"):
+            s = d.get(side) or d.get("sides", {}).get(side)
+            stdout.write("  %s: %s\n" % (side, s.get("text") if isinstance(s, dict) and
+                                         "text" in s else s))
+        if "text" in d:
+            stdout.write("  (%s)\n" % d["text"])
+    if not args.yes:
+        if not sys.stdin.isatty():
+            stderr.write("chessclock: not sent; add --yes to send it\n")
+            return L.EXIT_INPUT
+        stdout.write("send to the clock(s)? [y/N] ")
+        stdout.flush()
+        if sys.stdin.readline().strip().lower() not in ("y", "yes"):
+            stdout.write("not sent\n")
+            return 0
+    return _change(args, stdout, stderr, "set", args.control)
+
+
+def run_start(args, stdout, stderr):
+    return _change(args, stdout, stderr, "start")
+
+
+def run_pause(args, stdout, stderr):
+    return _change(args, stdout, stderr, "pause")
+
+
+def run_resume(args, stdout, stderr):
+    return _change(args, stdout, stderr, "resume", *([args.side] if args.side else []))
+
+
+def _times(f):
+    return "white %s (%s moves)  black %s (%s moves)  %s" % (
+        fmt_ms(f["w"]), f["wmoves"], fmt_ms(f["b"]), f["bmoves"], f["state"])
+
+
+def run_adjust(args, stdout, stderr):
+    try:
+        ms = parse_ms(args.amount)
+    except L.ClockError as e:
+        return _err(stderr, e)
+    return _change(args, stdout, stderr, "adjust", args.side, ms, render=_times)
+
+
+def run_moves(args, stdout, stderr):
+    if args.count < 0:
+        return _err(stderr, L.ClockError(L.EXIT_INPUT, "a move count is not negative"))
+    return _change(args, stdout, stderr, "moves", args.side, args.count, render=_times)
+
+
+def run_key(args, stdout, stderr):
+    if args.action in ("new", "use"):
+        if not args.file:
+            return _err(stderr, L.ClockError(L.EXIT_INPUT, "key %s needs FILE" % args.action))
+        path = os.path.abspath(args.file)
+        if args.action == "new":
+            if os.path.exists(path):
+                return _err(stderr, L.ClockError(L.EXIT_INPUT, "%s exists: not overwritten"
+                                                 % path))
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "w") as f:
+                f.write(os.urandom(32).hex() + "\n")
+            stdout.write("new key in %s (keep it secret; `chessclock key use %s`)\n"
+                         % (path, args.file))
+            return 0
+        try:
+            L.read_key(path)
+        except L.ClockError as e:
+            return _err(stderr, e)
+        os.makedirs(L.config_dir(), exist_ok=True)
+        with open(os.path.join(L.config_dir(), "key-path"), "w") as f:
+            f.write(path + "\n")
+        stdout.write("using the key in %s\n" % path)
+        return 0
+    key, code = _key_or_exit(args, stderr)
+    if code:
+        return code
+    if args.action == "check":
+        if key is None:
+            return _err(stderr, L.ClockError(L.EXIT_INPUT, "no key chosen",
+                                             "chessclock key use FILE"))
+        return on_each(args, stdout, stderr, lambda lk: lk.request("verify", change=True),
+                       key=key, render=lambda f: "the clock takes this key")
+    # set
+    if args.file:
+        try:
+            key = L.read_key(args.file)
+        except L.ClockError as e:
+            return _err(stderr, e)
+    if key is None:
+        return _err(stderr, L.ClockError(L.EXIT_INPUT, "no key to set",
+                                         "make one: chessclock key new FILE; key use FILE"))
+    old = None
+    if args.old_key:
+        try:
+            old = L.read_key(args.old_key)
+        except L.ClockError as e:
+            return _err(stderr, e)
+    return on_each(args, stdout, stderr,
+                   lambda lk: lk.request("keyset", key.hex(), change=True), key=old,
+                   render=lambda f: "key set")
+
+
+# ---- log pull -------------------------------------------------------------------------------
+def log_record(payload):
+    """The clock's log file framing (clockapp/storage.py): b"LG", u16 length, CRC-32 of
+    (b"LG" + length + payload), payload."""
+    head = b"LG" + struct.pack("<H", len(payload))
+    return head + struct.pack("<I", zlib.crc32(payload, zlib.crc32(head))) + payload
+
+
+def unpack_records(blob):
+    out = []
+    i = 0
+    while i + 2 <= len(blob):
+        n = struct.unpack_from("<H", blob, i)[0]
+        out.append(bytes(blob[i + 2:i + 2 + n]))
+        i += 2 + n
+    return out
+
+
+def pull(link, archive, game, clear=False, chunk=4096, progress=None):
+    """Pull a clock's log into ARCHIVE/CLOCK/GAME.log from where the last pull stopped
+    (GAME.next holds the next sequence number). Returns a summary dict."""
+    import base64
+    hello = link.request("hello")
+    clock = "".join(c if c.isalnum() or c in "-_" else "_" for c in hello["clock"])
+    folder = os.path.join(archive, clock)
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, game + ".log")
+    state = os.path.join(folder, game + ".next")
+    start = 0
+    if os.path.exists(state):
+        with open(state) as f:
+            start = int(f.read().strip() or 0)
+    got = 0
+    last = start - 1
+    with open(path, "ab") as out:
+        while True:
+            r = link.request("log", start, chunk)
+            n = int(r["n"])
+            if n:
+                recs = unpack_records(base64.b64decode(r["data"]))
+                if len(recs) != n:
+                    raise L.ClockError(L.EXIT_FAILED, "log chunk damaged")
+                out.write(b"".join(log_record(p) for p in recs))
+                out.flush()
+                got += n
+                last = int(r["last"])
+            start = int(r["next"])
+            with open(state + ".tmp", "w") as f:
+                f.write("%d\n" % start)
+            os.replace(state + ".tmp", state)
+            if progress:
+                progress(got)
+            if r["more"] == "0":
+                break
+    result = {"clock": hello["clock"], "file": path, "records": got, "next": start}
+    if clear:
+        link.request("logclear", last, change=True)
+        result["cleared"] = last
+    return result
+
+
+def run_log_pull(args, stdout, stderr):
+    key, code = _key_or_exit(args, stderr)
+    if code:
+        return code
+    game = args.game or time.strftime("%Y-%m-%d")
+    try:
+        ports = ports_of(args)
+    except L.ClockError as e:
+        return _err(stderr, e)
+    show = len(ports) == 1 and not args.json and stderr.isatty()
+
+    def progress(n):
+        if show:
+            stderr.write("\r%s pulling: %d records" % ("#" * min(40, n // 250 + 1), n))
+            stderr.flush()
+
+    def fn(link):
+        r = pull(link, args.archive, game, args.clear, args.chunk, progress)
+        if show:
+            stderr.write("\n")
+        return r
+
+    return on_each(args, stdout, stderr, fn, key=key,
+                   render=lambda r: "%d records -> %s%s" % (
+                       r["records"], r["file"],
+                       "  (log cleared up to %d)" % r["cleared"] if "cleared" in r else ""))
+
+
+# `chessclock log pull` is the same command as `chessclock log-pull`.
+add_arguments_pull = add_arguments_log_pull
+run_pull = run_log_pull

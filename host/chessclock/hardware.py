@@ -1,0 +1,964 @@
+"""The build documents under hardware/, generated from boards.toml, and their check.
+
+boards.toml is the one source of pins and parts. For every profile this module writes
+hardware/<profile>/:
+
+    wiring.yaml      the wiring diagram (WireViz 0.4 YAML)                  generated
+    netlist.txt      every net of the circuit, perfboard parts included    generated
+    bom.csv          bill of materials                                      generated
+    README.md        the build guide with the pin table                     generated
+    wiring.svg/png   WireViz's rendering of wiring.yaml                     rendered
+    schematic.svg    the circuit drawn with schemdraw (from the netlist)    rendered
+    rendered.sha256  sha256 of the inputs and of the rendered files        rendered
+
+    python -m chessclock.hardware generate   # the four generated files of every profile
+    python -m chessclock.hardware render     # needs graphviz's `dot` (make hardware)
+    python -m chessclock.hardware check      # what tests/host/test_hardware.py checks
+
+Drift is stopped three ways (check_all, without graphviz): the generated files must equal
+what `generate` writes from boards.toml now; each wiring.yaml is read back on its own
+(check_wiring: its nets traced from MCU pin to part pin) and compared with the profile: a
+pin in one and not the other, two functions on one pin, two MCU pins on one net, a signal
+on a power pin, and boards.py's per-MCU pin rules; rendered.sha256 must name the current
+wiring.yaml and netlist.txt and the pictures beside them, so a picture not re-rendered
+after a change fails.
+"""
+
+import csv
+import hashlib
+import io
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from chessclock import boards as boardsmod
+
+GENERATED = ("wiring.yaml", "netlist.txt", "bom.csv", "README.md")
+RENDERED = ("wiring.svg", "wiring.png", "schematic.svg")
+SIDECAR = "rendered.sha256"
+BOM_COLUMNS = ["ref", "part", "quantity", "typical_part_number", "approx_price_eur"]
+HEADER = ("# GENERATED from boards.toml by `python -m chessclock.hardware generate` "
+          "(make hardware): do not edit.\n")
+
+
+def root_dir():
+    return Path(__file__).resolve().parents[2]
+
+
+# ---- the boards: header positions and power pins --------------------------------------
+
+# Raspberry Pi Pico: GPIO -> header pin (1..40), and its power pins.
+PICO_HEADER = dict(zip(list(range(0, 23)) + [26, 27, 28],
+                       [1, 2, 4, 5, 6, 7, 9, 10, 11, 12, 14, 15, 16, 17, 19, 20, 21, 22,
+                        24, 25, 26, 27, 29, 31, 32, 34], strict=True))
+PICO_POWER = {"GND": [3, 8, 13, 18, 23, 28, 38], "3V3": [36], "VSYS": [39]}
+
+# ESP32-DevKitC V4: GPIO -> header position (J2 = the 3V3 side, J3 = the GND/IO23 side).
+ESP32_HEADER = {36: "J2-3", 39: "J2-4", 34: "J2-5", 35: "J2-6", 32: "J2-7", 33: "J2-8",
+                25: "J2-9", 26: "J2-10", 27: "J2-11", 14: "J2-12", 12: "J2-13", 13: "J2-15",
+                23: "J3-2", 22: "J3-3", 1: "J3-4", 3: "J3-5", 21: "J3-6", 19: "J3-8",
+                18: "J3-9", 5: "J3-10", 17: "J3-11", 16: "J3-12", 4: "J3-13", 0: "J3-14",
+                2: "J3-15", 15: "J3-16"}
+ESP32_POWER = {"GND": ["J2-14", "J3-1", "J3-7"], "3V3": ["J2-1"], "5V": ["J2-19"]}
+
+BOARDS = {
+    "rp2040": {"type": "Raspberry Pi Pico", "subtype": "RP2040, pins: header pin numbers",
+               "header": PICO_HEADER, "power": PICO_POWER, "label": "GP%d", "vin": "VSYS",
+               "part": ("Raspberry Pi Pico (RP2040), with header pins", "SC0915", 4.50),
+               "mcu_ma": (20, 25, 30)},
+    "esp32": {"type": "ESP32-DevKitC V4",
+              "subtype": "ESP32-WROOM-32E/WROVER-E, pins: header J2/J3 positions",
+              "header": ESP32_HEADER, "power": ESP32_POWER, "label": "GPIO%d", "vin": "5V",
+              "part": ("ESP32-DevKitC V4 (ESP32-WROOM-32E)", "ESP32-DEVKITC-32E", 9.50),
+              "mcu_ma": (40, 60, 80)},
+}
+
+# ---- peripherals: designator -> pins; which pin carries which signal --------------------
+
+LEVER_PINS = ["COM", "NO"]
+BUTTON_PINS = [1, 2]
+BUZZER_PINS = ["IN", "VCC", "GND", "BZ+", "BZ-"]
+PIEZO_PINS = ["+", "-"]
+POWER_PINS = ["BAT+", "BAT-", "VOUT", "SENSE", "GND"]
+BATTERY_PINS = ["+", "-"]
+SWITCH_PINS = [1, 2]
+TM1637_PINS = ["CLK", "DIO", "VCC", "GND"]
+SSD1306_PINS = ["GND", "VCC", "SCL", "SDA"]
+
+# Part pins that are ground or a supply (every other part pin wired to the MCU is a signal).
+GROUND_PINS = {"COM", "2", "GND"}
+SUPPLY_PINS = {"VCC", "VOUT"}
+
+
+def signal_of(designator, pin, display_types, display_buses):
+    """The boards.toml key a part's pin stands for, or None (not a signal pin)."""
+    if designator in ("LEVER_L", "LEVER_R") and pin == "NO":
+        return "levers." + ("left" if designator == "LEVER_L" else "right")
+    if designator.startswith("BTN_") and pin == "1":
+        return "buttons." + designator[4:].lower()
+    if designator == "BUZZER_DRV" and pin == "IN":
+        return "buzzer.pin"
+    if designator == "POWER" and pin == "SENSE":
+        return "battery.pin"
+    if designator in ("DISPLAY_L", "DISPLAY_R"):
+        side = "left" if designator == "DISPLAY_L" else "right"
+        kind = display_types.get(side)
+        if kind == "tm1637" and pin in ("CLK", "DIO"):
+            return "displays.%s.%s" % (side, pin.lower())
+        if kind == "ssd1306" and pin in ("SDA", "SCL"):
+            return "i2c%d.%s" % (display_buses[side], pin.lower())
+    return None
+
+
+def functions(profile):
+    """{boards.toml key: (gpio, role)} of one validated profile."""
+    cfg = profile.config
+    out = {}
+    for i, side in enumerate(boardsmod.LEVERS):
+        out["levers." + side] = (cfg["levers"][i], boardsmod.ROLE_INPUT)
+    for i, name in enumerate(boardsmod.BUTTONS):
+        out["buttons." + name] = (cfg["buttons"][i], boardsmod.ROLE_INPUT)
+    out["buzzer.pin"] = (cfg["buzzer"]["pin"], boardsmod.ROLE_PWM)
+    if cfg["battery"]:
+        out["battery.pin"] = (cfg["battery"]["pin"], boardsmod.ROLE_ADC)
+    for bus in cfg["i2c"]:
+        out["i2c%d.sda" % bus["id"]] = (bus["sda"], boardsmod.ROLE_IO)
+        out["i2c%d.scl" % bus["id"]] = (bus["scl"], boardsmod.ROLE_IO)
+    for side, d in zip(boardsmod.SIDES, cfg["displays"], strict=True):
+        if d["type"] == "tm1637":
+            out["displays.%s.clk" % side] = (d["clk"], boardsmod.ROLE_IO)
+            out["displays.%s.dio" % side] = (d["dio"], boardsmod.ROLE_IO)
+    return out
+
+
+def _display_info(profile):
+    cfg = profile.config
+    types = {s: d["type"] for s, d in zip(boardsmod.SIDES, cfg["displays"], strict=True)}
+    buses = {s: d.get("i2c") for s, d in zip(boardsmod.SIDES, cfg["displays"], strict=True)}
+    return types, buses
+
+
+# ---- the wiring model -----------------------------------------------------------------
+
+
+class Wiring:
+    """Connectors, cables and connections of one profile (WireViz's model)."""
+
+    def __init__(self, profile, chemistry):
+        self.profile = profile
+        self.mcu = profile.mcu
+        self.board = BOARDS[profile.mcu.name]
+        self.chem = chemistry
+        self.connectors = {}
+        self.cables = {}
+        self.connections = []
+        self._mcu_pins = {}     # header id -> label
+        self._gnd_turn = 0
+        self._build()
+
+    # -- helpers
+    def _mcu_pin(self, label):
+        """The header id of an MCU pin label (GP2, GPIO18, GND, 3V3, VSYS, 5V)."""
+        power = self.board["power"]
+        if label in power:
+            ids = power[label]
+            if label == "GND":
+                pid = ids[self._gnd_turn % len(ids)]
+                self._gnd_turn += 1
+            else:
+                pid = ids[0]
+        else:
+            gpio = int(re.match(r"^GP(?:IO)?(\d+)$", label).group(1))
+            pid = self.board["header"][gpio]
+        self._mcu_pins[pid] = label
+        return pid
+
+    def gpio_label(self, gpio):
+        return self.board["label"] % gpio
+
+    def _cable(self, name, colors, length, notes=None):
+        c = {"wirecount": len(colors), "colors": colors, "length": length}
+        if notes:
+            c["notes"] = notes
+        self.cables[name] = c
+
+    def _wire_mcu(self, cable, colors, part, labels, part_pins, length=0.15, notes=None):
+        """One cable from MCU pins (by label) to one part's pins."""
+        self._cable(cable, colors, length, notes)
+        ids = [self._mcu_pin(label) for label in labels]
+        self.connections.append([{"MCU": ids}, {cable: list(range(1, len(ids) + 1))},
+                                 {part: list(part_pins)}])
+
+    def _wire(self, cable, colors, a, a_pins, b, b_pins, length=0.1):
+        self._cable(cable, colors, length)
+        self.connections.append([{a: list(a_pins)}, {cable: list(range(1, len(a_pins) + 1))},
+                                 {b: list(b_pins)}])
+
+    # -- the circuit
+    def _build(self):
+        p = self.profile
+        cfg = p.config
+        lab = self.gpio_label
+        vin = self.board["vin"]
+        self.connectors["MCU"] = None  # first in the file; filled in at the end
+        for i, side in enumerate(("L", "R")):
+            d = "LEVER_" + side
+            self.connectors[d] = {
+                "type": "Lever switch (%s end of the see-saw)" % ("left" if i == 0 else
+                                                                  "right"),
+                "subtype": "quiet microswitch, normally open", "pins": list(LEVER_PINS),
+                "notes": "closed while the lever is pressed; internal pull-up"}
+            self._wire_mcu("W_" + d, ["BK", "YE"], d, ["GND", lab(cfg["levers"][i])],
+                           ["COM", "NO"], 0.2)
+        for i, name in enumerate(boardsmod.BUTTONS):
+            d = "BTN_" + name.upper()
+            self.connectors[d] = {"type": "Push button %s" % name.upper(),
+                                  "subtype": "12 mm tactile, normally open",
+                                  "pins": BUTTON_PINS}
+            self._wire_mcu("W_" + d, ["BK", "WH"], d, ["GND", lab(cfg["buttons"][i])],
+                           [2, 1])
+        self.connectors["BUZZER_DRV"] = {
+            "type": "Buzzer driver (perfboard)", "pins": BUZZER_PINS,
+            "notes": "Q1 NPN 2N3904: base via R3 1k from IN, emitter to GND, collector to "
+                     "BZ-; R4 1k across the piezo (BZ+ to BZ-); BZ+ to VCC (%s)" % vin}
+        self._wire_mcu("W_BUZZER", ["BK", "OG", "GN"], "BUZZER_DRV",
+                       ["GND", vin, lab(cfg["buzzer"]["pin"])], ["GND", "VCC", "IN"])
+        self.connectors["PIEZO"] = {"type": "Passive piezo transducer", "pins": PIEZO_PINS,
+                                    "notes": "driven with PWM at the tone's frequency"}
+        self._wire("W_PIEZO", ["RD", "BK"], "BUZZER_DRV", ["BZ+", "BZ-"], "PIEZO",
+                   ["+", "-"], 0.05)
+        bat = cfg["battery"]
+        self.connectors["BATTERY"] = {"type": "Battery: %s" % self.chem["description"],
+                                      "subtype": cfg["battery"]["chemistry"],
+                                      "pins": BATTERY_PINS}
+        self.connectors["SW_POWER"] = {"type": "Power switch", "subtype": "SPST rocker",
+                                       "pins": SWITCH_PINS}
+        self.connectors["POWER"] = {
+            "type": "Power and battery sense (perfboard)", "pins": POWER_PINS,
+            "notes": "D1 Schottky 1N5817 from BAT+ to VOUT; divider BAT+ - R1 - SENSE - R2 - "
+                     "GND, r_top R1 = %d ohm, r_bottom R2 = %d ohm, C2 100 nF across R2; "
+                     "BAT- to GND" % (bat["r_top"], bat["r_bottom"])}
+        self._wire("W_BAT_PLUS", ["RD"], "BATTERY", ["+"], "SW_POWER", [1], 0.1)
+        self._wire("W_BAT_MINUS", ["BK"], "BATTERY", ["-"], "POWER", ["BAT-"], 0.1)
+        self._wire("W_SWITCHED", ["RD"], "SW_POWER", [2], "POWER", ["BAT+"], 0.1)
+        self._wire_mcu("W_POWER", ["BK", "RD", "VT"], "POWER",
+                       ["GND", vin, lab(bat["pin"])], ["GND", "VOUT", "SENSE"], 0.15)
+        for side, d in zip(boardsmod.SIDES, cfg["displays"], strict=True):
+            des = "DISPLAY_" + side[0].upper()
+            if d["type"] == "tm1637":
+                self.connectors[des] = {
+                    "type": "TM1637 4-digit 7-segment module (%s)" % side, "pins": TM1637_PINS,
+                    "notes": "VCC from 3V3 (its pull-ups must not lift the MCU's pins above "
+                             "3.3 V)"}
+                self._wire_mcu("W_" + des, ["BK", "RD", "BU", "GN"], des,
+                               ["GND", "3V3", lab(d["clk"]), lab(d["dio"])],
+                               ["GND", "VCC", "CLK", "DIO"], 0.2)
+            else:
+                bus = cfg["i2c"][[b["id"] for b in cfg["i2c"]].index(d["i2c"])]
+                self.connectors[des] = {
+                    "type": "SSD1306 128x64 I2C OLED module (%s)" % side,
+                    "subtype": "I2C%d, address 0x%02X%s" % (
+                        bus["id"], d["addr"],
+                        " (address jumper moved)" if d["addr"] == 0x3D else ""),
+                    "pins": SSD1306_PINS}
+                self._wire_mcu("W_" + des, ["BK", "RD", "BU", "GN"], des,
+                               ["GND", "3V3", lab(bus["scl"]), lab(bus["sda"])],
+                               ["GND", "VCC", "SCL", "SDA"], 0.2)
+        ids = sorted(self._mcu_pins, key=_pin_sort)
+        self.connectors["MCU"] = {"type": self.board["type"], "subtype": self.board["subtype"],
+                                  "pins": ids, "pinlabels": [self._mcu_pins[i] for i in ids]}
+
+    def yaml_text(self):
+        import yaml
+        doc = {"connectors": self.connectors, "cables": self.cables,
+               "connections": self.connections}
+        class NoAliases(yaml.SafeDumper):
+            def ignore_aliases(self, data):
+                return True
+
+        body = yaml.dump(doc, Dumper=NoAliases, sort_keys=False, default_flow_style=None,
+                         width=100)
+        return (HEADER + "# Wiring of board profile %r (%s). Render: make hardware.\n"
+                % (self.profile.name, self.profile.description) + body)
+
+    def nets(self):
+        """[(net name, [(part, pin), ...])]: the wiring's nets plus the perfboard parts."""
+        return _trace(self.connectors, self.connections)
+
+
+def _pin_sort(pid):
+    if isinstance(pid, int):
+        return (0, pid, "")
+    head, _, n = str(pid).partition("-")
+    return (1, head, int(n) if n.isdigit() else 0)
+
+
+# ---- tracing a wiring file (used by the check, independent of the generator) -----------
+
+
+class WiringError(ValueError):
+    pass
+
+
+def _resolve(connectors, designator, ref):
+    c = connectors.get(designator)
+    if c is None:
+        raise WiringError("connection names %r, which is not a connector" % designator)
+    pins = c.get("pins") or list(range(1, len(c.get("pinlabels", [])) + 1))
+    if ref in pins:
+        return ref
+    labels = c.get("pinlabels") or []
+    if ref in labels:
+        return pins[labels.index(ref)]
+    raise WiringError("%s has no pin %r" % (designator, ref))
+
+
+def _trace(connectors, connections):
+    """Union-find over (connector, pin) through the cables: the nets, named by MCU label."""
+    parent = {}
+
+    def find(x):
+        parent.setdefault(x, x)
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for i, cs in enumerate(connections):
+        ends = [e for e in cs if isinstance(e, dict) and next(iter(e)) in connectors]
+        if len(cs) != 3 or len(ends) != 2:
+            raise WiringError("connection %d: expected [connector, cable, connector]" % (i + 1))
+        (a, ap), (b, bp) = (next(iter(e.items())) for e in ends)
+        if len(ap) != len(bp):
+            raise WiringError("connection %d: %d pins against %d" % (i + 1, len(ap), len(bp)))
+        for x, y in zip(ap, bp, strict=True):
+            ra, rb = find((a, _resolve(connectors, a, x))), find((b, _resolve(connectors, b, y)))
+            parent[ra] = rb
+    groups = {}
+    for node in list(parent):
+        groups.setdefault(find(node), []).append(node)
+    out = []
+    mcu = connectors.get("MCU") or {}
+    labels = dict(zip(mcu.get("pins", []), mcu.get("pinlabels", []), strict=False))
+    for members in groups.values():
+        members.sort(key=lambda n: (n[0] != "MCU", n[0], str(n[1])))
+        names = sorted({labels.get(p, str(p)) for d, p in members if d == "MCU"})
+        out.append(("/".join(names) or "%s.%s" % members[0], members))
+    out.sort(key=lambda n: n[0])
+    return out
+
+
+def check_wiring(profile, text):
+    """Problems of one wiring file against its profile (a list of strings; [] is good)."""
+    import yaml
+    where = "hardware/%s/wiring.yaml" % profile.name
+    try:
+        doc = yaml.safe_load(text)
+        connectors = doc["connectors"]
+        nets = _trace(connectors, doc["connections"])
+    except (yaml.YAMLError, KeyError, TypeError, WiringError) as e:
+        return ["%s: cannot read: %s" % (where, e)]
+    problems = []
+    board = BOARDS[profile.mcu.name]
+    mcu = connectors.get("MCU") or {}
+    if mcu.get("type") != board["type"]:
+        problems.append("%s: MCU is %r, the profile's MCU is on a %r"
+                        % (where, mcu.get("type"), board["type"]))
+    header = board["header"]
+    power = {pid: name for name, ids in board["power"].items() for pid in ids}
+    types, buses = _display_info(profile)
+    for side in boardsmod.SIDES:
+        des = "DISPLAY_" + side[0].upper()
+        t = (connectors.get(des) or {}).get("type", "")
+        if types[side].upper() not in t.upper():
+            problems.append("%s: %s is %r, boards.toml has a %s there"
+                            % (where, des, t, types[side]))
+    labels = dict(zip(mcu.get("pins", []), mcu.get("pinlabels", []), strict=False))
+    want = functions(profile)
+    got = {}     # function -> gpio
+    for name, members in nets:
+        gpios = []
+        for d, pid in members:
+            if d != "MCU":
+                continue
+            label = labels.get(pid, "")
+            m = re.match(r"^GP(?:IO)?(\d+)$", str(label))
+            if m:
+                g = int(m.group(1))
+                if header.get(g) != pid:
+                    problems.append("%s: MCU pin %s is labelled %s, but %s is pin %s"
+                                    % (where, pid, label, label, header.get(g)))
+                gpios.append(g)
+            elif power.get(pid) != label:
+                problems.append("%s: MCU pin %s is labelled %r, but that pin is %s"
+                                % (where, pid, label, power.get(pid, "not a power pin")))
+        parts = [(d, str(p)) for d, p in members if d != "MCU"]
+        sigs = sorted({s for d, p in parts
+                       if (s := signal_of(d, p, types, buses)) is not None})
+        if len(gpios) > 1:
+            problems.append("%s: MCU pins %s are wired together (net %s)"
+                            % (where, ", ".join(profile.mcu.pin_name(g) for g in gpios),
+                               name))
+        if gpios:
+            g = gpios[0]
+            pn = profile.mcu.pin_name(g)
+            powered = [d + "." + p for d, p in parts if p in GROUND_PINS | SUPPLY_PINS]
+            if powered:
+                problems.append("%s: %s is wired to %s, a ground or supply pin"
+                                % (where, pn, ", ".join(powered)))
+            if len(sigs) > 1:
+                problems.append("%s: %s has two functions: %s" % (where, pn, ", ".join(sigs)))
+            if not sigs and not powered:
+                problems.append("%s: %s is wired to %s, which is no function of boards.toml"
+                                % (where, pn, ", ".join(d + "." + p for d, p in parts)))
+            for s in sigs:
+                got.setdefault(s, g)
+                role = want.get(s, (None, boardsmod.ROLE_IO))[1]
+                why = profile.mcu.pin_problem(g, role)
+                if why:
+                    problems.append("%s: %s (%s): %s" % (where, s, pn, why))
+        elif sigs:
+            problems.append("%s: %s not wired to an MCU pin" % (where, ", ".join(sigs)))
+    for key, (gpio, _role) in want.items():
+        pn = profile.mcu.pin_name(gpio)
+        if key not in got:
+            problems.append("%s: %s (%s in boards.toml) is not wired" % (where, key, pn))
+        elif got[key] != gpio:
+            problems.append("%s: %s is wired to %s, boards.toml says %s"
+                            % (where, key, profile.mcu.pin_name(got[key]), pn))
+    for key in got:
+        if key not in want:
+            problems.append("%s: %s is wired (%s) but boards.toml has no such pin"
+                            % (where, key, profile.mcu.pin_name(got[key])))
+    pw = connectors.get("POWER") or {}
+    bat = profile.config["battery"]
+    m = re.search(r"r_top R1 = (\d+) ohm, r_bottom R2 = (\d+) ohm", pw.get("notes", ""))
+    if bat and (not m or (int(m.group(1)), int(m.group(2))) != (bat["r_top"], bat["r_bottom"])):
+        problems.append("%s: POWER's divider is not r_top %d / r_bottom %d ohm as in "
+                        "boards.toml" % (where, bat["r_top"], bat["r_bottom"]))
+    return problems
+
+
+# ---- netlist, BOM, build guide --------------------------------------------------------
+
+def _ohms(r):
+    if r >= 1_000_000 and r % 100_000 == 0:
+        return "%gM" % (r / 1e6)
+    if r >= 1000:
+        return "%gk" % (r / 1000)
+    return "%d" % r
+
+
+def netlist_text(w):
+    """Every net: the wiring's (through the cables) and the perfboard parts' own."""
+    cfg = w.profile.config
+    bat = cfg["battery"]
+    vin = w.board["vin"]
+    lines = [HEADER.replace("# ", "# netlist of %s: " % w.profile.name, 1).rstrip(),
+             "# Format: `net NAME: PART.PIN ...` (MCU pins by header id and label), then the",
+             "# perfboard parts as `part REF VALUE: PIN=NET ...`. Cables join wiring.yaml's "
+             "pins.", ""]
+    mcu = w.connectors["MCU"]
+    labels = dict(zip(mcu["pins"], mcu["pinlabels"], strict=True))
+    for name, members in w.nets():
+        pins = " ".join("MCU.%s(%s)" % (p, labels[p]) if d == "MCU" else "%s.%s" % (d, p)
+                        for d, p in members)
+        lines.append("net %s: %s" % (name, pins))
+    lines += ["",
+              "part R1 %s (r_top): 1=POWER.BAT+ 2=POWER.SENSE" % _ohms(bat["r_top"]),
+              "part R2 %s (r_bottom): 1=POWER.SENSE 2=GND" % _ohms(bat["r_bottom"]),
+              "part C2 100n: 1=POWER.SENSE 2=GND",
+              "part D1 1N5817 (Schottky): A=POWER.BAT+ K=POWER.VOUT (%s)" % vin,
+              "part Q1 2N3904 (NPN): B=R3.2 C=BUZZER_DRV.BZ- E=GND",
+              "part R3 1k (base): 1=BUZZER_DRV.IN 2=Q1.B",
+              "part R4 1k (discharges the piezo): 1=BUZZER_DRV.BZ+ 2=BUZZER_DRV.BZ-",
+              "part PIEZO: +=BUZZER_DRV.BZ+ (VCC %s) -=BUZZER_DRV.BZ- (Q1.C)" % vin,
+              "part SW_POWER: 1=BATTERY.+ 2=POWER.BAT+",
+              "part BATTERY %s: +=SW_POWER.1 -=GND" % bat["chemistry"],
+              "internal pull-ups: levers and buttons (MCU), TM1637/SSD1306 modules have "
+              "their own on CLK/DIO or SDA/SCL", ""]
+    return "\n".join(lines)
+
+
+DISPLAY_PART = {
+    "tm1637": ("TM1637 4-digit 7-segment LED module, 0.56 in (14 mm) digits; 0.8 in or "
+               "larger reads better at 3 m", "Seeed Grove 4-Digit Display 104030003", 3.50),
+    "ssd1306": ("SSD1306 128x64 I2C OLED module, 0.96 in (1.3 in if its controller is an "
+                "SSD1306, not an SH1106)", "SSD1306 0.96in I2C 4-pin module", 3.50),
+}
+BATTERY_PARTS = {
+    "nimh-3aa": [("BATTERY", "AA NiMH cell, 1900-2000 mAh low self-discharge", 3,
+                  "Panasonic eneloop BK-3MCCE", 2.50),
+                 ("BATTERY", "3 x AA holder with wire leads", 1, "BH331 (generic)", 1.00)],
+    "nimh-4aa": [("BATTERY", "AA NiMH cell, 1900-2000 mAh low self-discharge", 4,
+                  "Panasonic eneloop BK-3MCCE", 2.50),
+                 ("BATTERY", "4 x AA holder with wire leads", 1, "BH341 (generic)", 1.00)],
+    "lipo-1s": [("BATTERY", "LiPo cell 3.7 V 2000 mAh with protection circuit", 1,
+                 "103450 pouch cell (generic)", 7.00),
+                ("BATTERY", "USB LiPo charger with protection, between cell and switch", 1,
+                 "TP4056 + DW01A module (generic)", 1.00)],
+}
+
+
+def bom_rows(w):
+    cfg = w.profile.config
+    bat = cfg["battery"]
+    rows = [("MCU",) + w.board["part"][:1] + (1,) + w.board["part"][1:]]
+    kinds = [d["type"] for d in cfg["displays"]]
+    for kind in dict.fromkeys(kinds):
+        part, pn, price = DISPLAY_PART[kind]
+        rows.append(("DISPLAY_L DISPLAY_R" if kinds.count(kind) == 2 else "DISPLAY",
+                     part, kinds.count(kind), pn, price))
+    rows += [
+        ("LEVER_L LEVER_R", "Lever microswitch, quiet (see NOTES.md)", 2, "Omron D2F-01L", 1.80),
+        ("BTN_*", "Tactile push button 12 x 12 mm with cap", 4, "Omron B3F-4055", 0.40),
+        ("PIEZO", "Passive piezo transducer 12 mm", 1, "TDK PS1240P02BT", 0.60),
+        ("Q1", "NPN transistor", 1, "2N3904", 0.10),
+        ("R3 R4", "Resistor 1 kOhm 1/4 W", 2, "1k 1% metal film", 0.05),
+    ]
+    for ref, r in (("R1", bat["r_top"]), ("R2", bat["r_bottom"])):
+        rows.append((ref, "Resistor %s 1%% (battery divider)" % _ohms(r), 1,
+                     "%s 1%% metal film" % _ohms(r), 0.05))
+    rows += [
+        ("C2", "Capacitor 100 nF ceramic (ADC filter)", 1, "100n X7R 50 V", 0.05),
+        ("D1", "Schottky diode 1 A (battery to %s; USB can power the board too)"
+         % w.board["vin"], 1, "1N5817", 0.10),
+        ("SW_POWER", "Rocker switch SPST 3 A", 1, "KCD11 (generic)", 0.40),
+    ]
+    rows += [r for r in BATTERY_PARTS[bat["chemistry"]]]
+    rows += [
+        ("", "Perfboard 50 x 70 mm", 1, "generic FR4 2.54 mm", 1.00),
+        ("", "Hook-up wire 0.14 mm2 / Dupont jumpers, assorted colours", 1, "generic", 2.00),
+        ("", "See-saw lever: 3 mm steel rod, 2 compression springs, 2 rubber bumpers", 1,
+         "generic", 2.00),
+        ("", "Enclosure (3D-printed or ABS box ~ 200 x 100 x 60 mm)", 1, "generic", 6.00),
+    ]
+    return rows
+
+
+def bom_text(w):
+    out = io.StringIO()
+    wr = csv.writer(out, lineterminator="\n")
+    wr.writerow(BOM_COLUMNS)
+    for ref, part, qty, pn, price in bom_rows(w):
+        wr.writerow([ref, part, qty, pn, "%.2f" % price])
+    return out.getvalue()
+
+
+# ---- battery life ---------------------------------------------------------------------
+
+# Assumed discharge curves at a C/10..C/20 load: (cell volts, state of charge %), falling.
+NIMH_CURVE = [(1.40, 100), (1.30, 90), (1.27, 80), (1.23, 50), (1.20, 20), (1.17, 10),
+              (1.12, 5), (1.05, 2), (1.00, 0)]
+LIPO_CURVE = [(4.20, 100), (4.10, 90), (4.00, 80), (3.92, 70), (3.87, 60), (3.82, 50),
+              (3.79, 40), (3.77, 30), (3.74, 20), (3.68, 10), (3.45, 5), (3.00, 0)]
+CELLS = {"nimh-3aa": (NIMH_CURVE, 3, 2000), "nimh-4aa": (NIMH_CURVE, 4, 2000),
+         "lipo-1s": (LIPO_CURVE, 1, 2000)}
+DISPLAY_MA = {"tm1637": (20, 40, 80), "ssd1306": (10, 15, 20)}   # low, typical, high
+BUCK_BOOST_EFF = 0.85    # the Pico's RT6150 from VSYS to 3.3 V
+
+
+def soc_at(curve, cell_v):
+    """State of charge (%) at a cell voltage, linear between the curve's points."""
+    for (v1, s1), (v2, s2) in zip(curve, curve[1:], strict=False):
+        if v2 <= cell_v <= v1:
+            return s2 + (s1 - s2) * (cell_v - v2) / (v1 - v2)
+    return 100.0 if cell_v > curve[0][0] else 0.0
+
+
+def cell_v_at(curve, soc):
+    for (v1, s1), (v2, s2) in zip(curve, curve[1:], strict=False):
+        if s2 <= soc <= s1:
+            return v2 + (v1 - v2) * (soc - s2) / (s1 - s2)
+    return curve[0][0] if soc > 100 else curve[-1][0]
+
+
+def battery_life(profile, chemistry_name, chemistry):
+    """Estimate per case (low, typical, high current): battery mA, hours from full, hours
+    after the low_mv warning, and the low_mv that would leave 10 h."""
+    curve, cells, mah = CELLS[chemistry_name]
+    board = BOARDS[profile.mcu.name]
+    kinds = [d["type"] for d in profile.config["displays"]]
+    low_v = chemistry["low_mv"] / 1000 / cells
+    reserve_pct = soc_at(curve, low_v)
+    out = []
+    for i, case in enumerate(("low", "typical", "high")):
+        load_ma = board["mcu_ma"][i] + sum(DISPLAY_MA[k][i] for k in kinds)
+        if profile.mcu.name == "rp2040":
+            # switching regulator: the battery gives the power, at the warning's voltage
+            bat_ma = load_ma * 3.3 / (chemistry["low_mv"] / 1000 * BUCK_BOOST_EFF)
+        else:
+            bat_ma = load_ma + 5     # AMS1117: linear, ~5 mA of its own
+        need_pct = 100 * 10 * bat_ma / mah
+        need_mv = (round(cell_v_at(curve, need_pct) * cells * 1000) if need_pct <= 100
+                   else None)
+        out.append({"case": case, "load_ma": load_ma, "battery_ma": round(bat_ma),
+                    "full_h": round(mah / bat_ma, 1),
+                    "reserve_pct": round(reserve_pct, 1),
+                    "after_low_h": round(mah * reserve_pct / 100 / bat_ma, 1),
+                    "low_mv_for_10h": need_mv})
+    return {"capacity_mah": mah, "cells": cells, "low_mv": chemistry["low_mv"],
+            "cases": out}
+
+
+def _life_table(life):
+    rows = ["| current case | load at 3.3 V | from the battery | full pack | after the "
+            "warning | warning for 10 h would be at |", "|---|---|---|---|---|---|"]
+    for c in life["cases"]:
+        rows.append("| %s | %d mA | %d mA | %.1f h | %.1f h | %s |" % (
+            c["case"], c["load_ma"], c["battery_ma"], c["full_h"], c["after_low_h"],
+            "%d mV" % c["low_mv_for_10h"] if c["low_mv_for_10h"] else
+            "never (10 h needs more than the full pack)"))
+    return "\n".join(rows)
+
+
+def readme_text(w, life):
+    p = w.profile
+    cfg = p.config
+    bat = cfg["battery"]
+    chem = w.chem
+    lab = w.gpio_label
+    header = w.board["header"]
+    rows = []
+    for key, (gpio, role) in functions(p).items():
+        rows.append("| %s | %s | %s | %s |" % (key, lab(gpio), header[gpio], role))
+    return "\n".join([
+        "<!-- GENERATED from boards.toml by `python -m chessclock.hardware generate` "
+        "(make hardware): do not edit. -->",
+        "# Build: `%s`" % p.name,
+        "",
+        "%s. The pins come from `boards.toml` (profile `%s`); the firmware for this build is "
+        "`make firmware BOARD=%s`." % (p.description, p.name, p.name),
+        "",
+        "![wiring](wiring.svg)",
+        "",
+        "- [wiring.svg](wiring.svg) / [wiring.png](wiring.png): every wire "
+        "([wiring.yaml](wiring.yaml), WireViz)",
+        "- [schematic.svg](schematic.svg): the circuit; [netlist.txt](netlist.txt): every net",
+        "- [bom.csv](bom.csv): what to buy; [../NOTES.md](../NOTES.md): lever, switches, "
+        "displays, enclosure, battery life",
+        "",
+        "## Pins",
+        "",
+        "| function (boards.toml) | MCU pin | header | use |",
+        "|---|---|---|---|",
+    ] + rows + [
+        "",
+        "Levers and buttons are switches to GND read with the internal pull-up: no resistor.",
+        "",
+        "## Steps",
+        "",
+        "1. Flash MicroPython on the %s, then `make deploy BOARD=%s PORT=...` (hold MENU at "
+        "power-on later for maintenance mode)." % (w.board["type"], p.name),
+        "2. Perfboard `POWER`: D1 (1N5817, stripe towards %s) from BAT+ to VOUT; divider "
+        "R1 %s from BAT+ to SENSE, R2 %s from SENSE to GND, C2 100 nF across R2. The divider "
+        "sits after the power switch, so it draws nothing when the clock is off."
+        % (w.board["vin"], _ohms(bat["r_top"]), _ohms(bat["r_bottom"])),
+        "3. Perfboard `BUZZER_DRV`: Q1 2N3904, base through R3 1k from IN, emitter to GND, "
+        "collector to the piezo's minus; the piezo's plus to %s; R4 1k across the piezo."
+        % w.board["vin"],
+        "4. Wire the levers' microswitches (COM to GND, NO to the pin), the four buttons and "
+        "the displays as in the picture; power the displays from 3V3, never from %s."
+        % w.board["vin"],
+        "5. First power it from USB with the power switch off: each button clicks, each "
+        "lever starts the other side's clock. Then the battery: %s (the clock warns at "
+        "%d mV, saves the game and stops writing to flash at %d mV)."
+        % (chem["description"], chem["low_mv"], chem["critical_mv"]),
+        "",
+        "## Battery life (estimate; method and assumptions in ../NOTES.md)",
+        "",
+        "%d mAh pack, warning at %d mV (%.1f %% of the charge left on the assumed curve)."
+        % (life["capacity_mah"], life["low_mv"], life["cases"][0]["reserve_pct"]),
+        "",
+        _life_table(life),
+        "",
+    ])
+
+
+# ---- schematic (schemdraw) ------------------------------------------------------------
+
+
+def schematic_svg(w):
+    import schemdraw
+    import schemdraw.elements as elm
+    schemdraw.use("svg")
+    p = w.profile
+    cfg = p.config
+    lab = w.gpio_label
+    bat = cfg["battery"]
+    vin = w.board["vin"]
+    left = [(lab(cfg["levers"][0]), "LEVER L", True), (lab(cfg["levers"][1]), "LEVER R", True)]
+    left += [(lab(g), "BTN " + n.upper(), False)
+             for g, n in zip(cfg["buttons"], boardsmod.BUTTONS, strict=True)]
+    right = [(lab(cfg["buzzer"]["pin"]), "buzzer"), (lab(bat["pin"]), "battery")]
+    for side, d in zip(boardsmod.SIDES, cfg["displays"], strict=True):
+        if d["type"] == "tm1637":
+            right += [(lab(d["clk"]), "TM1637 %s CLK" % side),
+                      (lab(d["dio"]), "TM1637 %s DIO" % side)]
+    for bus in cfg["i2c"]:
+        right += [(lab(bus["sda"]), "I2C%d SDA: both SSD1306" % bus["id"]),
+                  (lab(bus["scl"]), "I2C%d SCL: both SSD1306" % bus["id"])]
+    pins = [elm.IcPin(name=n, side="left", anchorname="L%d" % i) for i, (n, _t, _l)
+            in enumerate(left)]
+    pins += [elm.IcPin(name=n, side="right", anchorname="R%d" % i) for i, (n, _t)
+             in enumerate(right)]
+    n_side = max(len(left), len(right))
+    with schemdraw.Drawing(show=False) as d:
+        d.config(fontsize=11, unit=2)
+        ic = elm.Ic(pins=pins, size=(5, n_side * 1.2 + 1), pinspacing=1.2,
+                    label=w.board["type"] + "\n(internal pull-ups\non inputs)")
+        d += ic
+        for i, (_n, text, is_lever) in enumerate(left):
+            a = getattr(ic, "L%d" % i)
+            d += elm.Line().at(a).left().length(1.5)
+            sw = elm.Switch() if is_lever else elm.Button()
+            d += sw.left().label(text + (" (see-saw)" if is_lever else ""), loc="top",
+                                 fontsize=9)
+            d += elm.Ground().right()
+        for i, (_n, text) in enumerate(right):
+            a = getattr(ic, "R%d" % i)
+            d += elm.Line().at(a).right().length(1.5)
+            d += elm.Dot(open=True).label(text, loc="right", fontsize=9)
+        # the sub-circuits below, joined to the MCU by the pin names (net labels)
+        x0 = ic.bbox.xmin - 4
+        y = ic.bbox.ymin - 6
+        # buzzer: R3 -> Q1 base; collector -> piezo -> VIN; R4 across the piezo
+        d += elm.Line().at((x0, y)).right().length(2.5).label(right[0][0] + " (buzzer)",
+                                                              loc="top", fontsize=10)
+        d += elm.Resistor().right().label("R3 1k", fontsize=9)
+        q = elm.BjtNpn(circle=True).anchor("base").label("Q1\n2N3904", loc="right",
+                                                           fontsize=9)
+        d += q
+        d += elm.Ground().at(q.emitter)
+        d += elm.Line().at(q.collector).up().length(0.5)
+        top = d.here
+        d += elm.RBox(w=1.2, h=0.6).up().label("PIEZO", loc="top", fontsize=9)
+        spk_top = d.here
+        d += elm.Vdd().label(vin)
+        d += elm.Line().at(top).right().length(1.5)
+        d += elm.Resistor().up().toy(spk_top).label("R4 1k", loc="bottom", fontsize=9)
+        d += elm.Line().left().tox(q.collector)
+        # battery sense: the divider from the switched battery to the ADC pin
+        xd = x0 + 12
+        d += elm.Line().at((xd, y)).right().length(3).label(
+            right[1][0] + " (battery, ADC)", loc="top", fontsize=10)
+        node = d.here
+        d += elm.Dot()
+        d += elm.Resistor().up().label("R1 %s\nr_top" % _ohms(bat["r_top"]), loc="bottom",
+                                       fontsize=9)
+        d += elm.Vdd().label("BAT+ (switched)")
+        d += elm.Resistor().at(node).down().label("R2 %s\nr_bottom" % _ohms(bat["r_bottom"]),
+                                                  loc="bottom", fontsize=9)
+        d += elm.Ground()
+        d += elm.Line().at(node).right().length(2)
+        d += elm.Capacitor().down().label("C2 100n", loc="bottom", fontsize=9)
+        d += elm.Ground()
+        # power: battery, switch, Schottky into VIN (USB feeds VIN through the board's own)
+        y -= 6
+        d += elm.Ground().at((x0, y))
+        d += elm.Battery().at((x0, y)).right().label("BATTERY", loc="top", fontsize=9
+                                                     ).reverse()
+        d += elm.Switch().right().label("SW_POWER", fontsize=9)
+        d += elm.Line().right().length(1)
+        d += elm.Dot().label("BAT+ (switched)", loc="top", fontsize=9)
+        d += elm.Schottky().right().label("D1 1N5817", loc="bottom", fontsize=9)
+        d += elm.Line().right().length(1)
+        d += elm.Dot(open=True).label(vin + " (USB also feeds it)", loc="right", fontsize=9)
+        d += elm.Label().at((x0, y - 2)).label(
+            "%s: %s.\nBattery: %s. Displays from 3V3; levers and buttons close to GND."
+            % (p.name, p.description, w.chem["description"]), halign="left", fontsize=10)
+        svg = d.get_imagedata("svg")
+    return svg.decode() if isinstance(svg, bytes) else svg
+
+
+# ---- generate, render, check ----------------------------------------------------------
+
+
+def load_models(root=None):
+    root = Path(root) if root is not None else root_dir()
+    b = boardsmod.load(root / "boards.toml")
+    models = {}
+    for name, prof in b.profiles.items():
+        chem_name = prof.config["battery"]["chemistry"]
+        chem = dict(b.chemistries[chem_name])
+        chem["description"] = _chem_description(root / "boards.toml", chem_name)
+        models[name] = Wiring(prof, chem)
+    return b, models
+
+
+def _chem_description(path, name):
+    import tomllib
+    data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    return data["chemistry"][name].get("description", name)
+
+
+def generated_files(w, chem_name, b):
+    life = battery_life(w.profile, chem_name, b.chemistries[chem_name])
+    return {"wiring.yaml": w.yaml_text(), "netlist.txt": netlist_text(w),
+            "bom.csv": bom_text(w), "README.md": readme_text(w, life)}
+
+
+def generate(root=None, out=sys.stdout):
+    root = Path(root) if root is not None else root_dir()
+    b, models = load_models(root)
+    for name, w in models.items():
+        folder = root / "hardware" / name
+        folder.mkdir(parents=True, exist_ok=True)
+        for fname, text in generated_files(w, w.profile.config["battery"]["chemistry"],
+                                           b).items():
+            path = folder / fname
+            if not path.exists() or path.read_text(encoding="utf-8") != text:
+                path.write_text(text, encoding="utf-8")
+                out.write("wrote %s\n" % path.relative_to(root))
+    return 0
+
+
+def sha256(path):
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def render(root=None, out=sys.stdout):
+    root = Path(root) if root is not None else root_dir()
+    if shutil.which("dot") is None:
+        out.write("graphviz's `dot` is missing (apt-get install graphviz; make hardware "
+                  "does it)\n")
+        return 2
+    wireviz = Path(sys.executable).with_name("wireviz")
+    _b, models = load_models(root)
+    for name, w in models.items():
+        folder = root / "hardware" / name
+        subprocess.run([str(wireviz) if wireviz.exists() else "wireviz", "-f", "ps",
+                        "-O", "wiring", str(folder / "wiring.yaml")], check=True,
+                       stdout=subprocess.DEVNULL)
+        _shrink_png(folder / "wiring.png")
+        (folder / "schematic.svg").write_text(schematic_svg(w), encoding="utf-8")
+        write_sidecar(folder)
+        out.write("rendered %s: %s\n" % (folder.relative_to(root), ", ".join(RENDERED)))
+    return 0
+
+
+PNG_WIDTH = 2400   # pixels: readable on a repository page, about 100 KB
+
+
+def _shrink_png(path):
+    """A palette PNG (the picture has few colours): a fraction of the size, same look."""
+    from PIL import Image
+    with Image.open(path) as im:
+        im = im.convert("RGB")
+        if im.width > PNG_WIDTH:
+            im = im.resize((PNG_WIDTH, round(im.height * PNG_WIDTH / im.width)),
+                           Image.Resampling.LANCZOS)
+        small = im.quantize(colors=64, method=Image.Quantize.MEDIANCUT)
+    small.save(path, optimize=True)
+
+
+def write_sidecar(folder):
+    lines = ["%s  %s" % (sha256(folder / f), f) for f in ("wiring.yaml", "netlist.txt")
+             + RENDERED]
+    (folder / SIDECAR).write_text(
+        "# sha256 of the inputs (wiring.yaml, netlist.txt) and of what `make hardware` "
+        "rendered from them\n" + "\n".join(lines) + "\n", encoding="utf-8")
+
+
+def read_sidecar(folder):
+    out = {}
+    for line in (folder / SIDECAR).read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            digest, _, name = line.partition("  ")
+            out[name] = digest
+    return out
+
+
+def check_bom(profile, text):
+    where = "hardware/%s/bom.csv" % profile.name
+    rows = list(csv.DictReader(io.StringIO(text)))
+    problems = []
+    if not rows or list(rows[0].keys()) != BOM_COLUMNS:
+        return ["%s: columns must be %s" % (where, ",".join(BOM_COLUMNS))]
+    for i, r in enumerate(rows, 2):
+        try:
+            if int(r["quantity"]) < 1 or float(r["approx_price_eur"]) < 0:
+                raise ValueError
+        except (TypeError, ValueError):
+            problems.append("%s: line %d: quantity or price is not a number" % (where, i))
+    text_of = [(r["part"] + " " + r["typical_part_number"]).lower() for r in rows]
+
+    def qty(*words):
+        return sum(int(r["quantity"]) for r, t in zip(rows, text_of, strict=True)
+                   if all(wd in t for wd in words) and r["quantity"].isdigit())
+
+    board = BOARDS[profile.mcu.name]["type"].lower()
+    if qty(board.split(" v4")[0]) != 1:
+        problems.append("%s: no %s" % (where, BOARDS[profile.mcu.name]["type"]))
+    for kind in dict.fromkeys(d["type"] for d in profile.config["displays"]):
+        n = sum(1 for d in profile.config["displays"] if d["type"] == kind)
+        if qty(kind) != n:
+            problems.append("%s: %d %s display(s) expected" % (where, n, kind))
+    for words, n, what in ((("lever", "switch"), 2, "lever switches"),
+                           (("button",), 4, "buttons"), (("piezo",), 1, "buzzer"),
+                           (("npn",), 1, "buzzer transistor"), (("schottky",), 1, "diode"),
+                           (("switch", "spst"), 1, "power switch")):
+        if qty(*words) < n:
+            problems.append("%s: needs %d %s" % (where, n, what))
+    return problems
+
+
+def check_all(root=None):
+    """Every problem of hardware/ against boards.toml (a list of strings; [] is good)."""
+    root = Path(root) if root is not None else root_dir()
+    b, models = load_models(root)
+    problems = []
+    hw = root / "hardware"
+    for folder in sorted(p for p in hw.iterdir() if p.is_dir() and not p.name.startswith(
+            (".", "_"))):
+        if folder.name not in models:
+            problems.append("hardware/%s: no such profile in boards.toml" % folder.name)
+    for name, w in models.items():
+        folder = hw / name
+        chem_name = w.profile.config["battery"]["chemistry"]
+        for fname, text in generated_files(w, chem_name, b).items():
+            path = folder / fname
+            if not path.exists():
+                problems.append("hardware/%s/%s: missing (make hardware)" % (name, fname))
+            elif path.read_text(encoding="utf-8") != text:
+                problems.append("hardware/%s/%s: differs from what boards.toml generates "
+                                "(make hardware)" % (name, fname))
+        if (folder / "wiring.yaml").exists():
+            problems += check_wiring(w.profile, (folder / "wiring.yaml").read_text("utf-8"))
+        if (folder / "bom.csv").exists():
+            problems += check_bom(w.profile, (folder / "bom.csv").read_text("utf-8"))
+        if not (folder / SIDECAR).exists():
+            problems.append("hardware/%s/%s: missing (make hardware)" % (name, SIDECAR))
+            continue
+        recorded = read_sidecar(folder)
+        for fname in ("wiring.yaml", "netlist.txt") + RENDERED:
+            path = folder / fname
+            if not path.exists():
+                problems.append("hardware/%s/%s: missing (make hardware)" % (name, fname))
+            elif recorded.get(fname) != sha256(path):
+                problems.append("hardware/%s/%s: not what was rendered last (%s): "
+                                "make hardware" % (name, fname, SIDECAR))
+    return problems
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    action = argv[0] if argv else "check"
+    if action == "generate":
+        return generate()
+    if action == "render":
+        return render()
+    if action == "check":
+        problems = check_all()
+        for pr in problems:
+            print(pr)
+        print("hardware/: %s" % ("ok" if not problems else "%d problems" % len(problems)))
+        return 1 if problems else 0
+    print("usage: python -m chessclock.hardware generate|render|check", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,838 @@
+"""`chessclock ruling`: what the log shows and what the Laws say about it.
+
+Three forms:
+
+    chessclock ruling FLAGFILE [--control SPEC] [--rules R] [--pgn GAME.pgn] [--fen FEN]
+                      [--json] [--plot out.png|out.svg] [--html report.html]
+                      [--incident out.txt|out.md --event E --place P --match M]
+    chessclock ruling late --elapsed 75m --visitor white [--control SPEC] [--rules R]
+    chessclock ruling replace FLAGFILE (--at-seq N | --at TIME) [--control SPEC]
+
+FLAGFILE is JSON Lines of clock events: the output of `chessclock simulate` or of
+`chessclock log export --format jsonl` (same dicts: t_ms, type, side, white_ms, black_ms,
+...). The ruling states the facts from the log, then applies the selected rule set
+(`chessclock.rules`), each line citing its article. The clock counts presses, not moves:
+the move counter is advisory and the scoresheet (--pgn) decides whether a control was met.
+"""
+
+import json
+
+from chessclock import rules as R
+
+SIDES = ("white", "black")
+CORRECTIONS = ("adjust", "set-time", "set-moves", "set-stage", "undo", "add-stage", "unflag",
+               "split")
+
+
+class RulingError(ValueError):
+    """Bad input for a ruling (file, control, option); the message says which."""
+
+
+# ---------------------------------------------------------------- input
+
+def load_events(source):
+    """Event dicts from a JSON Lines file path or file object (blank lines skipped)."""
+    if hasattr(source, "read"):
+        text, where = source.read(), getattr(source, "name", "<input>")
+    else:
+        where = str(source)
+        try:
+            with open(source, encoding="utf-8") as f:
+                text = f.read()
+        except OSError as e:
+            raise RulingError("cannot read %s: %s" % (where, e)) from None
+    return parse_events(text, where)
+
+
+def parse_events(text, where="<input>"):
+    out = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except ValueError as e:
+            raise RulingError("%s line %d: not JSON: %s" % (where, n, e)) from None
+        if not isinstance(rec, dict) or "type" not in rec:
+            raise RulingError("%s line %d: not a clock event (no 'type')" % (where, n))
+        rec.setdefault("seq", rec.get("seq", len(out) + 1))
+        out.append(rec)
+    if not out:
+        raise RulingError("%s: no events" % where)
+    return out
+
+
+def resolve_control(spec, events=()):
+    """(Control or None, spec text or None, preset or None): --control, else a control
+    record in the log (type 'control' with 'spec' or 'control', or the game header that
+    `chessclock log export --format jsonl` writes); the last one in the log."""
+    from clockcore import presets
+
+    if spec is None:
+        for e in events:  # keep the last: a log may hold several games, the last is current
+            if e.get("type") in ("control", "header"):  # a header: `log export` output
+                found = e.get("spec") or e.get("control")
+                if isinstance(found, str):
+                    spec = found
+    if spec is None:
+        return None, None, None
+    try:
+        control, preset = presets.resolve(spec)
+        control.validate()
+    except ValueError as e:
+        raise RulingError("control %r: %s" % (spec, e)) from None
+    return control, spec, preset
+
+
+def parse_duration(text):
+    """'75m', '1h15m', '90s', '4500000ms', '1:15:00', '75:00' (m:ss), '75' (minutes) -> ms."""
+    t = text.strip().lower().replace(" ", "")
+    if not t:
+        raise RulingError("empty duration")
+    if ":" in t:
+        parts = t.split(":")
+        if not all(p.isdigit() for p in parts) or len(parts) > 3:
+            raise RulingError("bad duration %r" % text)
+        ms = 0
+        for p in parts:
+            ms = ms * 60 + int(p)
+        return ms * 1000 * (60 if len(parts) == 1 else 1)
+    if t.isdigit():
+        return int(t) * R.MIN
+    units = {"h": 3600000, "m": 60000, "s": 1000, "ms": 1}
+    ms, num, i = 0, "", 0
+    while i < len(t):
+        ch = t[i]
+        if ch.isdigit():
+            num += ch
+            i += 1
+            continue
+        unit = "ms" if t[i:i + 2] == "ms" else ch
+        if unit not in units or not num:
+            raise RulingError("bad duration %r (use e.g. 75m, 1h15m, 90s, 1:15:00)" % text)
+        ms += int(num) * units[unit]
+        num = ""
+        i += len(unit)
+    if num:
+        raise RulingError("bad duration %r: a number without a unit at the end" % text)
+    return ms
+
+
+def fmt(ms):
+    """Milliseconds as h:mm:ss.mmm (or m:ss.mmm under an hour)."""
+    if ms is None:
+        return "-"
+    sign = "-" if ms < 0 else ""
+    ms = abs(int(ms))
+    s, milli = divmod(ms, 1000)
+    m, s = divmod(s, 60)
+    h, m = divmod(m, 60)
+    if h:
+        return "%s%d:%02d:%02d.%03d" % (sign, h, m, s, milli)
+    return "%s%d:%02d.%03d" % (sign, m, s, milli)
+
+
+def read_pgn(path):
+    import chess.pgn
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            game = chess.pgn.read_game(f)
+    except OSError as e:
+        raise RulingError("cannot read %s: %s" % (path, e)) from None
+    if game is None:
+        raise RulingError("%s: no game in the PGN" % path)
+    if game.errors:
+        raise RulingError("%s: %s" % (path, game.errors[0]))
+    return game
+
+
+def scoresheet(game):
+    """{'white': n, 'black': n, 'board': final board, 'last_mover': side or None}."""
+    board = game.board()
+    counts = {"white": 0, "black": 0}
+    last = None
+    for move in game.mainline_moves():
+        last = "white" if board.turn else "black"
+        counts[last] += 1
+        board.push(move)
+    return {"white": counts["white"], "black": counts["black"], "board": board,
+            "last_mover": last, "headers": dict(game.headers)}
+
+
+# ---------------------------------------------------------------- facts
+
+def other(side):
+    return "black" if side == "white" else "white"
+
+
+class Facts:
+    """What the log shows, walked once in order."""
+
+    def __init__(self, events):
+        self.events = [e for e in events if e.get("type") != "final"]
+        finals = [e for e in events if e.get("type") == "final"]
+        self.final = finals[-1] if finals else None
+        self.presses = {"white": 0, "black": 0}
+        self.ignored = []
+        self.stage_passes = []   # dicts: the stage event plus presses_in_stage computed
+        self.flags = []          # dicts: the flag event plus 'unflag_t_ms' when taken back
+        self.stops = []          # {'t_ms', 'resume_t_ms', 'running', 'after_flag'}
+        self.corrections = []
+        self.claims = []         # explicit claim records, if the log has them
+        self.start = None
+        self.end = None
+        stage_start_moves = {"white": 0, "black": 0}
+        running = None
+        open_stop = None
+        for e in self.events:
+            typ, side = e["type"], e.get("side")
+            if typ == "start":
+                self.start = e
+                running = side or "white"
+            elif typ == "press":
+                self.presses[side] += 1
+                running = other(side)
+            elif typ == "ignored":
+                self.ignored.append(e)
+            elif typ == "stage":
+                moves = self.presses.get(side, 0)
+                rec = dict(e, presses_in_stage=moves - stage_start_moves[side],
+                           moves=moves)
+                stage_start_moves[side] = moves
+                self.stage_passes.append(rec)
+            elif typ == "flag":
+                self.flags.append(dict(e))
+            elif typ == "unflag":
+                for f in reversed(self.flags):
+                    if f["side"] == side and "unflag_t_ms" not in f:
+                        f["unflag_t_ms"] = e["t_ms"]
+                        break
+                self.corrections.append(e)
+            elif typ == "pause":
+                open_stop = {"t_ms": e["t_ms"], "running": running, "resume_t_ms": None,
+                             "after_flag": any("unflag_t_ms" not in f for f in self.flags),
+                             "white_ms": e.get("white_ms"), "black_ms": e.get("black_ms")}
+                self.stops.append(open_stop)
+                running = None
+            elif typ == "resume":
+                if open_stop is not None:
+                    open_stop["resume_t_ms"] = e["t_ms"]
+                    open_stop = None
+                running = side
+            elif typ == "end":
+                self.end = e
+            elif typ == "claim":
+                self.claims.append(e)
+            elif typ in CORRECTIONS:
+                self.corrections.append(e)
+            if typ == "set-moves" and side:
+                self.presses[side] = e.get("moves", self.presses[side])
+
+    def frozen_after(self, t_ms):
+        """True if the log shows the clock frozen after t_ms (a flag with freeze on)."""
+        return any(e.get("state") == "frozen" or e.get("frozen") for e in self.events
+                   if e["t_ms"] >= t_ms and e["type"] in ("ignored", "flag"))
+
+    @property
+    def standing_flags(self):
+        return [f for f in self.flags if "unflag_t_ms" not in f]
+
+    def stop_after(self, t_ms):
+        """The first stop of the clocks (pause or end) at or after t_ms, or None."""
+        times = [s["t_ms"] for s in self.stops if s["t_ms"] >= t_ms]
+        if self.end is not None and self.end["t_ms"] >= t_ms:
+            times.append(self.end["t_ms"])
+        return min(times) if times else None
+
+    def lines(self, control_text=None, ruleset=None):
+        out = []
+        if control_text:
+            out.append("Control: %s" % control_text)
+        if ruleset is not None:
+            out.append("Rules: %s" % ruleset.title)
+        if self.start:
+            out.append("Start at %s: %s's clock started; White %s, Black %s" % (
+                fmt(self.start["t_ms"]), self.start.get("side", "white"),
+                fmt(self.start.get("white_ms")), fmt(self.start.get("black_ms"))))
+        out.append("Presses: White %d, Black %d (the clock counts presses, not moves)"
+                   % (self.presses["white"], self.presses["black"]))
+        if self.ignored:
+            out.append("Ignored presses or actions: %d (first at %s)"
+                       % (len(self.ignored), fmt(self.ignored[0]["t_ms"])))
+        timed = []  # (t_ms, text), listed in the order they happened
+        for s in self.stage_passes:
+            timed.append((s["t_ms"], "Stage %d reached by %s at %s (cause: %s; %d presses in "
+                          "the stage before it; %s added)" % (
+                              s.get("stage", 0), s["side"], fmt(s["t_ms"]),
+                              s.get("cause", "?"), s["presses_in_stage"],
+                              fmt(s.get("added_ms")))))
+        for s in self.stops:
+            timed.append((s["t_ms"], "Clocks stopped at %s (%s was running)%s; %s" % (
+                fmt(s["t_ms"]), s["running"] or "nobody",
+                " after a flag" if s["after_flag"] else "",
+                "resumed at %s" % fmt(s["resume_t_ms"]) if s["resume_t_ms"] is not None
+                else "not resumed")))
+        for c in self.claims:
+            timed.append((c["t_ms"], "Claim at %s by %s: %s" % (
+                fmt(c["t_ms"]), c.get("side", "?"), c.get("reason", c.get("claim", "")))))
+        for c in self.corrections:
+            timed.append((c["t_ms"], "Arbiter correction at %s: %s"
+                          % (fmt(c["t_ms"]), describe_correction(c))))
+        for f in self.flags:
+            timed.append((f["t_ms"], "%s's flag fell at %s in stage %s after %s presses in the "
+                          "stage (%s in all); White %s, Black %s%s" % (
+                              f["side"].capitalize(), fmt(f["t_ms"]), f.get("stage", "?"),
+                              f.get("presses_in_stage", "?"), f.get("moves", "?"),
+                              fmt(f.get("white_ms")), fmt(f.get("black_ms")),
+                              "; taken back at %s" % fmt(f["unflag_t_ms"])
+                              if "unflag_t_ms" in f else "")))
+        timed.sort(key=lambda x: x[0])
+        out += [text for _, text in timed]
+        if self.end:
+            out.append("Game ended on the clock at %s: White %s, Black %s" % (
+                fmt(self.end["t_ms"]), fmt(self.end.get("white_ms")),
+                fmt(self.end.get("black_ms"))))
+        return out
+
+
+def describe_correction(c):
+    typ, side = c["type"], c.get("side", "both")
+    reason = " (%s)" % c["reason"] if c.get("reason") else ""
+    if typ == "adjust":
+        d = c.get("delta_ms", 0)
+        what = "%s%s to %s" % ("+" if d >= 0 else "-", fmt(abs(d)), side)
+        if d == 120000:
+            what += " (the amount of a +2 min penalty to the opponent)"
+        return what + reason
+    if typ == "undo":
+        return "last press by %s marked as not a move (%s taken back)%s" % (
+            side, fmt(-c.get("delta_ms", 0)), reason)
+    if typ == "set-time":
+        return "%s's time set; now White %s, Black %s%s" % (
+            side, fmt(c.get("white_ms")), fmt(c.get("black_ms")), reason)
+    if typ == "set-moves":
+        return "%s's move counter set to %s%s" % (side, c.get("moves"), reason)
+    if typ == "set-stage":
+        return "%s put in stage %s%s" % (side, c.get("stage"), reason)
+    if typ == "add-stage":
+        return "stage added for %s: %s more%s" % (side, fmt(c.get("added_ms")), reason)
+    if typ == "unflag":
+        return "%s's flag taken back%s" % (side, reason)
+    return "%s %s%s" % (typ, side, reason)
+
+
+# ---------------------------------------------------------------- the flag ruling
+
+class Ruling:
+    def __init__(self, ruleset):
+        self.ruleset = ruleset
+        self.facts = []
+        self.lines = []      # (text, article)
+        self.result = "*"
+        self.summary = ""
+        self.mate = None     # MateVerdict dict
+        self.moves_check = None
+
+    def rule(self, text, topic=None, article=None):
+        self.lines.append((text, article or (self.ruleset.art(topic) if topic else "")))
+
+    def as_dict(self):
+        return {"rules": self.ruleset.key, "facts": self.facts,
+                "ruling": [{"text": t, "article": a} for t, a in self.lines],
+                "result": self.result, "summary": self.summary, "mate": self.mate,
+                "moves_check": self.moves_check,
+                **{k: getattr(self, k) for k in ("split", "times", "state")
+                   if hasattr(self, k)}}
+
+    def text(self):
+        out = ["FACTS (from the clock's log)"]
+        out += ["  - " + f for f in self.facts]
+        out.append("RULING (%s)" % self.ruleset.title)
+        out += ["  - %s [%s]" % (t, a) if a else "  - " + t for t, a in self.lines]
+        out.append("RESULT: %s  %s" % (self.result, self.summary))
+        return "\n".join(out) + "\n"
+
+
+def _stage_requirement(control, side, flag):
+    """(moves required in the stage, cumulative moves by the end of it, is_last_sd) for the
+    stage a flag fell in; None when the control is unknown."""
+    if control is None:
+        return None
+    stages = control.side(0 if side == "white" else 1).stages
+    k = max(1, int(flag.get("stage", 1)))
+    st = stages[min(k, len(stages)) - 1]
+    if not st.moves:
+        return 0, None, True
+    if k < len(stages):
+        cumulative = sum(s.moves for s in stages[:k])
+    else:  # a last stage with a move count repeats: count from the stage's start
+        cumulative = int(flag.get("moves", 0)) - int(flag.get("presses_in_stage", 0)) + st.moves
+    return st.moves, cumulative, False
+
+
+def _win(side):
+    return "1-0" if side == "white" else "0-1"
+
+
+def rule_flag(events, ruleset, control=None, control_text=None, game=None, board=None,
+              max_nodes=None):
+    """The ruling on the flag(s) in `events`. `game` a chess.pgn.Game (the scoresheet up
+    to the flag), `board` a chess.Board (the final position) if no game."""
+    from chessclock import deadpos
+
+    facts = Facts(events)
+    r = Ruling(ruleset)
+    r.facts = facts.lines(control_text, ruleset)
+    sheet = scoresheet(game) if game is not None else None
+    if sheet is not None:
+        board = sheet["board"]
+        r.facts.append("Scoresheet: White %d moves, Black %d moves; %s to move at its end"
+                       % (sheet["white"], sheet["black"], "White" if board.turn else "Black"))
+    if board is not None:
+        r.facts.append("Position at the flag: %s" % board.fen())
+
+    # A control missed at a stage passed on time-out (the clock's "TIME" mode) is a flag too.
+    candidates = [dict(f, kind="flag") for f in facts.standing_flags]
+    for s in facts.stage_passes:
+        if s.get("cause") != "timeout" or control is None:
+            continue
+        stages = control.side(0 if s["side"] == "white" else 1).stages
+        prev = stages[min(int(s["stage"]) - 1, len(stages)) - 1]
+        need = prev.moves
+        made = s["presses_in_stage"]
+        if sheet is not None and sheet[s["side"]] < sum(x.moves for x in
+                                                         stages[:int(s["stage"]) - 1]):
+            made = -1  # the whole scoresheet has fewer moves than the control asked
+        if need and made < need:
+            candidates.append(dict(s, kind="timeout", presses_in_stage=s["presses_in_stage"],
+                                   stage=int(s["stage"]) - 1, proven=made == -1))
+    candidates.sort(key=lambda c: c["t_ms"])
+    if not candidates:
+        r.rule("No flag stands in the log: nothing to rule on for time.", "flag_fall")
+        r.summary = "no flag"
+        return r
+
+    first = candidates[0]
+    loser = first["side"]
+    winner = other(loser)
+    r.rule("%s's flag fell first, at %s (the clock records the instant time ran out)"
+           % (loser.capitalize(), fmt(first["t_ms"])), "flag_fall")
+
+    # -- were the stage's moves made? (6.3.1 / 6.4; the counter is advisory)
+    req = _stage_requirement(control, loser, first)
+    control_met = False
+    if first["kind"] == "timeout":
+        r.rule("The clock passed %s to stage %d on time-out after %d presses in stage %d, "
+               "which asks for %d moves: %s" % (
+                   loser, first["stage"] + 1, first["presses_in_stage"], first["stage"],
+                   req[0] if req else 0,
+                   "the scoresheet has fewer moves in all, so the control was missed"
+                   if first.get("proven") else
+                   "the counter is advisory: the arbiter checks the scoresheet at that moment"),
+               "moves_check")
+        r.rule("The counter alone proves nothing.", "counter")
+        if not first.get("proven") and sheet is not None:
+            r.result = "*"
+            r.summary = ("the arbiter checks on the scoresheet whether %s had made the moves "
+                         "by %s" % (loser, fmt(first["t_ms"])))
+            r.rule("The scoresheet has %d moves by %s in all; whether they were made before "
+                   "the time-out the log cannot show" % (sheet[loser], loser), "moves_check")
+            return r
+    elif req is None:
+        r.rule("The control is not known (give --control): whether the stage asked for a "
+               "number of moves cannot be checked", "moves_check")
+    elif req[2]:
+        r.rule("The flag fell in the last period, where all remaining moves must be made: "
+               "the control cannot have been met", "moves_check")
+    else:
+        need, cumulative, _ = req
+        presses = int(first.get("moves", 0))
+        if sheet is not None:
+            made = sheet[loser]
+            note = ""
+            if sheet["last_mover"] == loser and made > presses \
+                    and ruleset.key == "fide2023":
+                made -= 1
+                note = ("; its last move on the scoresheet was not completed by a press of "
+                        "the clock (FIDE 6.2.1), so it does not count")
+            control_met = made >= cumulative
+            r.moves_check = {"required": cumulative, "scoresheet": made, "counter": presses}
+            r.rule("Stage %s asks for %d moves (%d in all by its end); the scoresheet shows %d "
+                   "completed moves by %s%s, the clock's counter %d: the control was %s"
+                   % (first.get("stage"), need, cumulative, made, loser, note, presses,
+                      "MET" if control_met else "MISSED"), "moves_check")
+            if control_met:
+                r.rule("The counter showed fewer presses than moves; no claim rests on it "
+                       "and the arbiter corrects the clock (counter and next stage's time)",
+                       "counter")
+        else:
+            r.moves_check = {"required": cumulative, "scoresheet": None, "counter": presses}
+            r.rule("Stage %s asks for %d moves (%d in all by its end); the clock counted %d "
+                   "presses. The counter is advisory: check the scoresheet (give --pgn)"
+                   % (first.get("stage"), need, cumulative, presses), "counter")
+    if control_met:
+        r.result = "*"
+        r.summary = "no loss on time: %s made the control; play continues after the " \
+                    "arbiter corrects the clock" % loser
+        r.rule("No loss on time; the arbiter sets the clock right and play continues",
+               "wrong_setting")
+        return r
+
+    # -- both flags
+    second = next((c for c in candidates[1:] if c["side"] == winner), None)
+    stop = facts.stop_after(first["t_ms"])
+    if facts.frozen_after(first["t_ms"]):
+        stop = first["t_ms"]
+        if ruleset.both_flags != R.BOTH_FIRST_LOSES:
+            r.rule("The clock froze at the flag (both clocks stopped, so the other flag "
+                   "could not fall): taken as the stop of the clocks", "claim")
+    if second is not None:
+        r.rule("%s's flag fell too, at %s; the order is recorded: %s first"
+               % (winner.capitalize(), fmt(second["t_ms"]), loser), "both_flags")
+        claimed_before = stop is not None and stop < second["t_ms"]
+        if ruleset.both_flags == R.BOTH_DRAW:
+            if claimed_before:
+                r.rule("The clocks were stopped at %s with only %s's flag down: the claim "
+                       "was made before the second flag fell" % (fmt(stop), loser),
+                       "claim")
+            else:
+                r.rule("Both flags are down: the game is drawn, whatever the order",
+                       "both_flags")
+                r.result, r.summary = "1/2-1/2", "both flags down: draw"
+                return r
+        elif ruleset.both_flags == R.BOTH_LATER_UNCLAIMED_DRAW:
+            if claimed_before:
+                r.rule("%s stopped the clocks at %s with his own flag up: a valid claim "
+                       "(the log cannot tell who stopped them)" % (winner.capitalize(),
+                                                                   fmt(stop)), "claim")
+            else:
+                r.rule("%s's flag fell after %s's flag, which had not been claimed: the "
+                       "game is drawn" % (winner.capitalize(), loser), "both_flags")
+                r.result, r.summary = "1/2-1/2", "flag after an unclaimed flag: draw"
+                return r
+        else:
+            last = req is not None and req[2]
+            r.rule("The first flag decides; had the order not been established, the game "
+                   "would %s" % ("be drawn (the last period)" if last
+                                  else "continue (not the last period)"), "order_unknown")
+            if control is not None and any(st.inc_ms or st.delay_ms for i in (0, 1)
+                                           for st in control.side(i).stages):
+                r.rule("(Guidelines III cover games without increment; this control has an "
+                       "increment or delay)", "order_unknown")
+    elif ruleset.both_flags != R.BOTH_FIRST_LOSES:
+        if stop is not None and stop > first["t_ms"]:
+            r.rule("The clocks were stopped at %s with %s's flag down and %s's up: the "
+                   "claim (the log cannot tell who stopped them)"
+                   % (fmt(stop), loser, winner), "claim")
+
+    # -- can the opponent mate?
+    nodes = max_nodes or deadpos.DEFAULT_NODES
+    if ruleset.cannot_mate == R.MATE_ANY_SERIES:
+        if board is None:
+            r.rule("%s loses on time, unless the position is such that %s cannot checkmate "
+                   "by any series of legal moves (give --pgn or --fen to check)"
+                   % (loser.capitalize(), winner), "time_loss")
+            r.result, r.summary = _win(winner), "loss on time (position not checked)"
+            return r
+        import chess
+
+        v = deadpos.can_mate(board, chess.WHITE if winner == "white" else chess.BLACK,
+                             max_nodes=nodes)
+        r.mate = v.as_dict()
+        r.rule(v.describe(), "cannot_mate")
+        if v.status == deadpos.PROVEN:
+            r.rule("%s cannot checkmate %s's king by any series of legal moves: the game "
+                   "is drawn" % (winner.capitalize(), loser), "time_loss")
+            r.result, r.summary = "1/2-1/2", "flag fell, but the opponent cannot mate: draw"
+        elif v.status == deadpos.FOUND:
+            r.rule("%s can still checkmate: %s loses on time" % (winner.capitalize(), loser),
+                   "time_loss")
+            r.result, r.summary = _win(winner), "%s loses on time" % loser
+        else:
+            r.rule("%s loses on time unless the arbiter establishes that no series of legal "
+                   "moves mates (the search did not settle it)" % loser.capitalize(),
+                   "time_loss")
+            r.result, r.summary = _win(winner), "loss on time (dead position undecided)"
+        return r
+
+    # old rules: a material list, RAP with the "unless he shows mate" exception
+    if board is None:
+        r.rule("%s loses on time unless %s has not enough material to mate (give --pgn or "
+               "--fen to check)" % (loser.capitalize(), winner), "time_loss")
+        r.result, r.summary = _win(winner), "loss on time (material not checked)"
+        return r
+    import chess
+
+    wcol = chess.WHITE if winner == "white" else chess.BLACK
+    sig_w = deadpos.material_signature(board, wcol)
+    sig_l = deadpos.material_signature(board, not wcol)
+    listed = sig_w[1:] in ruleset.lone_material
+    r.facts.append("Material: %s %s, %s %s" % (winner, sig_w, loser, sig_l))
+    dead_ending = _listed_ending(board, sig_w, sig_l)
+    if dead_ending:
+        r.rule("The ending %s is in the list of draws" % dead_ending, "cannot_mate")
+    if not listed and not dead_ending:
+        r.rule("%s has %s: enough material to mate; %s loses on time"
+               % (winner.capitalize(), sig_w, loser), "time_loss")
+        r.result, r.summary = _win(winner), "%s loses on time" % loser
+        return r
+    if ruleset.cannot_mate == R.MATE_LIST_UNLESS_SHOWN:
+        v = deadpos.can_mate(board, wcol, max_nodes=nodes)
+        r.mate = v.as_dict()
+        r.rule(v.describe(), "cannot_mate")
+        if v.status == deadpos.FOUND:
+            r.rule("%s has only %s but can show that mate is possible: %s loses on time"
+                   % (winner.capitalize(), sig_w, loser), "cannot_mate")
+            r.result, r.summary = _win(winner), "%s loses on time" % loser
+            return r
+    r.rule("%s has only %s, not enough to mate: the game is drawn"
+           % (winner.capitalize(), sig_w), "cannot_mate")
+    r.result, r.summary = "1/2-1/2", "the opponent has not enough material: draw"
+    return r
+
+
+def _listed_ending(board, sig_a, sig_b):
+    from chessclock import deadpos
+
+    pair = sorted((sig_a, sig_b))
+    if pair == ["K", "K"]:
+        return "K v K"
+    if pair in (["K", "KB"], ["K", "KN"]):
+        return "K v %s" % pair[1].replace("K", "K+")
+    if pair == ["KB", "KB"] and deadpos.same_colour_bishops(board):
+        return "K+B v K+B, bishops on the same colour"
+    return None
+
+
+# ---------------------------------------------------------------- late arrival
+
+def rule_late(elapsed_ms, visitor, ruleset, control=None, default_ms=None):
+    """RGC 12.1's 60/40 split, and the default time of the rule set."""
+    r = Ruling(ruleset)
+    home = other(visitor)
+    r.facts = ["Elapsed since the scheduled start: %s" % fmt(elapsed_ms),
+               "Visitor: %s; home player: %s" % (visitor, home)]
+    vshare = elapsed_ms * R.LATE_VISITOR_PERCENT // 100
+    hshare = elapsed_ms - vshare
+    d = ruleset.default_time_ms if default_ms is None else default_ms
+    r.rule("Default time: %s (%s)" % (fmt(d), ruleset.default_note), "default")
+    if elapsed_ms > R.LATE_WAIT_MS:
+        r.rule("The home player had to wait %s and the visitor came later: the visitor "
+               "loses by default" % fmt(R.LATE_WAIT_MS), "late_split")
+        r.result = _win(home)
+        r.summary = "visitor defaults"
+        r.split = None
+        return r
+    r.rule("A visitor delayed by public transport may still play; the elapsed time is "
+           "charged 60%% to the visitor and 40%% to the home player: %s -%s, %s -%s "
+           "(proof of the delay goes to the Competition Committee)"
+           % (visitor, fmt(vshare), home, fmt(hshare)), "late_split")
+    if elapsed_ms > d:
+        r.rule("By the default time alone (%s) the visitor would lose; the event's "
+               "regulations (RGC 12.1: a visitor delayed by public transport may play up to "
+               "%s after the start) decide otherwise" % (fmt(d), fmt(R.LATE_WAIT_MS)),
+               "default")
+    r.split = {visitor: vshare, home: hshare}
+    white_pct = R.LATE_VISITOR_PERCENT if visitor == "white" else 100 - R.LATE_VISITOR_PERCENT
+    r.rule("On the clock: `split %d %d` (arbiter menu or simulate script), exact to the "
+           "millisecond" % (elapsed_ms, white_pct), "late_split")
+    if control is not None:
+        times = {s: control.side(i).stages[0].time_ms for i, s in enumerate(SIDES)}
+        left = {s: times[s] - r.split[s] for s in SIDES}
+        r.facts.append("Times before the split: White %s, Black %s"
+                       % (fmt(times["white"]), fmt(times["black"])))
+        r.rule("Set the clock to White %s, Black %s" % (fmt(left["white"]), fmt(left["black"])),
+               "late_split")
+        r.times = left
+    r.result = "*"
+    r.summary = "play: %s -%s, %s -%s" % (visitor, fmt(vshare), home, fmt(hshare))
+    return r
+
+
+# ---------------------------------------------------------------- replacement clock
+
+def state_at(events, at_seq=None, at_ms=None, control=None):
+    """The clock's state from the last consistent logged record at or before a sequence
+    number or a time: times, counters, stages, the side whose clock runs."""
+    from clockcore.control import MODE_HOURGLASS
+
+    running = None
+    presses = {"white": 0, "black": 0}
+    stage = {"white": 1, "black": 1}
+    last = None
+    for n, e in enumerate(events, 1):
+        if e.get("type") == "final":
+            continue
+        if "seq" not in e:
+            e = dict(e, seq=n)
+        if at_seq is not None and int(e["seq"]) > at_seq:
+            break
+        if at_ms is not None and e["t_ms"] > at_ms:
+            break
+        if "white_ms" not in e or "black_ms" not in e:
+            continue  # not a state record (e.g. a header): keep the last consistent one
+        typ, side = e["type"], e.get("side")
+        if typ == "start":
+            running = side or "white"
+        elif typ == "press":
+            presses[side] = e.get("moves", presses[side] + 1)
+            running = other(side)
+        elif typ == "pause":
+            running = None
+        elif typ == "resume":
+            running = side
+        elif typ in ("flag", "end"):
+            running = None if typ == "end" or e.get("frozen", True) else running
+        elif typ == "set-moves":
+            presses[side] = e.get("moves", presses[side])
+        elif typ in ("stage", "set-stage", "add-stage"):
+            stage[side] = e.get("stage", stage[side])
+        last = e
+    if last is None:
+        raise RulingError("no consistent clock state at or before that point")
+    times = {"white": last["white_ms"], "black": last["black_ms"]}
+    t = last["t_ms"]
+    if at_ms is not None and running is not None and at_ms > t:
+        used = at_ms - t
+        delay = last.get("delay_ms", 0) or 0
+        charged = max(0, used - delay)
+        times[running] = max(0, times[running] - charged)
+        if control is not None and control.side(0 if running == "white" else 1).mode \
+                == MODE_HOURGLASS:
+            times[other(running)] += min(charged, last[running + "_ms"])
+        t = at_ms
+    return {"t_ms": t, "record_t_ms": last["t_ms"], "seq": last.get("seq"),
+            "record": last["type"], "times": times,
+            "moves": presses, "stage": stage, "running": running}
+
+
+def _rec_time(events, st, side):
+    for n, e in enumerate(events, 1):
+        if e.get("seq", n) == st["seq"]:
+            return e.get(side + "_ms")
+    return None
+
+
+def rule_replace(events, ruleset, at_seq=None, at_ms=None, control=None):
+    st = state_at(events, at_seq, at_ms, control)
+    r = Ruling(ruleset)
+    r.facts = ["Last consistent record: #%s (%s) at %s, White %s, Black %s" % (
+        st["seq"], st["record"], fmt(st["record_t_ms"]), fmt(_rec_time(events, st, "white")),
+        fmt(_rec_time(events, st, "black")))]
+    if at_ms is not None:
+        r.facts.append("Times carried forward to %s, charging the running side (%s)"
+                       % (fmt(at_ms), st["running"] or "nobody"))
+    r.rule("The clock's readings are conclusive unless it is visibly defective; a defective "
+           "clock is replaced and the arbiter sets the replacement's times by his best "
+           "judgement, here from the log", "faulty_clock")
+    w, b = st["times"]["white"], st["times"]["black"]
+    r.rule("Set the replacement clock: White %s, Black %s; move counters White %d, Black %d; "
+           "stages White %d, Black %d" % (fmt(w), fmt(b), st["moves"]["white"],
+                                          st["moves"]["black"], st["stage"]["white"],
+                                          st["stage"]["black"]), "irregularity")
+    r.rule("Start %s's clock when play resumes" % (st["running"] or "the side to move"),
+           "interruption")
+    r.rule("Arbiter commands: set-time white %d, set-time black %d, set-moves white %d, "
+           "set-moves black %d" % (w, b, st["moves"]["white"], st["moves"]["black"]),
+           "counter")
+    r.state = st
+    r.summary = "replacement: White %s, Black %s" % (fmt(w), fmt(b))
+    return r
+
+
+# ---------------------------------------------------------------- command
+
+def add_arguments(p):
+    p.usage = ("chessclock ruling FLAGFILE [options]\n"
+               "       chessclock ruling late --elapsed TIME --visitor white|black [options]\n"
+               "       chessclock ruling replace FLAGFILE (--at-seq N | --at TIME) [options]")
+    p.add_argument("what", nargs="+", metavar="FLAGFILE",
+                   help="JSON Lines of clock events (simulate output or log export); or "
+                        "'late', or 'replace FLAGFILE'")
+    p.add_argument("--control", metavar="SPEC", help="the time control (else the log's)")
+    p.add_argument("--rules", default="fide2023", choices=sorted(R.RULESETS),
+                   help="rule set (default fide2023)")
+    p.add_argument("--pgn", metavar="GAME.pgn", help="the scoresheet up to the flag")
+    p.add_argument("--fen", help="the position at the flag (if no PGN)")
+    p.add_argument("--json", action="store_true", help="print the ruling as JSON")
+    p.add_argument("--nodes", type=int, default=None,
+                   help="helpmate search bound in positions")
+    p.add_argument("--plot", metavar="OUT.png|OUT.svg", help="draw time left per move")
+    p.add_argument("--html", metavar="REPORT.html", help="one page: facts, ruling, picture")
+    p.add_argument("--incident", metavar="OUT.txt|OUT.md", help="write an incident report")
+    p.add_argument("--event", default="", help="incident report: the event")
+    p.add_argument("--place", default="", help="incident report: the place")
+    p.add_argument("--match", default="", help="incident report: the match or round")
+    p.add_argument("--date", default="", help="incident report: the date (else the log's)")
+    p.add_argument("--arbiter", default="", help="incident report: the arbiter's name")
+    p.add_argument("--elapsed", metavar="TIME", help="late: time since the scheduled start")
+    p.add_argument("--visitor", choices=SIDES, help="late: the visiting player's colour")
+    p.add_argument("--default-time", metavar="TIME", help="late: the event's default time")
+    p.add_argument("--at-seq", type=int, metavar="N", help="replace: state after record N")
+    p.add_argument("--at", metavar="TIME", help="replace: state at this clock time")
+
+
+def _write_result(r, args, stdout):
+    if args.json:
+        stdout.write(json.dumps(r.as_dict(), indent=1) + "\n")
+    else:
+        stdout.write(r.text())
+
+
+def run(args, stdout, stderr):
+    try:
+        return _run(args, stdout)
+    except RulingError as e:
+        stderr.write("chessclock ruling: %s\n" % e)
+        return 2
+
+
+def _run(args, stdout):
+    ruleset = R.get(args.rules)
+    what = args.what
+    if what[0] == "late":
+        if len(what) != 1 or not args.elapsed or not args.visitor:
+            raise RulingError("late takes --elapsed TIME and --visitor white|black")
+        control, _, _ = resolve_control(args.control)
+        default = parse_duration(args.default_time) if args.default_time else None
+        r = rule_late(parse_duration(args.elapsed), args.visitor, ruleset, control, default)
+        _write_result(r, args, stdout)
+        return 0
+    if what[0] == "replace":
+        if len(what) != 2 or (args.at_seq is None) == (args.at is None):
+            raise RulingError("replace takes FLAGFILE and one of --at-seq N or --at TIME")
+        events = load_events(what[1])
+        control, _, _ = resolve_control(args.control, events)
+        at_ms = parse_duration(args.at) if args.at else None
+        r = rule_replace(events, ruleset, args.at_seq, at_ms, control)
+        _write_result(r, args, stdout)
+        return 0
+    if len(what) != 1:
+        raise RulingError("give one FLAGFILE (or 'late', or 'replace FLAGFILE')")
+    events = load_events(what[0])
+    control, spec, _ = resolve_control(args.control, events)
+    game = read_pgn(args.pgn) if args.pgn else None
+    board = None
+    if args.fen and game is None:
+        import chess
+
+        try:
+            board = chess.Board(args.fen)
+        except ValueError as e:
+            raise RulingError("--fen: %s" % e) from None
+    r = rule_flag(events, ruleset, control, spec, game=game, board=board,
+                  max_nodes=args.nodes)
+    _write_result(r, args, stdout)
+    if args.plot or args.html or args.incident:
+        from chessclock import ruling_report as RR
+
+        if args.plot:
+            RR.plot(events, args.plot)
+        if args.html:
+            RR.write_html(args.html, events, r)
+        if args.incident:
+            RR.write_incident(args.incident, events, r, event=args.event, place=args.place,
+                              match=args.match, date=args.date, arbiter=args.arbiter,
+                              headers=(game.headers if game is not None else None))
+    return 0

@@ -1,0 +1,91 @@
+"""The simulator board on a pseudo-terminal: the firmware app (under CPython or the
+MicroPython unix port) runs firmware/boards/sim_serve.py with the pty's master as its
+stdin/stdout; the host tools open the pty's device path with pyserial like any port."""
+
+import os
+import shutil
+import subprocess
+import sys
+import tty
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+FIRMWARE = os.path.join(ROOT, "firmware")
+SCRIPT = os.path.join(FIRMWARE, "boards", "sim_serve.py")
+
+
+def micropython_exe():
+    exe = os.path.join(os.path.dirname(sys.executable), "micropython")
+    return exe if os.path.exists(exe) else shutil.which("micropython")
+
+
+class SimServer:
+    """A running simulator clock: `.path` is its serial device; stop() ends it."""
+
+    def __init__(self, storage, clock_id="sim", micropython=False):
+        os.makedirs(storage, exist_ok=True)
+        master, slave = os.openpty()
+        tty.setraw(slave)  # raw before the device writes: no echo, no newline translation
+        self.master = master
+        self.slave = slave  # kept open: the master keeps working when a client closes
+        self.path = os.ttyname(slave)
+        env = dict(os.environ)
+        if micropython:
+            exe = micropython_exe()
+            if exe is None:
+                raise FileNotFoundError("micropython (the unix port) is not installed")
+            env["MICROPYPATH"] = ".frozen:" + FIRMWARE
+            cmd = [exe, SCRIPT, storage, clock_id]
+        else:
+            env["PYTHONPATH"] = FIRMWARE
+            cmd = [sys.executable, SCRIPT, storage, clock_id]
+        self.proc = subprocess.Popen(cmd, stdin=master, stdout=master, env=env,
+                                     close_fds=True)
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        for fd in (self.master, self.slave):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+
+def add_arguments(p):
+    p.add_argument("--storage", default=os.path.join("build", "sim-serve"),
+                   help="folder standing in for the board's flash (default build/sim-serve)")
+    p.add_argument("--clock-id", default="sim", help="the clock id it reports")
+    p.add_argument("--micropython", action="store_true",
+                   help="run the firmware side under the MicroPython unix port")
+
+
+def run(args, stdout, stderr):
+    import time
+    try:
+        server = SimServer(args.storage, args.clock_id, args.micropython)
+    except FileNotFoundError as e:
+        stderr.write("chessclock sim-serve: %s\n" % e)
+        return 2
+    stdout.write("%s\n" % server.path)
+    stdout.flush()
+    stderr.write("simulator clock %r on %s (Ctrl-C stops it); try: chessclock status "
+                 "--port %s\n" % (args.clock_id, server.path, server.path))
+    try:
+        while server.proc.poll() is None:
+            time.sleep(0.2)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
+    return 0

@@ -1,0 +1,161 @@
+# The serial protocol (clockcore/protocol.py) and the clock's link (clockapp/link.py):
+# framing, errors, HMAC, authorisation, log chunks. Runs on CPython and MicroPython.
+
+import struct
+
+from check import raises
+from simutil import boot
+
+from clockapp import link as K
+from clockcore import engine as E
+from clockcore import protocol as P
+
+KEY = bytes(range(32))
+
+
+def req(app, rid, op, args=(), key=None, nonce=None):
+    line = P.encode_request(rid, op, args, key, nonce)
+    return P.decode_reply(app.link.handle(line[:-1])[:-1])
+
+
+def test_hmac_matches_rfc4231_case_2():
+    mac = P.hmac_sha256(b"Jefe", b"what do ya want for nothing?")
+    assert mac == bytes.fromhex("5bdcc146bf60754e6a042426089575c7"
+                                "5a003f089d2739839dec58b964ec3843")
+
+
+def test_request_round_trip_with_escapes():
+    line = P.encode_request(7, "set", ["60m + byo 5x30s", "*180"])
+    assert line.endswith(b"\n") and line.count(b" ") == 4
+    rid, op, args, mac, signed = P.decode_request(line[:-1])
+    assert (rid, op, args, mac) == (7, "set", [b"60m + byo 5x30s", b"*180"], None)
+
+
+def test_bad_frames_raise_with_codes():
+    good = P.encode_request(3, "status")[:-1]
+    assert raises(P.ProtocolError, P.decode_request, b"status").code == P.E_FRAME
+    bad = good[:-1] + (b"0" if good[-1:] != b"0" else b"1")
+    e = raises(P.ProtocolError, P.decode_request, bad)
+    assert e.code == P.E_CHECKSUM and e.rid == 3
+    body = b"9 3 status"
+    e = raises(P.ProtocolError, P.decode_request, b"!" + body + b"*" + P.crc_hex(body))
+    assert e.code == P.E_VERSION
+
+
+def test_reply_round_trip():
+    rid, ok, f = P.decode_reply(P.encode_ok(5, (("a", 1), ("b", "x y=z")))[:-1])
+    assert (rid, ok, f) == (5, True, {"a": "1", "b": "x y=z"})
+    rid, ok, f = P.decode_reply(P.encode_error(-1, P.E_TOO_LONG, "too long")[:-1])
+    assert rid == -1 and not ok and f["code"] == P.E_TOO_LONG and f["detail"] == "too long"
+
+
+def test_hello_and_status():
+    board, app = boot()
+    rid, ok, f = req(app, 1, "hello")
+    assert ok and f["proto"] == "1" and f["board"] == "sim" and f["key"] == "0"
+    rid, ok, f = req(app, 2, "status")
+    assert ok and f["state"] == "idle" and f["w"] == str(app.clock.main[0])
+
+
+def test_unknown_op_and_bad_args_change_nothing():
+    board, app = boot()
+    assert req(app, 1, "explode")[2]["code"] == P.E_UNKNOWN
+    assert req(app, 2, "adjust", ["green", "5"])[2]["code"] == P.E_ARGS
+    assert req(app, 3, "set", ["no such control"])[2]["code"] == P.E_ARGS
+    assert app.settings.spec == "fide-blitz"
+
+
+def test_without_a_key_no_change_during_a_game():
+    board, app = boot()
+    assert req(app, 1, "start")[1]
+    assert app.clock.state == E.RUNNING
+    for op, args in (("pause", ()), ("adjust", ("white", "60000")), ("set", ("300+2",)),
+                     ("moves", ("black", "40")), ("end", ())):
+        rid, ok, f = req(app, 2, op, args)
+        assert not ok and f["code"] == P.E_AUTH_REQUIRED, op
+    assert app.clock.state == E.RUNNING and app.clock.main[1] == 180000
+
+
+def test_with_a_key_signed_requests_pass_and_replays_fail():
+    board, app = boot()
+    assert req(app, 1, "keyset", [KEY.hex()])[1]
+    assert req(app, 2, "start")[2]["code"] == P.E_AUTH_REQUIRED
+    nonce = req(app, 3, "auth")[2]["nonce"].encode()
+    line = P.encode_request(4, "start", (), KEY, nonce)[:-1]
+    assert P.decode_reply(app.link.handle(line)[:-1])[1]
+    assert app.clock.state == E.RUNNING
+    assert P.decode_reply(app.link.handle(line)[:-1])[2]["code"] == P.E_REPLAY
+    assert req(app, 5, "pause", (), bytes(32), nonce)[2]["code"] == P.E_AUTH
+    assert app.clock.state == E.RUNNING
+    # a new session: the old nonce's macs are worthless
+    nonce2 = req(app, 6, "auth")[2]["nonce"].encode()
+    assert nonce2 != nonce
+    assert req(app, 7, "pause", (), KEY, nonce)[2]["code"] == P.E_AUTH
+    assert req(app, 8, "pause", (), KEY, nonce2)[1]
+    assert app.clock.state == E.PAUSED
+
+
+def test_refusals_are_logged():
+    board, app = boot()
+    req(app, 1, "start")
+    seen = []
+    real = app.log
+
+    def log(ev, side, t, arg):
+        seen.append((ev, arg))
+        real(ev, side, t, arg)
+    app.log = log
+    req(app, 2, "pause")
+    assert seen == [(K.EV_AUTH_FAILED, P.E_AUTH_REQUIRED)]
+    req(app, 3, "pause")   # within a second: counted, not logged again
+    assert len(seen) == 1 and app.link.refused == 2
+
+
+def test_log_read_in_chunks_and_clear_after_read():
+    board, app = boot()
+    app.store.clear_log()
+    for seq in range(100):
+        app.store.append_log(struct.pack("<I", seq) + b"record %d" % seq)
+    got = []
+    start = 0
+    while True:
+        rid, ok, f = req(app, 1, "log", [start, 128])
+        assert ok
+        import binascii
+        blob = binascii.a2b_base64(f["data"]) if f["data"] else b""
+        i = 0
+        while i < len(blob):
+            n = struct.unpack_from("<H", blob, i)[0]
+            got.append(blob[i + 2:i + 2 + n])
+            i += 2 + n
+        start = int(f["next"])
+        if f["more"] == "0":
+            break
+    assert got == [struct.pack("<I", s) + b"record %d" % s for s in range(100)]
+    assert req(app, 2, "logclear", [98])[2]["code"] == P.E_NOT_READ
+    assert req(app, 3, "logclear", [99])[1]
+    assert list(app.store.read_log()) == []
+
+
+def test_a_pull_to_the_end_marks_the_log_pulled_and_wall_clock_is_logged():
+    # docs/EVENT-LOG.md: only pulled games may be pruned when the flash fills up.
+    board, app = boot()
+    assert req(app, 1, "wallclock", [1796000000])[1]  # no key set, no game: allowed
+    app.step()  # flush the RAM log
+    assert app.wall_s == 1796000000
+    start = 0
+    last = -1
+    while True:
+        rid, ok, f = req(app, 2, "log", [start, 4096])
+        assert ok
+        if f["n"] != "0":
+            last = int(f["last"])
+        start = int(f["next"])
+        if f["more"] == "0":
+            break
+    assert last >= 0
+    assert app.logw.pulled == last
+    # and it survives a restart: the marker is on flash
+    board2, app2 = boot(board.root)
+    app2.log(E.EV_PAUSE, 0, 0, 0)  # the log writer is created at the first event
+    assert app2.logw.pulled == last

@@ -1,0 +1,122 @@
+"""End to end: the `chessclock` commands against the simulator board over a real pty, with
+the firmware side under CPython and under the MicroPython unix port."""
+
+import io
+import json
+import time
+
+import pytest
+
+from chessclock import cli
+from chessclock import link as L
+from chessclock.simserve import SimServer, micropython_exe
+from clockapp.storage import Store
+
+INTERPRETERS = ["cpython", pytest.param("micropython", marks=pytest.mark.skipif(
+    micropython_exe() is None, reason="no micropython"))]
+
+
+def cc(*argv):
+    out, err = io.StringIO(), io.StringIO()
+    import sys
+    old = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = out, err
+    try:
+        code = cli.main(list(argv))
+    finally:
+        sys.stdout, sys.stderr = old
+    return code, out.getvalue(), err.getvalue()
+
+
+def wait_ready(path):
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            with L.Link(path, timeout=0.5) as lk:
+                return lk.request("hello")
+        except L.ClockError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+@pytest.fixture(params=INTERPRETERS)
+def clock(request, tmp_path, monkeypatch):
+    monkeypatch.setenv("CHESSCLOCK_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("CHESSCLOCK_KEY", raising=False)
+    storage = str(tmp_path / "flash")
+    server = SimServer(storage, "clock-%s" % request.param,
+                       micropython=request.param == "micropython")
+    try:
+        wait_ready(server.path)
+        yield server, storage, tmp_path
+    finally:
+        server.stop()
+
+
+def status(path):
+    code, out, err = cc("status", "--port", path, "--json")
+    assert code == 0, err
+    return json.loads(out)["result"]
+
+
+def test_configure_start_press_correct_pull(clock):
+    server, storage, tmp = clock
+    port = server.path
+    keyfile = str(tmp / "arbiter.key")
+    assert cc("key", "new", keyfile)[0] == 0
+    assert cc("key", "use", keyfile)[0] == 0
+    assert cc("key", "set", "--port", port)[0] == 0
+    code, out, err = cc("set", "300+2", "--port", port)
+    assert code == 2 and "--yes" in err                      # not sent without --yes
+    code, out, err = cc("set", "300+2", "--yes", "--port", port)
+    assert code == 0, err
+    assert "white" in out and status(port)["w"] == "300000"
+    assert cc("start", "--port", port)[0] == 0
+    assert status(port)["run"] == "white"
+    with L.Link(port) as lk:
+        lk.request("sim", "press", "left")                  # White's lever
+    time.sleep(0.3)
+    s = status(port)
+    assert s["run"] == "black" and s["wmoves"] == "1"
+    code, out, err = cc("adjust", "black", "+2m", "--port", port)
+    assert code == 0, err
+    assert int(status(port)["b"]) > 300000 + 110000
+    assert cc("moves", "black", "40", "--port", port)[0] == 0
+    assert status(port)["bmoves"] == "40"
+    # a player without the key changes nothing
+    code, out, err = cc("pause", "--port", port, "--key", str(tmp / "nokey"))
+    assert code == 2
+    other = tmp / "other.key"
+    cc("key", "new", str(other))
+    code, out, err = cc("pause", "--port", port, "--key", str(other))
+    assert code == L.EXIT_AUTH and "auth" in err
+    assert status(port)["state"] == "running"
+    assert cc("pause", "--port", port)[0] == 0
+    assert status(port)["state"] == "paused"
+    time.sleep(0.1)
+    # pull the log; resumable: a second pull adds only what is new
+    archive = str(tmp / "archive")
+    code, out, err = cc("log-pull", "--port", port, "--archive", archive, "--game", "g1",
+                        "--json")
+    assert code == 0, err
+    r = json.loads(out)["result"]
+    assert r["records"] > 5
+    clock_log = list(Store(storage + "/").read_log())
+    with open(r["file"], "rb") as f:
+        data = f.read()
+    from chessclock.clock_cmd import log_record
+    assert data == b"".join(log_record(p) for p in clock_log)
+    code, out, err = cc("log-pull", "--port", port, "--archive", archive, "--game", "g1",
+                        "--json", "--clear")
+    assert code == 0, err
+    assert len(list(Store(storage + "/").read_log())) <= 2  # only what came after the clear
+
+
+def test_many_ports_one_failing(clock, tmp_path):
+    server, storage, tmp = clock
+    code, out, err = cc("status", "--port", server.path, "--port", "/dev/nonexistent-clock",
+                        "--json")
+    assert code == L.EXIT_UNREACHABLE
+    rows = json.loads(out)
+    assert rows[0]["ok"] and not rows[1]["ok"] and "cannot open" in rows[1]["error"]
