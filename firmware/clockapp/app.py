@@ -296,6 +296,7 @@ class App:
                 self.log(EV_LEVER_BOTH, self.side_of_lever(lever), self.timebase.at(t), 0)
             elif kind == RELEASE:
                 self.held_logged[lever] = False
+        f.settle(tick)  # after draining: see LeverFilter
         if ring.dropped != self.dropped_seen:
             self.log(EV_LEVER_DROPPED, E.NOBODY, self.now, ring.dropped - self.dropped_seen)
             self.dropped_seen = ring.dropped

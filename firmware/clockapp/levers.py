@@ -21,6 +21,9 @@ PRESS = const(1)     # the lever closed: a press at the edge's tick
 RELEASE = const(2)   # the lever opened
 BOTH = const(3)      # the lever closed while the other one was still held: not a press
 
+HOLD_CAP_US = const(60000000)  # hold lengths are measured up to a minute
+LEVERS = (0, 1)                # built once (a tuple in a loop is built every pass)
+
 
 class LeverRing:
     """Single-producer (interrupt) single-consumer (loop) ring of lever edges."""
@@ -66,37 +69,58 @@ class LeverRing:
 
 
 class LeverFilter:
-    """Debounced state of both levers; feed() classifies each edge."""
+    """Debounced state of both levers; feed() classifies each edge.
+
+    Ticks wrap (2**30 us), and a difference is only valid across less than half the period
+    (about 8.9 minutes), while a player may leave a lever alone for far longer. So no tick
+    is ever compared with an old one: the loop calls settle() every pass, which marks a
+    lever `quiet` once its debounce window has passed (a short span); an edge on a quiet
+    lever is a real transition without any comparison."""
 
     def __init__(self, ticks_diff, debounce_us=DEBOUNCE_US):
         self.diff = ticks_diff
         self.debounce = debounce_us
         self.state = [False, False]    # accepted state: closed?
         self.accepted = [0, 0]         # tick of the last accepted transition
-        self.seen = [False, False]     # any transition accepted yet (the first is never bounce)
+        self.quiet = [True, True]      # no transition within the debounce window
         self.closed_at = [0, 0]        # tick the lever last closed (hold length)
+        self.hold_seen = [True, True]  # hold length past HOLD_CAP_US: stop measuring
 
     def feed(self, lever, tick, closed):
         if closed == self.state[lever]:
             return NOTHING
-        if self.seen[lever] and self.diff(tick, self.accepted[lever]) < self.debounce:
+        if not self.quiet[lever] and self.diff(tick, self.accepted[lever]) < self.debounce:
             return NOTHING  # chatter right after a transition
         self.state[lever] = closed
         self.accepted[lever] = tick
-        self.seen[lever] = True
+        self.quiet[lever] = False
         if not closed:
             return RELEASE
         self.closed_at[lever] = tick
+        self.hold_seen[lever] = False
         if self.state[1 - lever]:
             return BOTH
         return PRESS
 
+    def settle(self, now_tick):
+        """Every loop pass, after the ring was drained (edges drained later are stamped
+        after now_tick, so a lever quiet now is quiet for them too)."""
+        for lever in LEVERS:
+            if not self.quiet[lever] and \
+                    self.diff(now_tick, self.accepted[lever]) >= self.debounce:
+                self.quiet[lever] = True
+
     def held_us(self, lever, now_tick):
-        """How long a closed lever has been held (0 when open)."""
-        if not self.state[lever]:
-            return 0
-        return self.diff(now_tick, self.closed_at[lever])
+        """How long a closed lever has been held (0 when open), up to HOLD_CAP_US: the
+        span is measured only while it is short enough for tick arithmetic."""
+        if not self.state[lever] or self.hold_seen[lever]:
+            return HOLD_CAP_US if self.state[lever] else 0
+        d = self.diff(now_tick, self.closed_at[lever])
+        if d >= HOLD_CAP_US:
+            self.hold_seen[lever] = True
+            return HOLD_CAP_US
+        return d
 
     def settled(self, lever, now_tick):
         """True when no transition could still be bounce at now_tick."""
-        return not self.seen[lever] or self.diff(now_tick, self.accepted[lever]) >= self.debounce
+        return self.quiet[lever] or self.diff(now_tick, self.accepted[lever]) >= self.debounce

@@ -262,6 +262,9 @@ class Link:
         pairs.append(("menu", 1 if app.menu.active() else 0))
         pairs.append(("wall", self.wall_now()))
         pairs.append(("spec", app.settings.spec))
+        logw = getattr(app, "logw", None)
+        # the log is over its flash budget and holds games not pulled yet: pull them
+        pairs.append(("logwarn", 1 if logw is not None and logw.warn else 0))
         pairs.append(("refused", self.refused))
         pairs.append(("key", 1 if self.key else 0))
         return pairs

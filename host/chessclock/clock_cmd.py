@@ -196,8 +196,21 @@ def on_each(args, stdout, stderr, fn, key=None, render=None):
     return max([0] + [r["code"] for r in results if not r["ok"]])
 
 
+def _typed(result):
+    """Protocol values arrive as text: numbers become numbers for --json."""
+    if not isinstance(result, dict):
+        return result
+    out = {}
+    for k, v in result.items():
+        if isinstance(v, str) and v.lstrip("-").isdigit():
+            v = int(v)
+        out[k] = v
+    return out
+
+
 def report(args, results, stdout, stderr, render=None):
     if args.json:
+        results = [dict(r, result=_typed(r["result"])) if r["ok"] else r for r in results]
         stdout.write(json.dumps(results if len(results) > 1 else results[0]) + "\n")
         return
     if len(results) == 1:
@@ -330,15 +343,20 @@ def run_set(args, stdout, stderr):
     except ValueError as e:
         stderr.write("chessclock: %s\n" % e)
         return L.EXIT_INPUT
-    d = describe(control, preset)
     if not args.json:
-        stdout.write("%s gives\n" % args.control)
-        for side in ("white", "black"):
-            s = d.get(side) or d.get("sides", {}).get(side)
-            stdout.write("  %s: %s\n" % (side, s.get("text") if isinstance(s, dict) and
-                                         "text" in s else s))
-        if "text" in d:
-            stdout.write("  (%s)\n" % d["text"])
+        from clockcore.notation import describe_side
+        try:
+            control.validate()
+        except ValueError as e:
+            stderr.write("chessclock: %s: %s\n" % (args.control, e))
+            return L.EXIT_INPUT
+        d = describe(control, preset)
+        stdout.write("%s (%s) gives\n" % (args.control, d["readable"]))
+        if control.symmetric():
+            stdout.write("  each side: %s\n" % describe_side(control.white))
+        else:
+            stdout.write("  White: %s\n  Black: %s\n" % (describe_side(control.white),
+                                                       describe_side(control.black)))
     if not args.yes:
         if not sys.stdin.isatty():
             stderr.write("chessclock: not sent; add --yes to send it\n")

@@ -82,3 +82,39 @@ def test_filter_works_across_the_tick_wrap():
     assert f.feed(0, (t0 + 3000) % PERIOD_30, False) == NOTHING  # 3 ms later, across the wrap
     assert f.held_us(0, (t0 + 2000000) % PERIOD_30) == 2000000
     assert f.settled(0, (t0 + DEBOUNCE_US) % PERIOD_30)
+
+
+def test_a_lever_left_alone_longer_than_half_the_tick_period_still_presses():
+    # A classical player may think 20 minutes: 2**30 us ticks wrap every ~17.9 min and a
+    # difference is only valid under ~8.9 min. Before settle() existed, this press fell at a
+    # phase where the stale difference read as "1 ms after the release": lost as bounce.
+    f = LeverFilter(DIFF)
+    t = 2000000
+    assert f.feed(0, t, True) == PRESS
+    assert f.feed(0, t + 80000, False) == RELEASE
+    now = t + 80000
+    for _ in range(20 * 60 * 1000):       # the loop passes every millisecond
+        now += 1000
+        if now % 7000000 == 0:            # (settle is cheap; sampled here for speed)
+            f.settle(now % PERIOD_30)
+    f.settle(now % PERIOD_30)
+    late = (t + 80000 + PERIOD_30 - 5000) % PERIOD_30  # reads as 5 ms "before" the release
+    assert f.feed(0, late, True) == PRESS
+
+
+def test_bounce_is_still_filtered_after_a_long_quiet_spell():
+    f = LeverFilter(DIFF)
+    f.settle(123)
+    assert f.feed(1, 10 ** 8, True) == PRESS
+    assert f.feed(1, 10 ** 8 + 3000, False) == NOTHING   # chatter: not quiet any more
+    f.settle(10 ** 8 + 3000)                               # too early to be quiet
+    assert f.feed(1, 10 ** 8 + 5000, True) == NOTHING
+    assert f.state[1] is True
+
+
+def test_a_hold_longer_than_the_tick_span_stays_a_hold():
+    f = LeverFilter(DIFF)
+    assert f.feed(0, 0, True) == PRESS
+    held = [f.held_us(0, (k * 30000000) % PERIOD_30) for k in range(1, 80)]  # 40 minutes
+    assert held[0] == 30000000
+    assert all(h == 60000000 for h in held[1:])  # capped, never a wrapped negative

@@ -71,19 +71,20 @@ def test_configure_start_press_correct_pull(clock):
     assert code == 2 and "--yes" in err                      # not sent without --yes
     code, out, err = cc("set", "300+2", "--yes", "--port", port)
     assert code == 0, err
-    assert "white" in out and status(port)["w"] == "300000"
+    assert "each side: 5 min; +2 s per move from move 1" in out  # shown before it is sent
+    assert status(port)["w"] == 300000
     assert cc("start", "--port", port)[0] == 0
     assert status(port)["run"] == "white"
     with L.Link(port) as lk:
         lk.request("sim", "press", "left")                  # White's lever
     time.sleep(0.3)
     s = status(port)
-    assert s["run"] == "black" and s["wmoves"] == "1"
+    assert s["run"] == "black" and s["wmoves"] == 1
     code, out, err = cc("adjust", "black", "+2m", "--port", port)
     assert code == 0, err
     assert int(status(port)["b"]) > 300000 + 110000
     assert cc("moves", "black", "40", "--port", port)[0] == 0
-    assert status(port)["bmoves"] == "40"
+    assert status(port)["bmoves"] == 40
     # a player without the key changes nothing
     code, out, err = cc("pause", "--port", port, "--key", str(tmp / "nokey"))
     assert code == 2

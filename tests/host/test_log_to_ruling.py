@@ -49,3 +49,37 @@ def test_flag_on_the_clock_is_ruled_from_its_own_log(tmp_path, capsys):
     assert r["ruling"][0]["text"].startswith("White's flag fell first, at 3:11.030")
     assert r["result"] == "0-1"
     assert r["ruling"][-1]["article"] == "FIDE 6.9"
+
+
+def test_both_flags_on_a_no_freeze_clock_under_each_rule_set(tmp_path, capsys):
+    # FIDE Active 1987 keeps the clock running after a flag (a claim needs one's own flag
+    # up), so both can fall. White's flag falls first; nobody claims; Black's falls later.
+    from boards.sim import run_until
+
+    board, app = boot()
+    app.new_game("fide-active-1987")
+    board.press_buttons(BTN_START, 500000)
+    board.press_lever(LEFT, 2000000)
+    board.press_lever(RIGHT, 4000000)
+    # White now has 30 min - 1.47 s; its flag falls, it presses on at 1900 s, then Black's
+    run_until(app, board, 1850000000, step_us=50000)
+    board.press_lever(LEFT, 1900000000)
+    run_until(app, board, 3800000000, step_us=50000)
+    c = app.clock
+    assert c.flag_order == [0, 1]
+    log = board.root + "log.bin"
+    code, out, err = run_cli(["log", "export", log, "--format", "jsonl"], capsys)
+    assert code == 0, err
+    events = tmp_path / "game.jsonl"
+    events.write_text(out)
+    results = {}
+    for rules in ("fide2023", "act1987", "rap1990"):
+        code, out, err = run_cli(["ruling", str(events), "--rules", rules, "--json"], capsys)
+        assert code == 0, err
+        r = json.loads(out)
+        results[rules] = (r["result"], [x["article"] for x in r["ruling"]])
+    assert results["fide2023"][0] == "0-1"        # the clock shows which fell first (6.8)
+    assert results["act1987"][0] == "1/2-1/2"     # ACT 11c: the later flag, unclaimed
+    assert results["rap1990"][0] == "1/2-1/2"     # RAP 9: both flags down, a draw
+    assert any("ACT 11" in a for a in results["act1987"][1])
+    assert any("RAP 9" in a for a in results["rap1990"][1])
