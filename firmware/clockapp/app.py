@@ -19,7 +19,6 @@ except ImportError:  # CPython
 from clockapp import gamestate, storage, timefmt
 from clockapp.board import LEFT, RIGHT
 from clockapp.levers import BOTH, PRESS, RELEASE, LeverFilter, LeverRing
-from clockapp.link import Link
 from clockapp.menu import Menu
 from clockapp.view import FLAG_FIRST, FLAG_NONE, FLAG_SECOND, SideView
 from clockcore import engine as E
@@ -155,8 +154,19 @@ class App:
             self.new_game(self.settings.spec)
         self.log(EV_BOOT, E.NOBODY, self.now, 1 if restored else 0)
         self.flush()
-        self.link = Link(self, board.serial())  # the host's serial link (clockapp/link.py)
+        # The host's serial link (clockapp/link.py) is loaded at the first byte from the
+        # host: a clock with no cable attached does not carry its ~23 KB of code.
+        self.serial_port = board.serial()
+        self._link = None
         board.attach_levers(self.ring.push)
+
+    @property
+    def link(self):
+        """The serial link, created when first needed."""
+        if self._link is None:
+            from clockapp.link import Link
+            self._link = Link(self, self.serial_port)
+        return self._link
 
     # ---- game setup ----------------------------------------------------------------
     def new_game(self, spec):
@@ -259,7 +269,11 @@ class App:
         self._buttons(now)
         self.clock.tick(now)
         self.refresh(False)
-        self.link.poll()  # at most one host request: after the displays, before flash
+        lk = self._link  # at most one host request: after the displays, before flash
+        if lk is None and self.serial_port is not None and self.serial_port.any():
+            lk = self.link
+        if lk is not None:
+            lk.poll()
         self.buzzer.update(now)
         if now - self.battery_at >= BATTERY_EVERY_MS:
             self._battery(now)

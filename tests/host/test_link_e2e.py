@@ -108,6 +108,15 @@ def test_configure_start_press_correct_pull(clock):
         data = f.read()
     from chessclock.clock_cmd import log_record
     assert data == b"".join(log_record(p) for p in clock_log)
+    # the pulled log verifies (chain, CRCs, replay) and tells what happened, in order
+    code, out, err = cc("log", "verify", r["file"])
+    assert code == 0, out + err
+    code, out, err = cc("log", "export", r["file"], "--format", "jsonl")
+    assert code == 0, err
+    happened = [(e["type"], e.get("side")) for e in map(json.loads, out.splitlines())
+                if e["type"] in ("start", "press", "adjust", "set-moves", "pause")]
+    assert happened == [("start", "white"), ("press", "white"), ("adjust", "black"),
+                        ("set-moves", "black"), ("pause", "black")], happened
     code, out, err = cc("log-pull", "--port", port, "--archive", archive, "--game", "g1",
                         "--json", "--clear")
     assert code == 0, err
