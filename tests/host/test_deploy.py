@@ -7,7 +7,6 @@ file writes in chunks, hashlib.sha256 on the device, os.ilistdir, os.remove) hap
 real; only a soft reset is skipped (--no-reset: the unix port has none).
 """
 
-import io
 import os
 import subprocess
 import sys
@@ -16,22 +15,12 @@ import tty
 from pathlib import Path
 
 import pytest
+from cliutil import run_cli
 
-from chessclock import cli, deploy
+from chessclock import deploy
 
 MICROPYTHON = Path(sys.executable).parent / "micropython"
 BOARD = "pico-tm1637"
-
-
-def run_cli(argv):
-    out, err = io.StringIO(), io.StringIO()
-    old = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = out, err
-    try:
-        code = cli.main(argv)
-    finally:
-        sys.stdout, sys.stderr = old
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture(scope="module")

@@ -12,8 +12,9 @@ import sys
 import chess
 import chess.pgn
 import pytest
+from cliutil import run_cli
 
-from chessclock import cli, deadpos, simulate
+from chessclock import deadpos, simulate
 from chessclock import rules as R
 from chessclock import ruling as RU
 from chessclock import ruling_report as RR
@@ -67,17 +68,6 @@ CLAIMED = """\
 """
 
 K_V_KR = "8/8/8/4k3/8/8/8/4K2r w - - 0 1"   # White to move, Black has a rook: Black can mate
-
-
-def run_cli(argv):
-    out, err = io.StringIO(), io.StringIO()
-    old = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = out, err
-    try:
-        code = cli.main(argv)
-    finally:
-        sys.stdout, sys.stderr = old
-    return code, out.getvalue(), err.getvalue()
 
 
 def write_jsonl(path, events):

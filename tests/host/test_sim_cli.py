@@ -1,23 +1,16 @@
 """`chessclock sim --script`: the real firmware on the simulator board, headless."""
 
-import io
 import json
 
-from chessclock import cli
+from cliutil import run_cli
 
 
 def run_sim(tmp_path, script):
-    out, err = io.StringIO(), io.StringIO()
     path = tmp_path / "script.txt"
     path.write_text(script)
-    import sys
-    old = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = out, err
-    try:
-        code = cli.main(["sim", "--storage", str(tmp_path / "flash"), "--script", str(path)])
-    finally:
-        sys.stdout, sys.stderr = old
-    return code, [json.loads(x) for x in out.getvalue().splitlines()], err.getvalue()
+    code, out, err = run_cli(["sim", "--storage", str(tmp_path / "flash"), "--script",
+                              str(path)])
+    return code, [json.loads(x) for x in out.splitlines()], err
 
 
 def test_start_press_and_show(tmp_path):

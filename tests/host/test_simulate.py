@@ -1,27 +1,15 @@
 """`chessclock simulate`: the fixed interface from the engine issue, end to end."""
 
-import io
 import json
 import subprocess
 import sys
 
-from chessclock import cli
+from cliutil import run_cli
 
 
 def sim(argv, script=None):
-    out, err = io.StringIO(), io.StringIO()
-    old_stdin = sys.stdin
-    if script is not None:
-        sys.stdin = io.StringIO(script)
-    old = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = out, err
-    try:
-        code = cli.main(["simulate"] + argv)
-    finally:
-        sys.stdin = old_stdin
-        sys.stdout, sys.stderr = old
-    lines = [json.loads(x) for x in out.getvalue().splitlines()]
-    return code, lines, err.getvalue()
+    code, out, err = run_cli(["simulate"] + argv, stdin=script)
+    return code, [json.loads(x) for x in out.splitlines()], err
 
 
 SCRIPT = """\
