@@ -177,6 +177,12 @@ def add_arguments(p):
                    help="folder standing in for the board's flash (default build/sim-storage)")
     p.add_argument("--script", metavar="FILE",
                    help="run headless in simulated time from a script ('-': stdin)")
+    p.add_argument("--serial", action="store_true",
+                   help="serve the clock on a pseudo-terminal instead and print its port, "
+                        "for the other chessclock commands (same as `chessclock sim-serve`)")
+    p.add_argument("--clock-id", default="sim", help="with --serial: the clock id it reports")
+    p.add_argument("--micropython", action="store_true",
+                   help="with --serial: the firmware side under the MicroPython unix port")
 
 
 def run(args, stdout, stderr):
@@ -184,6 +190,9 @@ def run(args, stdout, stderr):
     firmware = os.path.join(os.path.dirname(os.path.dirname(here)), "firmware")
     if os.path.isdir(os.path.join(firmware, "boards")) and firmware not in sys.path:
         sys.path.insert(0, firmware)  # boards/ is not installed with the package
+    if args.serial:
+        from chessclock import simserve
+        return simserve.run(args, stdout, stderr)
     if args.script:
         text = sys.stdin.read() if args.script == "-" else open(args.script).read()
         return headless(args.storage, text, stdout, stderr)

@@ -42,3 +42,21 @@ def test_power_cut_in_a_script_comes_back_paused(tmp_path):
 def test_bad_script_line_is_named(tmp_path):
     code, shows, err = run_sim(tmp_path, "100 jump\n")
     assert code == 2 and "line 1" in err
+
+
+def test_sim_serial_prints_a_port_the_other_commands_can_use(tmp_path):
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-m", "chessclock.cli", "sim", "--serial",
+                             "--storage", str(tmp_path / "flash"), "--clock-id", "board-7"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        port = proc.stdout.readline().strip()
+        assert port.startswith("/dev/")
+        code, out, err = run_cli(["info", "--port", port, "--json"])
+        assert code == 0, err
+        assert json.loads(out)["result"]["clock"] == "board-7"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
