@@ -73,6 +73,15 @@ class McuBoard(Board):
         self._duty = buzzer["duty_u16"]
         self._freq = 0
 
+        # Running-side LEDs (optional key: older board.json files have none): outputs, low
+        # (off) from the start; set_running() only writes their levels.
+        leds = config.get("leds")
+        self._led_l = None  # type: machine.Pin | None
+        self._led_r = None  # type: machine.Pin | None
+        if leds:
+            self._led_l = machine.Pin(leds[LEFT], machine.Pin.OUT, value=0)
+            self._led_r = machine.Pin(leds[RIGHT], machine.Pin.OUT, value=0)
+
         bat = config.get("battery")
         self._adc = None  # type: machine.ADC | None
         self.battery_low_mv = -1
@@ -190,6 +199,14 @@ class McuBoard(Board):
             self._pwm.freq(freq_hz)
             self._freq = freq_hz
         self._pwm.duty_u16(self._duty)
+
+    def set_running(self, lever):
+        led_l = self._led_l
+        led_r = self._led_r
+        if led_l is None or led_r is None:
+            return
+        led_l.value(1 if lever == LEFT else 0)
+        led_r.value(1 if lever == RIGHT else 0)
 
     def battery_mv(self):
         adc = self._adc

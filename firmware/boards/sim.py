@@ -127,6 +127,8 @@ class SimBoard(Board):
         self.buttons = 0
         self.freq = 0               # buzzer
         self.tones = 0              # how many times the buzzer started a tone
+        self.running_led = -1       # the lit running-side LED: LEFT, RIGHT or -1 (none)
+        self.led_calls = 0          # set_running() calls (the app calls it on a change only)
         self.mv = battery_mv
         self.battery_low_mv = 3600
         self.battery_critical_mv = 3300
@@ -171,6 +173,10 @@ class SimBoard(Board):
         if freq_hz and not self.freq:
             self.tones += 1
         self.freq = freq_hz
+
+    def set_running(self, lever):
+        self.running_led = lever
+        self.led_calls += 1
 
     def battery_mv(self):
         return self.mv

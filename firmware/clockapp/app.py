@@ -129,6 +129,7 @@ class App:
         self.now = 0
         self.views = (SideView(), SideView())      # indexed by lever: LEFT, RIGHT
         self.scratch = bytearray(b" " * 8)
+        self.led_lever = -2     # the running-side LED last set (-2: not yet, so boot sets it)
         self.displays = board.displays()
         self.buzzer = Buzzer(board)
         self.buzzer.enabled = self.settings.sound
@@ -370,6 +371,14 @@ class App:
     # ---- what the displays show ------------------------------------------------------
     def refresh(self, force):
         c = self.clock
+        # The running-side LEDs first (an arbiter sees them from 10 m); the board is told
+        # only when the lit lever changes (an int compare: no allocation in the loop).
+        lit = -1
+        if c.state == E.RUNNING:
+            lit = self.lever_of_side(c.turn)
+        if lit != self.led_lever:
+            self.led_lever = lit
+            self.board.set_running(lit)
         for lever in LEVERS:
             side = self.side_of_lever(lever)
             v = self.views[lever]

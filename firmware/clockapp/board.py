@@ -3,9 +3,10 @@
 # in tests. Pins come from the board's config (made from boards.toml by the host).
 #
 # Rules for implementations: nothing here may allocate in the methods the main loop calls
-# every pass (ticks_us, ticks_diff, read_buttons, read_levers, feed_watchdog); lever edges
-# are delivered from a hard interrupt to `on_lever(lever, tick_us, closed)`, which must be
-# allocation-free too (see clockapp/levers.py).
+# every pass (ticks_us, ticks_diff, read_buttons, read_levers, feed_watchdog) or on a
+# press (set_running); lever edges are delivered from a hard interrupt to
+# `on_lever(lever, tick_us, closed)`, which must be allocation-free too (see
+# clockapp/levers.py).
 
 try:
     from micropython import const
@@ -69,6 +70,12 @@ class Board:
     def battery_mv(self):
         """Battery voltage in millivolts (after the divider), or -1 when not wired."""
         raise NotImplementedError
+
+    def set_running(self, lever):
+        """Light the running-side LED of `lever` (LEFT/RIGHT) and put the other out; -1: both
+        out (nothing runs). The app calls it only when this changes. A board without the
+        LEDs does nothing (the default)."""
+        pass
 
     # ---- system ------------------------------------------------------------------
     def storage_root(self):

@@ -24,6 +24,8 @@ One JSON object; pins are GPIO numbers; written by `chessclock boards show NAME`
       "levers": [2, 3],                 # [left, right]: switches to GND, internal pull-up
       "buttons": [6, 7, 8, 9],          # [start, menu, plus, minus] (clockapp.board order)
       "buzzer": {"pin": 15, "duty_u16": 32768},   # passive piezo on PWM; duty = loudness
+      "leds": [14, 16],                 # [left, right] running-side LEDs (driven high while
+                                        # that side's clock runs), or null when none is wired
       "battery": {                      # or null when no battery sense is wired
         "pin": 26,                      # ADC pin
         "r_top": 100000, "r_bottom": 100000,      # divider, ohms: mV = pin mV * (t+b)/b
@@ -39,7 +41,9 @@ One JSON object; pins are GPIO numbers; written by `chessclock boards show NAME`
       ]
     }
 
-Only these keys appear; every value is present (defaults filled in by this module).
+Only these keys appear; every value is present (defaults filled in by this module). The
+firmware reads "leds" with .get(), so a board.json made before the key existed (no LEDs)
+still loads under schema 1.
 """
 
 import json
@@ -53,8 +57,10 @@ ROLE_INPUT = "input"      # a switch to GND read with the internal pull-up (leve
 ROLE_PWM = "pwm"          # a PWM output (buzzer)
 ROLE_ADC = "adc"          # an analog input (battery)
 ROLE_IO = "io"            # a driven line with an external pull-up (TM1637 CLK/DIO, I2C)
+ROLE_OUT = "out"          # a plain push-pull output with a load to GND (running-side LEDs)
 
 LEVERS = ("left", "right")
+LEDS = ("left", "right")
 BUTTONS = ("start", "menu", "plus", "minus")  # bit order of clockapp.board BTN_*
 SIDES = ("left", "right")
 DISPLAY_TYPES = ("tm1637", "ssd1306")
@@ -192,6 +198,9 @@ class Esp32(Mcu):
         if role == ROLE_INPUT and pin in self.strapping:
             return ("%s is a strapping pin (0, 2, 5, 12, 15): a lever or button held at boot "
                     "would change the boot mode" % p)
+        if role == ROLE_OUT and pin in self.strapping:
+            return ("%s is a strapping pin (0, 2, 5, 12, 15): a LED to GND pulls it low "
+                    "while the chip samples it at boot" % p)
         if pin == 12:
             return ("GPIO12 is a strapping pin (MTDI): a pull-up or a driver on it at boot "
                     "selects 1.8 V flash and the board does not start")
@@ -206,8 +215,8 @@ MCUS = {m.name: m for m in (Rp2040(), Esp32())}
 PROFILE_NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 PROFILE_KEYS = {"mcu": True, "description": False, "watchdog_ms": False, "levers": True,
-                "buttons": True, "buzzer": True, "battery": True, "displays": True,
-                "i2c0": False, "i2c1": False}
+                "buttons": True, "buzzer": True, "leds": False, "battery": True,
+                "displays": True, "i2c0": False, "i2c1": False}
 CHEMISTRY_KEYS = {"description": False, "full_mv": True, "low_mv": True, "critical_mv": True}
 
 
@@ -506,6 +515,14 @@ def _profile(name, raw, chemistries, errors):
         if bus not in used_buses:
             c.err(bus, "no display uses this I2C bus")
 
+    # running-side LEDs (optional): last, so that a clash names the LED's key
+    led_pins = None
+    if "leds" in raw:
+        leds = c.table(raw, "leds")
+        if leds is not None:
+            c.keys(leds, dict.fromkeys(LEDS, True), "leds.")
+            led_pins = [pin(leds, k, ROLE_OUT, "leds.") for k in LEDS]
+
     # pin clashes: a pin may serve one job (an I2C bus's pins are the bus's, once)
     seen = {}
     for p, key, _role in uses:
@@ -523,6 +540,7 @@ def _profile(name, raw, chemistries, errors):
         "levers": lever_pins,
         "buttons": button_pins,
         "buzzer": buzzer_cfg,
+        "leds": led_pins,
         "battery": battery_cfg,
         "watchdog_ms": watchdog_ms,
         "i2c": [buses[b] for b in I2C_BUSES if b in buses],

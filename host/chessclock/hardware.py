@@ -86,6 +86,22 @@ BATTERY_PINS = ["+", "-"]
 SWITCH_PINS = [1, 2]
 TM1637_PINS = ["CLK", "DIO", "VCC", "GND"]
 SSD1306_PINS = ["GND", "VCC", "SCL", "SDA"]
+LED_PINS = ["IN", "GND"]
+
+# Running-side LEDs: GPIO -> series resistor -> red LED -> GND, one a side (boards.toml
+# `leds`), the lit one the side whose clock runs. The resistor from the LED's current at
+# 3.3 V: (3.3 V - Vf) / R, Vf of a red LED 1.8..2.2 V (2.0 V typical): 330 ohm gives
+# 3.3 / 3.9 / 4.5 mA, bright enough for a high-brightness LED at 10 m and inside the
+# RP2040's default 4 mA pad drive (the ESP32's default is 20 mA).
+LED_R = 330                   # ohms
+LED_VF = (2.2, 2.0, 1.8)      # volts: the low, typical and high current cases
+LED_SUPPLY_V = 3.3
+LED_PARTS = {"left": ("LED_L", "R5", "D2"), "right": ("LED_R", "R6", "D3")}
+
+
+def led_ma(vf):
+    """A running-side LED's current in mA at forward voltage vf (through LED_R)."""
+    return (LED_SUPPLY_V - vf) / LED_R * 1000
 
 # Part pins that are ground or a supply (every other part pin wired to the MCU is a signal).
 GROUND_PINS = {"COM", "2", "GND"}
@@ -102,6 +118,8 @@ def signal_of(designator, pin, display_types, display_buses):
         return "buzzer.pin"
     if designator == "POWER" and pin == "SENSE":
         return "battery.pin"
+    if designator in ("LED_L", "LED_R") and pin == "IN":
+        return "leds." + ("left" if designator == "LED_L" else "right")
     if designator in ("DISPLAY_L", "DISPLAY_R"):
         side = "left" if designator == "DISPLAY_L" else "right"
         kind = display_types.get(side)
@@ -121,6 +139,9 @@ def functions(profile):
     for i, name in enumerate(boardsmod.BUTTONS):
         out["buttons." + name] = (cfg["buttons"][i], boardsmod.ROLE_INPUT)
     out["buzzer.pin"] = (cfg["buzzer"]["pin"], boardsmod.ROLE_PWM)
+    for i, side in enumerate(boardsmod.LEDS):
+        if cfg["leds"]:
+            out["leds." + side] = (cfg["leds"][i], boardsmod.ROLE_OUT)
     if cfg["battery"]:
         out["battery.pin"] = (cfg["battery"]["pin"], boardsmod.ROLE_ADC)
     for bus in cfg["i2c"]:
@@ -266,6 +287,20 @@ class Wiring:
                 self._wire_mcu("W_" + des, ["BK", "RD", "BU", "GN"], des,
                                ["GND", "3V3", lab(bus["scl"]), lab(bus["sda"])],
                                ["GND", "VCC", "SCL", "SDA"], 0.2)
+        # the running-side LEDs last: the other parts keep their GND pins
+        for i, side in enumerate(boardsmod.LEDS):
+            if not cfg["leds"]:
+                break
+            des, r_ref, d_ref = LED_PARTS[side]
+            self.connectors[des] = {
+                "type": "Running-side LED (%s), 5 mm red, high brightness" % side,
+                "subtype": "%s %d ohm in series, in the lead under heat-shrink" % (r_ref, LED_R),
+                "pins": list(LED_PINS),
+                "notes": "IN - %s %d ohm - %s anode (long leg); cathode (flat side) to GND; "
+                         "lit while the %s clock runs (about %.1f mA)"
+                         % (r_ref, LED_R, d_ref, side, led_ma(LED_VF[1]))}
+            self._wire_mcu("W_" + des, ["BK", "RD"], des, ["GND", lab(cfg["leds"][i])],
+                           ["GND", "IN"], 0.2)
         ids = sorted(self._mcu_pins, key=_pin_sort)
         self.connectors["MCU"] = {"type": self.board["type"], "subtype": self.board["subtype"],
                                   "pins": ids, "pinlabels": [self._mcu_pins[i] for i in ids]}
@@ -432,6 +467,12 @@ def check_wiring(profile, text):
         if key not in want:
             problems.append("%s: %s is wired (%s) but boards.toml has no such pin"
                             % (where, key, profile.mcu.pin_name(got[key])))
+    for side in boardsmod.LEDS if profile.config["leds"] else ():
+        des, r_ref, _d = LED_PARTS[side]
+        notes = (connectors.get(des) or {}).get("notes", "")
+        if "%s %d ohm" % (r_ref, LED_R) not in notes:
+            problems.append("%s: %s's series resistor is not %s %d ohm" % (where, des, r_ref,
+                                                                          LED_R))
     pw = connectors.get("POWER") or {}
     bat = profile.config["battery"]
     m = re.search(r"r_top R1 = (\d+) ohm, r_bottom R2 = (\d+) ohm", pw.get("notes", ""))
@@ -475,11 +516,20 @@ def netlist_text(w):
               "part R3 1k (base): 1=BUZZER_DRV.IN 2=Q1.B",
               "part R4 1k (discharges the piezo): 1=BUZZER_DRV.BZ+ 2=BUZZER_DRV.BZ-",
               "part PIEZO: +=BUZZER_DRV.BZ+ (VCC %s) -=BUZZER_DRV.BZ- (Q1.C)" % vin,
+              ] + [line for side in (boardsmod.LEDS if cfg["leds"] else ())
+                   for line in _led_netlist(side)] + [
               "part SW_POWER: 1=BATTERY.+ 2=POWER.BAT+",
               "part BATTERY %s: +=SW_POWER.1 -=GND" % bat["chemistry"],
               "internal pull-ups: levers and buttons (MCU), TM1637/SSD1306 modules have "
               "their own on CLK/DIO or SDA/SCL", ""]
     return "\n".join(lines)
+
+
+def _led_netlist(side):
+    des, r_ref, d_ref = LED_PARTS[side]
+    return ["part %s %d (%s series): 1=%s.IN 2=%s.A" % (r_ref, LED_R, d_ref, des, d_ref),
+            "part %s red LED 5 mm (running side, %s): A=%s.2 K=%s.GND" % (d_ref, side, r_ref,
+                                                                         des)]
 
 
 DISPLAY_PART = {
@@ -518,6 +568,13 @@ def bom_rows(w):
         ("Q1", "NPN transistor", 1, "2N3904", 0.10),
         ("R3 R4", "Resistor 1 kOhm 1/4 W", 2, "1k 1% metal film", 0.05),
     ]
+    if cfg["leds"]:
+        rows += [
+            ("D2 D3", "LED 5 mm red, high brightness (2000 mcd or more at 20 mA), running "
+             "side: seen from 10 m", 2, "generic 5 mm red 620-630 nm, 30 deg", 0.10),
+            ("R5 R6", "Resistor %d Ohm 1/4 W (LED series, %.1f mA)"
+             % (LED_R, led_ma(LED_VF[1])), 2, "%dR 1%% metal film" % LED_R, 0.05),
+        ]
     for ref, r in (("R1", bat["r_top"]), ("R2", bat["r_bottom"])):
         rows.append((ref, "Resistor %s 1%% (battery divider)" % _ohms(r), 1,
                      "%s 1%% metal film" % _ohms(r), 0.05))
@@ -581,11 +638,14 @@ def battery_life(profile, chemistry_name, chemistry):
     curve, cells, mah = CELLS[chemistry_name]
     board = BOARDS[profile.mcu.name]
     kinds = [d["type"] for d in profile.config["displays"]]
+    leds = bool(profile.config["leds"])
     low_v = chemistry["low_mv"] / 1000 / cells
     reserve_pct = soc_at(curve, low_v)
     out = []
     for i, case in enumerate(("low", "typical", "high")):
         load_ma = board["mcu_ma"][i] + sum(DISPLAY_MA[k][i] for k in kinds)
+        if leds:
+            load_ma += led_ma(LED_VF[i])   # one LED lit while a clock runs (the game)
         if profile.mcu.name == "rp2040":
             # switching regulator: the battery gives the power, at the warning's voltage
             bat_ma = load_ma * 3.3 / (chemistry["low_mv"] / 1000 * BUCK_BOOST_EFF)
@@ -594,7 +654,8 @@ def battery_life(profile, chemistry_name, chemistry):
         need_pct = 100 * 10 * bat_ma / mah
         need_mv = (round(cell_v_at(curve, need_pct) * cells * 1000) if need_pct <= 100
                    else None)
-        out.append({"case": case, "load_ma": load_ma, "battery_ma": round(bat_ma),
+        out.append({"case": case, "load_ma": round(load_ma, 1),
+                    "battery_ma": round(bat_ma),
                     "full_h": round(mah / bat_ma, 1),
                     "reserve_pct": round(reserve_pct, 1),
                     "after_low_h": round(mah * reserve_pct / 100 / bat_ma, 1),
@@ -607,7 +668,7 @@ def _life_table(life):
     rows = ["| current case | load at 3.3 V | from the battery | full pack | after the "
             "warning | warning for 10 h would be at |", "|---|---|---|---|---|---|"]
     for c in life["cases"]:
-        rows.append("| %s | %d mA | %d mA | %.1f h | %.1f h | %s |" % (
+        rows.append("| %s | %g mA | %d mA | %.1f h | %.1f h | %s |" % (
             c["case"], c["load_ma"], c["battery_ma"], c["full_h"], c["after_low_h"],
             "%d mV" % c["low_mv_for_10h"] if c["low_mv_for_10h"] else
             "never (10 h needs more than the full pack)"))
@@ -624,6 +685,35 @@ def readme_text(w, life):
     rows = []
     for key, (gpio, role) in functions(p).items():
         rows.append("| %s | %s | %s | %s |" % (key, lab(gpio), header[gpio], role))
+    steps = [
+        "Flash MicroPython on the %s, then `make deploy BOARD=%s PORT=...` (hold MENU at "
+        "power-on later for maintenance mode)." % (w.board["type"], p.name),
+        "Perfboard `POWER`: D1 (1N5817, stripe towards %s) from BAT+ to VOUT; divider "
+        "R1 %s from BAT+ to SENSE, R2 %s from SENSE to GND, C2 100 nF across R2. The divider "
+        "sits after the power switch, so it draws nothing when the clock is off."
+        % (w.board["vin"], _ohms(bat["r_top"]), _ohms(bat["r_bottom"])),
+        "Perfboard `BUZZER_DRV`: Q1 2N3904, base through R3 1k from IN, emitter to GND, "
+        "collector to the piezo's minus; the piezo's plus to %s; R4 1k across the piezo."
+        % w.board["vin"],
+        "Wire the levers' microswitches (COM to GND, NO to the pin), the four buttons and "
+        "the displays as in the picture; power the displays from 3V3, never from %s."
+        % w.board["vin"],
+    ]
+    if cfg["leds"]:
+        steps.append(
+            "The running-side LEDs `LED_L` and `LED_R` (D2, D3: 5 mm red, high brightness), "
+            "one beside each display or in each end of the lever, facing the room: from the "
+            "pin through R5/R6 %s (in the lead, under heat-shrink) to the anode (long leg), "
+            "the cathode (flat side) to GND. (%.1f V - Vf %.1f V) / %s = %.1f mA (%.1f to "
+            "%.1f mA over Vf %.1f to %.1f V); only the running side's is lit."
+            % (_ohms(LED_R), LED_SUPPLY_V, LED_VF[1], _ohms(LED_R), led_ma(LED_VF[1]),
+               led_ma(LED_VF[2]), led_ma(LED_VF[0]), LED_VF[2], LED_VF[0]))
+    steps.append(
+        "First power it from USB with the power switch off: each button clicks, each "
+        "lever starts the other side's clock%s. Then the battery: %s (the clock warns at "
+        "%d mV, saves the game and stops writing to flash at %d mV)."
+        % (" and lights its LED" if cfg["leds"] else "", chem["description"],
+           chem["low_mv"], chem["critical_mv"]))
     return "\n".join([
         "<!-- GENERATED from boards.toml by `python -m chessclock.hardware generate` "
         "(make hardware): do not edit. -->",
@@ -650,22 +740,7 @@ def readme_text(w, life):
         "",
         "## Steps",
         "",
-        "1. Flash MicroPython on the %s, then `make deploy BOARD=%s PORT=...` (hold MENU at "
-        "power-on later for maintenance mode)." % (w.board["type"], p.name),
-        "2. Perfboard `POWER`: D1 (1N5817, stripe towards %s) from BAT+ to VOUT; divider "
-        "R1 %s from BAT+ to SENSE, R2 %s from SENSE to GND, C2 100 nF across R2. The divider "
-        "sits after the power switch, so it draws nothing when the clock is off."
-        % (w.board["vin"], _ohms(bat["r_top"]), _ohms(bat["r_bottom"])),
-        "3. Perfboard `BUZZER_DRV`: Q1 2N3904, base through R3 1k from IN, emitter to GND, "
-        "collector to the piezo's minus; the piezo's plus to %s; R4 1k across the piezo."
-        % w.board["vin"],
-        "4. Wire the levers' microswitches (COM to GND, NO to the pin), the four buttons and "
-        "the displays as in the picture; power the displays from 3V3, never from %s."
-        % w.board["vin"],
-        "5. First power it from USB with the power switch off: each button clicks, each "
-        "lever starts the other side's clock. Then the battery: %s (the clock warns at "
-        "%d mV, saves the game and stops writing to flash at %d mV)."
-        % (chem["description"], chem["low_mv"], chem["critical_mv"]),
+    ] + ["%d. %s" % (i, t) for i, t in enumerate(steps, 1)] + [
         "",
         "## Battery life (estimate; method and assumptions in ../NOTES.md)",
         "",
@@ -700,6 +775,8 @@ def schematic_svg(w):
     for bus in cfg["i2c"]:
         right += [(lab(bus["sda"]), "I2C%d SDA: both SSD1306" % bus["id"]),
                   (lab(bus["scl"]), "I2C%d SCL: both SSD1306" % bus["id"])]
+    leds = list(zip(boardsmod.LEDS, cfg["leds"] or (), strict=False))
+    right += [(lab(g), "running LED %s" % side) for side, g in leds]
     pins = [elm.IcPin(name=n, side="left", anchorname="L%d" % i) for i, (n, _t, _l)
             in enumerate(left)]
     pins += [elm.IcPin(name=n, side="right", anchorname="R%d" % i) for i, (n, _t)
@@ -755,6 +832,15 @@ def schematic_svg(w):
         d += elm.Line().at(node).right().length(2)
         d += elm.Capacitor().down().label("C2 100n", loc="bottom", fontsize=9)
         d += elm.Ground()
+        # running-side LEDs: pin -> series resistor -> LED -> GND, one a side
+        xl = xd + 10
+        for i, (side, g) in enumerate(leds):
+            _des, r_ref, d_ref = LED_PARTS[side]
+            d += elm.Line().at((xl, y - 3 * i)).right().length(3).label(
+                "%s (LED %s)" % (lab(g), side), loc="top", fontsize=10)
+            d += elm.Resistor().right().label("%s %s" % (r_ref, _ohms(LED_R)), fontsize=9)
+            d += elm.LED().down().label("%s red" % d_ref, loc="bottom", fontsize=9)
+            d += elm.Ground()
         # power: battery, switch, Schottky into VIN (USB feeds VIN through the board's own)
         y -= 6
         d += elm.Ground().at((x0, y))
@@ -896,6 +982,11 @@ def check_bom(profile, text):
         n = sum(1 for d in profile.config["displays"] if d["type"] == kind)
         if qty(kind) != n:
             problems.append("%s: %d %s display(s) expected" % (where, n, kind))
+    if profile.config["leds"]:
+        if qty("led", "running side") != 2:
+            problems.append("%s: needs 2 running-side LEDs" % where)
+        if qty("resistor", "led series") < 2:
+            problems.append("%s: needs 2 LED series resistors" % where)
     for words, n, what in ((("lever", "switch"), 2, "lever switches"),
                            (("button",), 4, "buttons"), (("piezo",), 1, "buzzer"),
                            (("npn",), 1, "buzzer transistor"), (("schottky",), 1, "diode"),

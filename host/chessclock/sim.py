@@ -51,17 +51,21 @@ def describe(view):
             "paused": view.paused, "battery_low": view.battery_low, "white": view.white}
 
 
+LED_NAMES = {0: "left", 1: "right"}   # board.running_led -> the lit LED's side
+
+
 def screen(board, app):
-    """The terminal picture of both displays."""
+    """The terminal picture of both displays (and the running-side LED above each)."""
     out = []
     panels = []
-    for disp in (board.left, board.right):
+    for lever, disp in enumerate((board.left, board.right)):
         v = disp.view
         if v is None:
             panels.append(["", "", "", "", ""])
             continue
         text = (bytes(v.text) if v.text_on else bytes(v.time)).decode().strip()
-        head = ("WHITE" if v.white else "BLACK") + ("  <<< RUNNING" if v.running else "")
+        head = (("(@) " if board.running_led == lever else "( ) ")
+                + ("WHITE" if v.white else "BLACK") + ("  <<< RUNNING" if v.running else ""))
         rows = big(text)
         notes = []
         if v.flag:
@@ -138,7 +142,8 @@ def interactive(storage, stdout):
 
 def headless(storage, script_text, stdout, stderr):
     """Script lines: `<ms> lever left|right [hold_ms]`, `<ms> button NAME [hold_ms]`,
-    `<ms> show`, `<ms> power-cut` (restart the board on the same storage)."""
+    `<ms> show`, `<ms> power-cut` (restart the board on the same storage). A `show` line:
+    {"t_ms", "led": the lit running-side LED "left"|"right"|null, "left", "right"}."""
     from boards.sim import run_until
     from clockapp.board import BUTTON_NAMES
 
@@ -162,6 +167,7 @@ def headless(storage, script_text, stdout, stderr):
             board.press_buttons(1 << BUTTON_NAMES.index(words[2]), board.t, hold_us=hold)
         elif action == "show":
             stdout.write(json.dumps({"t_ms": board.t // 1000,
+                                     "led": LED_NAMES.get(board.running_led),
                                      "left": describe(board.left.view),
                                      "right": describe(board.right.view)}) + "\n")
         elif action == "power-cut":

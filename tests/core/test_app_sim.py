@@ -153,9 +153,11 @@ def test_menu_swap_levers():
     assert not app.settings.white_left
     assert board.right.view.white
     start(board, app, t)
+    assert board.running_led == RIGHT            # White's LED is on White's side
     board.press_lever(RIGHT, (t + 1000) * 1000)  # now White's lever
     until(app, board, t + 1200)
     assert app.clock.moves == [1, 0]
+    assert board.running_led == LEFT
 
 
 def test_arbiter_menu_penalty_time_moves_and_resume_the_other_side():
@@ -196,6 +198,42 @@ def test_flag_shows_on_the_display_and_no_buzzer_in_competition():
     assert app.clock.flag_at[E.WHITE] >= 0
     assert board.left.view.flag == 1 and text(board.left) == "0.0"
     assert board.tones == tones  # silent flag (FIDE: a sound is a signal)
+
+
+def test_running_led_follows_start_presses_pause_and_a_flag():
+    # One LED a side (the TM1637 builds have no other sign an arbiter sees from 10 m): lit
+    # while that side's clock runs, both out when none runs; the board is told on a change
+    # only, not on every loop pass.
+    board, app = boot()
+    assert board.running_led == -1 and board.led_calls == 1   # boot: both out, once
+    until(app, board, 900)
+    assert board.led_calls == 1
+    start(board, app, 1000)
+    assert board.running_led == LEFT                 # White (left) runs
+    board.press_lever(LEFT, 3000000)
+    until(app, board, 3200)
+    assert board.running_led == RIGHT
+    board.press_lever(RIGHT, 4000000)
+    until(app, board, 4200)
+    assert board.running_led == LEFT
+    assert board.led_calls == 4
+    board.press_buttons(BTN_START, 5000000)          # pause: both out
+    until(app, board, 5200)
+    assert app.clock.state == E.PAUSED and board.running_led == -1
+    board.press_lever(LEFT, 5500000)                 # ignored while paused: no change
+    until(app, board, 5700)
+    assert board.running_led == -1 and board.led_calls == 5
+    board.press_buttons(BTN_START, 6000000)          # resume: White's again
+    until(app, board, 6200)
+    assert app.clock.state == E.RUNNING and board.running_led == LEFT
+    assert board.led_calls == 6
+    # White's flag falls (fide-blitz freezes both clocks): both out, and they stay out
+    until(app, board, 6200 + 185000)
+    assert app.clock.state == E.FROZEN and app.clock.flag_at[E.WHITE] >= 0
+    assert board.running_led == -1 and board.led_calls == 7
+    board.press_lever(LEFT, 192000000)
+    until(app, board, 192500)
+    assert board.running_led == -1 and board.led_calls == 7
 
 
 def test_low_battery_is_shown_and_logged():

@@ -32,7 +32,7 @@ def run_cli(argv):
 # ---- the real boards.toml -----------------------------------------------------------
 
 REAL = boards.load(ROOT / "boards.toml")
-SCHEMA_KEYS = ["schema", "board", "mcu", "levers", "buttons", "buzzer", "battery",
+SCHEMA_KEYS = ["schema", "board", "mcu", "levers", "buttons", "buzzer", "leds", "battery",
                "watchdog_ms", "i2c", "displays"]
 
 
@@ -50,6 +50,8 @@ def test_every_profile_converts_to_the_documented_schema(name):
     assert len(cfg["levers"]) == 2 and len(cfg["buttons"]) == 4
     assert all(isinstance(p, int) for p in cfg["levers"] + cfg["buttons"])
     assert set(cfg["buzzer"]) == {"pin", "duty_u16"}
+    leds = cfg["leds"] or []
+    assert cfg["leds"] is None or (len(leds) == 2 and all(isinstance(p, int) for p in leds))
     assert set(cfg["battery"]) == {"pin", "r_top", "r_bottom", "adc_full_mv", "chemistry",
                                    "full_mv", "low_mv", "critical_mv"}
     b = cfg["battery"]
@@ -63,10 +65,17 @@ def test_every_profile_converts_to_the_documented_schema(name):
             assert set(d) == {"type", "clk", "dio"}
         else:
             assert set(d) == {"type", "i2c", "addr"} and d["i2c"] in ids
-    pins = (cfg["levers"] + cfg["buttons"] + [cfg["buzzer"]["pin"], b["pin"]]
+    pins = (cfg["levers"] + cfg["buttons"] + [cfg["buzzer"]["pin"], b["pin"]] + leds
             + [p for d in cfg["displays"] if d["type"] == "tm1637" for p in (d["clk"], d["dio"])]
             + [p for bus in cfg["i2c"] for p in (bus["sda"], bus["scl"])])
     assert len(pins) == len(set(pins)), "a pin used twice got through"
+
+
+def test_every_build_has_its_running_side_leds():
+    # FIDE: which clock runs must be seen at a distance; a TM1637 only blinks its colon
+    assert REAL.get("pico-tm1637").config["leds"] == [14, 16]
+    assert REAL.get("pico-ssd1306").config["leds"] == [14, 16]
+    assert REAL.get("esp32-tm1637").config["leds"] == [13, 14]
 
 
 def test_ssd1306_profile_shares_one_bus_at_two_addresses():
@@ -138,10 +147,20 @@ dio = 33
 """
 
 
+PICO_LEDS = PICO.replace("buzzer = { pin = 15 }\n",
+                         "buzzer = { pin = 15 }\nleds = { left = 14, right = 16 }\n")
+ESP_LEDS = ESP.replace("buzzer = { pin = 25 }\n",
+                       "buzzer = { pin = 25 }\nleds = { left = 13, right = 14 }\n")
+
+
 def test_the_snippet_bases_are_valid():
     assert boards.loads(PICO).get("p").config["displays"][1] == {"type": "ssd1306", "i2c": 0,
                                                                  "addr": 0x3D}
     assert boards.loads(ESP).get("e").config["levers"] == [18, 19]
+    # leds is optional: null without it, [left, right] with it
+    assert boards.loads(PICO).get("p").config["leds"] is None
+    assert boards.loads(PICO_LEDS).get("p").config["leds"] == [14, 16]
+    assert boards.loads(ESP_LEDS).get("e").config["leds"] == [13, 14]
 
 
 # (base, old text, new text, expected profile: key, expected words of the problem)
@@ -212,10 +231,33 @@ BROKEN = [
 ]
 
 
+BROKEN += [
+    # running-side LEDs (bases with `leds` added)
+    ("pico-leds", "leds = { left = 14, right = 16 }", "leds = { left = 14 }",
+     "p: leds.right", "missing"),
+    ("pico-leds", "leds = { left = 14, right = 16 }",
+     "leds = { left = 14, right = 16, middle = 17 }", "p: leds.middle", "unknown key"),
+    ("pico-leds", "leds = { left = 14, right = 16 }", "leds = 14", "p: leds",
+     "must be a table"),
+    ("pico-leds", "right = 16 }", "right = 15 }", "p: leds.right",
+     "GP15 is also buzzer.pin (pin clash)"),
+    ("pico-leds", "left = 14,", "left = 4,", "p: leds.left", "GP4 is also i2c0.sda (pin clash)"),
+    ("pico-leds", "left = 14,", "left = 25,", "p: leds.left", "GP25 is used on the Pico board"),
+    ("esp-leds", "right = 14 }", "right = 35 }", "e: leds.right",
+     "GPIO35 is input-only (GPIO34..GPIO39) and cannot drive an output"),
+    ("esp-leds", "left = 13,", "left = 26,", "e: leds.left",
+     "GPIO26 is also displays.left.clk (pin clash)"),
+    ("esp-leds", "left = 13,", "left = 0,", "e: leds.left", "strapping pin"),
+    ("esp-leds", "left = 13,", "left = 12,", "e: leds.left", "strapping pin"),
+    ("esp-leds", "left = 13,", "left = 9,", "e: leds.left", "SPI flash"),
+]
+BASES = {"pico": PICO, "esp": ESP, "pico-leds": PICO_LEDS, "esp-leds": ESP_LEDS}
+
+
 @pytest.mark.parametrize("base,old,new,where,words", BROKEN,
                          ids=["%s:%s" % (b[3], b[4][:24]) for b in BROKEN])
 def test_each_error_names_profile_and_key(base, old, new, where, words):
-    text = PICO if base == "pico" else ESP
+    text = BASES[base]
     assert old in text, "the test's snippet edit does not apply"
     with pytest.raises(boards.BoardsFileError) as e:
         boards.loads(text.replace(old, new, 1))
@@ -350,14 +392,19 @@ class FakePin:
     IRQ_FALLING, IRQ_RISING = 4, 8
     made = {}
 
-    def __init__(self, n, mode=-1, pull=-1):
+    def __init__(self, n, mode=-1, pull=-1, value=None):
         self.n, self.mode, self.pull = n, mode, pull
-        self.level = 1
+        self.level = 1 if value is None else value
+        self.writes = 0
         self.irq_args = None
         FakePin.made[n] = self
 
-    def value(self):
-        return self.level
+    def value(self, v=None):
+        if v is None:
+            return self.level
+        self.level = v
+        self.writes += 1
+        return None
 
     def irq(self, **kw):
         self.irq_args = kw
@@ -466,8 +513,8 @@ def mcu(monkeypatch):
         if menu_held:
             orig = FakePin.__init__
 
-            def init(self, n, mode=-1, pull=-1):
-                orig(self, n, mode, pull)
+            def init(self, n, mode=-1, pull=-1, value=None):
+                orig(self, n, mode, pull, value)
                 if n == cfg["buttons"][1]:
                     self.level = 0
             monkeypatch.setattr(FakePin, "__init__", init)
@@ -527,6 +574,30 @@ def test_mcu_board_outputs_battery_watchdog_reset_cause(mcu, tmp_path):
     assert left[0] == "tm1637" and left[1].n == 10 and left[2].n == 11
     assert left[1].mode == FakePin.OUT
     assert board.displays() == (left, right)   # made once
+
+
+@pytest.mark.parametrize("name", ["pico-tm1637", "esp32-tm1637"])
+def test_mcu_board_running_side_leds(mcu, tmp_path, name):
+    mod, machine, board = mcu(name, tmp=tmp_path)
+    left_n, right_n = REAL.get(name).config["leds"]
+    left, right = FakePin.made[left_n], FakePin.made[right_n]
+    # outputs, off from the moment they are made (no flash of light at boot)
+    assert (left.mode, left.level, right.mode, right.level) == (FakePin.OUT, 0, FakePin.OUT, 0)
+    board.set_running(mod.LEFT)
+    assert (left.level, right.level) == (1, 0)
+    board.set_running(mod.RIGHT)
+    assert (left.level, right.level) == (0, 1)
+    board.set_running(-1)
+    assert (left.level, right.level) == (0, 0)
+    assert FakePin.made[left_n] is left     # the pins were made once, not per call
+    # a board.json without LEDs (made before the key existed, or leds = null) still works
+    cfg = dict(REAL.get(name).config)
+    del cfg["leds"]
+    quiet = mod.McuBoard(cfg)
+    quiet.set_running(mod.LEFT)
+    assert quiet._led_l is None
+    cfg["leds"] = None
+    mod.McuBoard(cfg).set_running(mod.RIGHT)
 
 
 def test_mcu_board_on_esp32(mcu, tmp_path):

@@ -65,10 +65,10 @@ def test_a_pin_moved_in_the_wiring_is_found(models):
     doc = _wiring("pico-tm1637")
     mcu = doc["connectors"]["MCU"]
     i = mcu["pins"].index(4)                 # header pin 4 = GP2 = levers.left
-    mcu["pins"][i], mcu["pinlabels"][i] = 19, "GP14"
-    _conn(doc, "LEVER_L")[0]["MCU"][1] = 19
+    mcu["pins"][i], mcu["pinlabels"][i] = 22, "GP17"
+    _conn(doc, "LEVER_L")[0]["MCU"][1] = 22
     problems = _check(models, "pico-tm1637", doc)
-    assert any("levers.left is wired to GP14, boards.toml says GP2" in p for p in problems)
+    assert any("levers.left is wired to GP17, boards.toml says GP2" in p for p in problems)
 
 
 def test_a_label_that_is_not_its_header_pin_is_found(models):
@@ -119,6 +119,57 @@ def test_two_mcu_pins_on_one_net_are_found(models):
     assert any("are wired together" in p for p in problems)
 
 
+def test_the_running_side_leds_are_checked_like_any_other_pin(models):
+    # every build wires its two LEDs, each to its boards.toml pin
+    b, _ms = models
+    for name, prof in b.profiles.items():
+        want = hw.functions(prof)
+        assert want["leds.left"][1] == want["leds.right"][1] == boardsmod.ROLE_OUT, name
+    # an LED wire moved to another pin
+    doc = _wiring("pico-tm1637")
+    mcu = doc["connectors"]["MCU"]
+    i = mcu["pins"].index(19)                # header pin 19 = GP14 = leds.left
+    mcu["pins"][i], mcu["pinlabels"][i] = 22, "GP17"
+    _conn(doc, "LED_L")[0]["MCU"][1] = 22
+    problems = _check(models, "pico-tm1637", doc)
+    assert any("leds.left is wired to GP17, boards.toml says GP14" in p for p in problems)
+    # an LED not wired at all
+    doc = _wiring("pico-ssd1306")
+    doc["connections"] = [c for c in doc["connections"] if "LED_R" not in c[2]]
+    problems = _check(models, "pico-ssd1306", doc)
+    assert any("leds.right (GP16 in boards.toml) is not wired" in p for p in problems)
+    # an LED on the same pin as a lever
+    doc = _wiring("pico-tm1637")
+    _conn(doc, "LED_R")[0]["MCU"][1] = 4         # LED_R's signal onto GP2 (levers.left)
+    problems = _check(models, "pico-tm1637", doc)
+    assert any("GP2 has two functions: leds.right, levers.left" in p for p in problems)
+    # ESP32: an LED on an input-only pin
+    doc = _wiring("esp32-tm1637")
+    mcu = doc["connectors"]["MCU"]
+    i = mcu["pins"].index("J2-12")               # GPIO14 = leds.right
+    mcu["pins"][i], mcu["pinlabels"][i] = "J2-6", "GPIO35"
+    _conn(doc, "LED_R")[0]["MCU"][1] = "J2-6"
+    problems = _check(models, "esp32-tm1637", doc)
+    assert any("leds.right (GPIO35): GPIO35 is input-only (GPIO34..GPIO39) and cannot drive "
+               "an output" in p for p in problems)
+    # the series resistor's value, as the divider's
+    doc = _wiring("esp32-tm1637")
+    doc["connectors"]["LED_L"]["notes"] = doc["connectors"]["LED_L"]["notes"].replace(
+        "R5 330 ohm", "R5 33 ohm")
+    problems = _check(models, "esp32-tm1637", doc)
+    assert any("LED_L's series resistor is not R5 330 ohm" in p for p in problems)
+
+
+def test_the_led_resistor_gives_a_few_milliamps():
+    # (3.3 V - Vf) / 330 ohm over a red LED's 1.8..2.2 V: 3 to 10 mA (visible at 10 m),
+    # inside the RP2040's default 4 mA pad drive at the typical Vf
+    assert hw.LED_R == 330
+    currents = [hw.led_ma(vf) for vf in hw.LED_VF]
+    assert currents == sorted(currents)         # low, typical, high cases
+    assert 3 <= currents[0] and currents[-1] <= 10
+    assert currents[1] == pytest.approx(3.94, abs=0.01) and currents[1] <= 4
+
+
 def test_a_wrong_display_or_divider_is_found(models):
     doc = _wiring("pico-tm1637")
     doc["connectors"]["DISPLAY_L"]["type"] = "SSD1306 OLED"
@@ -142,6 +193,10 @@ def test_every_bom_parses_and_names_the_profiles_parts(models):
     assert any("buzzer" in p for p in hw.check_bom(prof, no_piezo))
     tm = text.replace("SSD1306", "TM1637")
     assert any("2 ssd1306 display(s) expected" in p for p in hw.check_bom(prof, tm))
+    no_leds = "\n".join(line for line in text.splitlines() if "running side" not in line)
+    assert any("running-side LEDs" in p for p in hw.check_bom(prof, no_leds))
+    no_r = "\n".join(line for line in text.splitlines() if "LED series" not in line)
+    assert any("LED series resistors" in p for p in hw.check_bom(prof, no_r))
     assert hw.check_bom(prof, text.replace("approx_price_eur", "price"))
 
 
@@ -156,11 +211,11 @@ def test_a_pin_changed_in_boards_toml_fails_until_hardware_is_regenerated(copy):
     toml = copy / "boards.toml"
     toml.write_text(toml.read_text().replace(
         "levers = { left = 2, right = 3 }                          # header pins 4 and 5",
-        "levers = { left = 14, right = 3 }"))
+        "levers = { left = 17, right = 3 }"))
     problems = hw.check_all(copy)
     assert "hardware/pico-tm1637/wiring.yaml: differs from what boards.toml generates " \
            "(make hardware)" in problems
-    assert any("pico-tm1637/wiring.yaml: levers.left is wired to GP2, boards.toml says GP14"
+    assert any("pico-tm1637/wiring.yaml: levers.left is wired to GP2, boards.toml says GP17"
                in p for p in problems)
     hw.generate(copy, out=open("/dev/null", "w"))
     problems = hw.check_all(copy)
@@ -200,6 +255,9 @@ def test_battery_life_estimates(models):
             assert 0 < c["after_low_h"] < c["full_h"]
             # with the thresholds in boards.toml no build gives FIDE's 10 h after the warning
             assert c["after_low_h"] < 10
+    # the lit running-side LED is in the load: typical case = board + displays + LED
+    typical = lives["pico-tm1637"]["cases"][1]
+    assert typical["load_ma"] == pytest.approx(25 + 2 * 40 + hw.led_ma(2.0), abs=0.05)
     # the curve lookups invert each other
     for v in (1.15, 1.22, 1.3):
         assert hw.cell_v_at(hw.NIMH_CURVE, hw.soc_at(hw.NIMH_CURVE, v)) == pytest.approx(v)
@@ -207,7 +265,8 @@ def test_battery_life_estimates(models):
 
 def test_every_pin_the_mcu_rules_allow_has_a_header_position():
     # so that any pin boards.toml may choose can be drawn on the board's header
-    roles = (boardsmod.ROLE_INPUT, boardsmod.ROLE_PWM, boardsmod.ROLE_ADC, boardsmod.ROLE_IO)
+    roles = (boardsmod.ROLE_INPUT, boardsmod.ROLE_PWM, boardsmod.ROLE_ADC, boardsmod.ROLE_IO,
+             boardsmod.ROLE_OUT)
     for mcu_name, board in hw.BOARDS.items():
         mcu = boardsmod.MCUS[mcu_name]
         for gpio in range(48):

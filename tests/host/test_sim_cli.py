@@ -24,6 +24,7 @@ def test_start_press_and_show(tmp_path):
     before, after = shows
     assert before["left"]["time"] == "3:00" and not before["left"]["running"]
     assert after["right"]["running"] and not after["left"]["running"]
+    assert before["led"] is None and after["led"] == "right"   # the running-side LED
     # fide-blitz 3+2: White used 1.47 s (started 30 ms after the button), +2 s
     assert after["left"]["time"] == "3:01"
 
@@ -37,6 +38,7 @@ def test_power_cut_in_a_script_comes_back_paused(tmp_path):
 """)
     assert code == 0, err
     assert shows[0]["right"]["paused"] and shows[0]["left"]["paused"]
+    assert shows[0]["led"] is None      # back paused: no LED lit
 
 
 def test_bad_script_line_is_named(tmp_path):
