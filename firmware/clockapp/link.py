@@ -262,7 +262,7 @@ class Link:
         pairs.append(("menu", 1 if app.menu.active() else 0))
         pairs.append(("wall", self.wall_now()))
         pairs.append(("spec", app.settings.spec))
-        logw = getattr(app, "logw", None)
+        logw = app.logw
         # the log is over its flash budget and holds games not pulled yet: pull them
         pairs.append(("logwarn", 1 if logw is not None and logw.warn else 0))
         pairs.append(("refused", self.refused))
@@ -371,12 +371,12 @@ class Link:
 
         who = args[0].decode()
         sides = (E.WHITE, E.BLACK) if who == "both" else (_side(args[0]),)
-        control = notation.parse_readable(args[1].decode())
-        stages = control.white.stages
-        if len(stages) != 1 or not control.symmetric():
-            raise P.ProtocolError(P.E_ARGS, "addstage takes one stage, e.g. 15m")
+        try:
+            stage = notation.parse_stage(args[1].decode())
+        except ValueError as e:
+            raise P.ProtocolError(P.E_ARGS, str(e.args[0]) if e.args else "one stage") from None
         for s in sides:
-            self.app.clock.add_stage(s, stages[0], self.app.now)
+            self.app.clock.add_stage(s, stage, self.app.now)
         return self._times()
 
     def op_split(self, args):
@@ -496,7 +496,7 @@ class Link:
             self._log_reset()
             self.read_end_seq = last if n else start - 1
             self.read_end_size = self.app.store.log_size()
-            logw = getattr(self.app, "logw", None)
+            logw = self.app.logw
             if n and logw is not None:
                 # Read to its end: these games may go first if the flash fills up
                 # (unpulled ones never do; docs/EVENT-LOG.md).

@@ -633,6 +633,19 @@ def parse_readable(text):
 
 # ------------------------------------------------------------------------ readable: write
 
+
+def parse_stage(text):
+    """One stage in readable notation ("15m", "15m+10s", "20/1h"), the same for both sides:
+    what an arbiter adds to a game in progress (RGC 10.1 "finish with 15 minutes each";
+    `chessclock simulate`'s add-stage, the serial link's addstage)."""
+    control = parse_readable(text)
+    side = control.white
+    if (not control.known or not control.symmetric() or len(side.stages) != 1
+            or side.mode != MODE_COUNTDOWN or side.byo_periods):
+        raise ValueError('"%s": one stage is needed here, e.g. 15m or 15m+10s' % text)
+    return side.stages[0]
+
+
 def _dur(ms):
     """Largest exact units: 5400000 -> '1h30m', 90000 -> '1m30s', 500 -> '0.5s'."""
     if ms == 0:

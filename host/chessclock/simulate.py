@@ -43,13 +43,9 @@ def _stage_from(spec, line_no):
     from clockcore import notation  # only scripts that add stages need the parser
 
     try:
-        control = notation.parse_readable(spec)
+        return notation.parse_stage(spec)
     except ValueError as e:
         raise ScriptError("line %d: %s" % (line_no, e)) from None
-    stages = control.white.stages
-    if len(stages) != 1 or not control.symmetric():
-        raise ScriptError("line %d: add-stage takes one stage, got %r" % (line_no, spec))
-    return stages[0]
 
 
 # action: (argument count, builder turning words into the call on the clock)

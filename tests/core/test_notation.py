@@ -492,3 +492,13 @@ def test_describe():
     assert D(R("hourglass 3m")) == "hourglass, 3 min"
     assert D(R("upcount")) == "counting up"
     assert D(UNKNOWN) == "unknown time control"
+
+
+def test_parse_stage_one_stage_for_both_sides():
+    # What an arbiter adds to a game in progress (RGC 10.1: finish with 15 min each).
+    st = N.parse_stage("15m")
+    assert (st.time_ms, st.moves, st.inc_ms) == (900000, 0, 0)
+    st = N.parse_stage("15m+10s")
+    assert (st.time_ms, st.inc_ms) == (900000, 10000)
+    for bad in ("15m/40, 5m", "5m vs 4m", "hourglass 3m", "1h + byo 5x30s", "?"):
+        assert "one stage" in message(ValueError, N.parse_stage, bad), bad
