@@ -49,11 +49,12 @@ EV_WALL_CLOCK = const(44)     # arg: unix seconds the clock was given
 EV_LOG_PRUNED = const(45)     # arg: first sequence number kept
 
 LEVERS = (LEFT, RIGHT)  # built once: a tuple written in a loop is built on every pass
+# Engine events that are arbiter corrections (their log record carries a reason).
+CORRECTIONS = (E.EV_ADJUST, E.EV_SET_MOVES, E.EV_UNDO, E.EV_SET_STAGE, E.EV_ADD_STAGE,
+               E.EV_SET_TIME)
 
 # The log: clockcore/eventlog.py records (docs/EVENT-LOG.md), kept in the Writer's RAM ring
 # (eventlog.SLOTS) until flush(); clockapp/logstore.py creates it at the first log().
-LOG_RECORD = "eventlog"   # the record format (was a fixed struct before the event log)
-LOG_RAM = const(0)        # the writer keeps its own RAM ring: no buffer here
 LOG_BUDGET = const(1000000)  # bytes of log before pulled games are removed (board.log_budget)
 LOG_FIRMWARE = "0.1.0"       # firmware version in each game header
 # Arbiter menu item -> reason code of the correction it makes (eventlog.R_*).
@@ -133,9 +134,11 @@ class App:
         self.displays = board.displays()
         self.buzzer = Buzzer(board)
         self.buzzer.enabled = self.settings.sound
-        self.log_buf = bytearray(LOG_RAM * 18)
-        self.log_n = 0
-        self.log_lost = 0
+        # The event log (clockapp/logstore.py), created at the first event; the wall-clock
+        # time the host gave, for game headers; why the next correction is made (the link).
+        self.logw = None
+        self.wall_s = 0
+        self.log_reason = 0
         self.dirty = False      # game state changed since the last save
         self.saved_at = 0
         self.battery_at = -BATTERY_EVERY_MS
@@ -228,7 +231,7 @@ class App:
 
     def log(self, ev, side, t, arg):
         """Keep an event in RAM (no allocation on a press); flush() writes them to flash."""
-        lg = getattr(self, "logw", None)
+        lg = self.logw
         if lg is None:  # the first event: continue the log found in flash
             from clockapp.logstore import EventLog
             lg = EventLog(self.store, getattr(self.board, "log_budget", LOG_BUDGET))
@@ -237,28 +240,27 @@ class App:
         if ev == EV_CONTROL_SET:
             s = self.settings
             lg.header(t, c, self.board.clock_id(), LOG_FIRMWARE, s.spec, s.white_left,
-                      getattr(self, "wall_s", 0))
+                      self.wall_s)
         elif ev == EV_BOOT:
             lg.boot(t, c, arg)
         else:
             reason = 0
-            if ev in (7, 8, 12, 13, 14, 15):  # an arbiter correction: why
+            if ev in CORRECTIONS:  # an arbiter correction: why
                 m = self.menu
                 if m.active():
                     reason = LOG_REASONS.get(m.items()[m.item], 0)
                 else:
-                    reason = getattr(self, "log_reason", 0)  # e.g. the serial link's
+                    reason = self.log_reason  # e.g. the serial link's
             lg.log(ev, side, t, arg, c, reason)
-        w = lg.writer
-        self.log_n = w.n
-        self.log_lost = w.lost
+
+    @property
+    def log_n(self):
+        """Events kept in RAM, not yet on flash."""
+        return self.logw.writer.n if self.logw is not None else 0
 
     def flush(self):
-        lg = getattr(self, "logw", None)
-        if lg is None:
-            return
-        lg.flush(self.clock)
-        self.log_n = lg.writer.n
+        if self.logw is not None:
+            self.logw.flush(self.clock)
 
     # ---- one loop pass ---------------------------------------------------------------
     def step(self):
