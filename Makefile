@@ -118,5 +118,5 @@ bench: $(STAMP)
 	$(BIN)/python bench/run.py
 
 clean:
-	rm -rf build $(VENV) .pytest_cache .hypothesis .ruff_cache *.egg-info host/*.egg-info
+	rm -rf build $(VENV) .pytest_cache .hypothesis .ruff_cache *.egg-info host/*.egg-info bench/wasm32/node_modules
 	find . -path ./.git -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +

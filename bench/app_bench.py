@@ -3,6 +3,7 @@
 # bench/run.py compiles this file with mpy-cross too and imports it, so that compiling a
 # script from source (which a board never does) is not counted in the heap figures.
 #   app_bench.py blitz  ROOT   play a whole 3+2 blitz game; exit 0 when it completes
+#   (bench/wasm32/heap.mjs plays the same game step by step through Blitz.step)
 #   app_bench.py loop   ROOT   allocation per 1,000 loop passes, lever-to-display delay
 # bench/run.py runs these (blitz under a range of -X heapsize to find the smallest heap).
 
@@ -38,23 +39,45 @@ def boot(root):
     print("METRIC heap_after_boot_%s %d bytes" % ("mpy" if MPY else "cpython", gc.mem_alloc()))
 
 
+class Blitz:
+    """A whole 3+2 blitz game, 60 moves each, 1.3 to 3.7 s a move: about 5 minutes of clock
+    time, 120 presses, 120 state saves and log flushes. step() plays at most `passes` loop
+    passes (1 ms each) or one press, so that bench/wasm32/heap.mjs can measure the heap
+    between steps; play() runs the game in one go."""
+
+    def __init__(self, root):
+        self.board, self.app = fresh(root)
+        self.board.press_buttons(BTN_START, 500000)
+        self.until = 1000000
+        self.t = 1000000            # the last press
+        self.i = 0
+        self.x = 12345
+
+    def step(self, passes=100):
+        board, app = self.board, self.app
+        if board.t < self.until:
+            run_until(app, board, min(self.until, board.t + passes * 1000))
+            return True
+        if self.i == 120:
+            c = app.clock
+            assert c.moves == [60, 60], c.moves
+            assert c.flag_at == [-1, -1]
+            return False
+        self.x = (self.x * 1103515245 + 12345) & 0x7FFFFFFF
+        self.t += 1300000 + self.x % 2400000
+        board.press_lever(LEFT if self.i % 2 == 0 else RIGHT, self.t)
+        self.until = self.t + 50000
+        self.i += 1
+        return True
+
+    def play(self):
+        while self.step(1000000):
+            pass
+        print("blitz ok", self.app.clock.main)
+
+
 def blitz(root):
-    # 3+2, 60 moves each, 1.3 to 3.7 s a move: about 5 minutes of clock time, 120 presses,
-    # 120 state saves and log flushes.
-    board, app = fresh(root)
-    board.press_buttons(BTN_START, 500000)
-    run_until(app, board, 1000000)
-    t = 1000000
-    x = 12345
-    for i in range(120):
-        x = (x * 1103515245 + 12345) & 0x7FFFFFFF
-        t += 1300000 + x % 2400000
-        board.press_lever(LEFT if i % 2 == 0 else RIGHT, t)
-        run_until(app, board, t + 50000)
-    c = app.clock
-    assert c.moves == [60, 60], c.moves
-    assert c.flag_at == [-1, -1]
-    print("blitz ok", c.main)
+    Blitz(root).play()
 
 
 def loop(root):

@@ -69,6 +69,31 @@ def app_benches(mp):
     print("METRIC heap_module_code_mpy %s bytes" % code)
 
 
+def wasm32_heap():
+    """The heap on a 32-bit MicroPython (the WebAssembly port, from npm): bench/wasm32."""
+    import shutil
+    if not (shutil.which("node") and shutil.which("npm")):
+        print("# wasm32 heap: skipped, node and npm are not installed")
+        return
+    here = os.path.join(ROOT, "bench", "wasm32")
+    subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=here,
+                   check=True, capture_output=True)
+    # The same .mpy files as the unix port's figures, once as files loaded into RAM and
+    # once in a ROMFS image whose bytecode runs in place (as frozen modules would).
+    src = os.path.join(ROOT, "build", "wasm32", "romfs-src")
+    shutil.rmtree(src, ignore_errors=True)
+    shutil.copytree(os.path.join(ROOT, "build", "mpy"), src)
+    shutil.copy(os.path.join(ROOT, "build", "bench-mpy", "app_bench.mpy"), src)
+    image = os.path.join(ROOT, "build", "wasm32", "firmware.romfs")
+    mpremote = os.path.join(os.path.dirname(sys.executable), "mpremote")
+    subprocess.run([mpremote, "romfs", "--no-mpy", "-o", image, "build", src], check=True,
+                   capture_output=True)
+    heap = os.path.join(here, "heap.mjs")
+    run(["node", heap, "files", "--dir", os.path.join(ROOT, "build", "mpy"),
+         "--dir", os.path.join(ROOT, "build", "bench-mpy")])
+    run(["node", heap, "romfs", "--romfs", image])
+
+
 IMPORTS = """
 import gc
 gc.collect()
@@ -89,6 +114,7 @@ def main():
     for board in ("pico-tm1637", "pico-ssd1306", "esp32-tm1637"):
         mpy_size(board)
     app_benches(mp)
+    wasm32_heap()
     for bench in BENCHES:
         path = os.path.join(ROOT, "bench", bench)
         run([sys.executable, path], env=dict(os.environ,
