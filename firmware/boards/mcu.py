@@ -104,6 +104,11 @@ class McuBoard(Board):
         for bus in config.get("i2c", ()):
             self._i2c[bus["id"]] = machine.I2C(bus["id"], scl=machine.Pin(bus["scl"]),
                                                sda=machine.Pin(bus["sda"]), freq=bus["freq"])
+        # Fuel gauge (optional): its driver is made at the first reading.
+        self._gauge_cfg = config.get("fuel_gauge")
+        self._gauge = None
+        if self._gauge_cfg:
+            self.battery_low_pct = self._gauge_cfg["low_pct"]
         self._displays = None  # type: tuple | None
         self._watchdog_ms = config["watchdog_ms"]
         self._wdt = None  # type: machine.WDT | None
@@ -217,6 +222,18 @@ class McuBoard(Board):
         else:
             pin_mv = adc.read_u16() * self._adc_full_mv // 65535
         return pin_mv * (self._r_top + self._r_bottom) // self._r_bottom
+
+    def battery_pct(self):
+        cfg = self._gauge_cfg
+        if not cfg:
+            return -1
+        try:
+            if self._gauge is None:
+                from drivers.max17048 import MAX17048
+                self._gauge = MAX17048(self._i2c[cfg["i2c"]], cfg["addr"])
+            return self._gauge.soc_pct()
+        except OSError:
+            return -1  # not answering (unplugged, bus noise): the voltage still warns
 
     # ---- system ------------------------------------------------------------------
     def storage_root(self):

@@ -132,6 +132,7 @@ class SimBoard(Board):
         self.mv = battery_mv
         self.battery_low_mv = 3600
         self.battery_critical_mv = 3300
+        self.pct = -1               # fuel gauge: state of charge, -1 = no gauge
         self.rp2040_flash = rp2040_flash
         self.in_flash = False
         self.held = []              # edges held while interrupts are off (rp2040_flash)
@@ -180,6 +181,9 @@ class SimBoard(Board):
 
     def battery_mv(self):
         return self.mv
+
+    def battery_pct(self):
+        return self.pct
 
     def storage_root(self):
         return self.root

@@ -47,6 +47,7 @@ EV_AUTH_FAIL = const(42)      # reserved for the serial link
 EV_LOG_LOST = const(43)       # arg: events the full RAM ring could not keep
 EV_WALL_CLOCK = const(44)     # arg: unix seconds the clock was given
 EV_LOG_PRUNED = const(45)     # arg: first sequence number kept
+EV_LOW_CHARGE = const(46)     # arg: the fuel gauge's state of charge, percent
 
 LEVERS = (LEFT, RIGHT)  # built once: a tuple written in a loop is built on every pass
 # Engine events that are arbiter corrections (their log record carries a reason).
@@ -142,8 +143,11 @@ class App:
         self.dirty = False      # game state changed since the last save
         self.saved_at = 0
         self.battery_at = -BATTERY_EVERY_MS
-        self.battery_low = False
+        self.battery_low = False    # shown: the voltage or the charge is low
         self.battery_mv = -1
+        self.volt_low = False       # below the chemistry's low_mv
+        self.battery_pct = -1
+        self.charge_low = False     # below the fuel gauge's low_pct
         self.flash_off = False  # critical battery: no more flash writes
         self.buttons = 0        # debounced buttons
         self.buttons_raw = 0
@@ -359,9 +363,18 @@ class App:
         mv = b.battery_mv()
         self.battery_mv = mv
         low = 0 <= mv < b.battery_low_mv
-        if low and not self.battery_low:
+        if low and not self.volt_low:
             self.log(EV_LOW_BATTERY, E.NOBODY, now, mv)
-        self.battery_low = low
+        self.volt_low = low
+        # A fuel gauge warns by the charge left (FIDE: 10 h after the warning), which a
+        # LiPo's flat voltage cannot tell; the voltage stays as the backstop.
+        pct = b.battery_pct()
+        self.battery_pct = pct
+        low = 0 <= pct < b.battery_low_pct
+        if low and not self.charge_low:
+            self.log(EV_LOW_CHARGE, E.NOBODY, now, pct)
+        self.charge_low = low
+        self.battery_low = self.volt_low or low
         if 0 <= mv < b.battery_critical_mv and not self.flash_off:
             # About to brown out: save the game and the log once more, then stop writing,
             # so that the power cannot fail in the middle of a flash write.

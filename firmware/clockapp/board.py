@@ -31,6 +31,8 @@ class Board:
     name = "abstract"
     battery_low_mv = -1       # show and log low battery below this (-1: not wired)
     battery_critical_mv = -1  # below this: save the game once, then no more flash writes
+    battery_low_pct = -1      # show and log low battery below this state of charge (-1: no
+                              # fuel gauge)
     tick_period = 0x40000000  # ticks_us wraps at this (2**30 on RP2040 and ESP32 ports)
 
     # ---- time --------------------------------------------------------------------
@@ -70,6 +72,11 @@ class Board:
     def battery_mv(self):
         """Battery voltage in millivolts (after the divider), or -1 when not wired."""
         raise NotImplementedError
+
+    def battery_pct(self):
+        """State of charge in percent from a fuel gauge, or -1 when there is none (or it
+        does not answer). The default: no fuel gauge."""
+        return -1
 
     def set_running(self, lever):
         """Light the running-side LED of `lever` (LEFT/RIGHT) and put the other out; -1: both

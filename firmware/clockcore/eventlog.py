@@ -56,6 +56,7 @@ EV_AUTH_FAIL = const(42)     # reserved for the serial link; arg: its reason cod
 EV_LOG_LOST = const(43)      # arg: events lost while the RAM ring was full
 EV_WALL_CLOCK = const(44)    # the clock was given the wall-clock time; arg: unix seconds
 EV_LOG_PRUNED = const(45)    # old pulled games removed; arg: the first sequence number kept
+EV_LOW_CHARGE = const(46)    # the fuel gauge's state of charge fell below the warning; arg %
 
 NAMES = {0: "start", 1: "press", 2: "ignored", 3: "stage", 4: "flag", 5: "pause",
          6: "resume", 7: "adjust", 8: "set-moves", 9: "end", 10: "overtime", 11: "period",
@@ -63,7 +64,7 @@ NAMES = {0: "start", 1: "press", 2: "ignored", 3: "stage", 4: "flag", 5: "pause"
          32: "boot", 33: "lever-both", 34: "lever-dropped", 35: "lever-held",
          36: "header", 37: "low-battery", 38: "missed-edge", 39: "storage-full",
          40: "power-off", 41: "log-full", 42: "auth-fail", 43: "log-lost",
-         44: "wall-clock", 45: "log-pruned"}
+         44: "wall-clock", 45: "log-pruned", 46: "low-charge"}
 
 # Why an arbiter corrected the clock (the `reason` field of a correction).
 R_OTHER = const(0)

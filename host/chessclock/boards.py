@@ -38,12 +38,16 @@ One JSON object; pins are GPIO numbers; written by `chessclock boards show NAME`
       "displays": [                     # [left, right]
         {"type": "tm1637", "clk": 10, "dio": 11},
         {"type": "ssd1306", "i2c": 0, "addr": 60}              # "i2c": an id in "i2c"
-      ]
+      ],
+      "fuel_gauge": {                   # or null: a state-of-charge chip on an I2C bus
+        "type": "max17048", "i2c": 0, "addr": 54,
+        "low_pct": 45                   # warn below this state of charge (percent)
+      }
     }
 
 Only these keys appear; every value is present (defaults filled in by this module). The
 firmware reads "leds" with .get(), so a board.json made before the key existed (no LEDs)
-still loads under schema 1.
+still loads under schema 1; "fuel_gauge" likewise.
 """
 
 import json
@@ -65,6 +69,7 @@ BUTTONS = ("start", "menu", "plus", "minus")  # bit order of clockapp.board BTN_
 SIDES = ("left", "right")
 DISPLAY_TYPES = ("tm1637", "ssd1306")
 SSD1306_ADDRS = (0x3C, 0x3D)
+FUEL_GAUGE_TYPES = {"max17048": 0x36}   # type -> its fixed I2C address
 I2C_BUSES = ("i2c0", "i2c1")
 
 DEFAULT_WATCHDOG_MS = 4000
@@ -216,7 +221,7 @@ PROFILE_NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 PROFILE_KEYS = {"mcu": True, "description": False, "watchdog_ms": False, "levers": True,
                 "buttons": True, "buzzer": True, "leds": False, "battery": True,
-                "displays": True, "i2c0": False, "i2c1": False}
+                "displays": True, "i2c0": False, "i2c1": False, "fuel_gauge": False}
 CHEMISTRY_KEYS = {"description": False, "full_mv": True, "low_mv": True, "critical_mv": True}
 
 
@@ -511,9 +516,39 @@ def _profile(name, raw, chemistries, errors):
                               % (addr, bus, other))
                     addrs[(bus, addr)] = pre + "addr"
                     display_cfgs.append({"type": kind, "i2c": buses[bus]["id"], "addr": addr})
+
+    # fuel gauge (optional): a state-of-charge chip on one of the I2C buses
+    gauge_cfg = None
+    if "fuel_gauge" in raw:
+        g = c.table(raw, "fuel_gauge")
+        if g is not None:
+            pre = "fuel_gauge."
+            c.keys(g, {"type": True, "bus": True, "low_pct": True}, pre)
+            kind = g.get("type")
+            bus = g.get("bus")
+            if "type" in g and kind not in FUEL_GAUGE_TYPES:
+                c.err(pre + "type", "unknown fuel gauge %r (known: %s)"
+                      % (kind, ", ".join(FUEL_GAUGE_TYPES)))
+                kind = None
+            if "bus" in g and bus not in buses:
+                c.err(pre + "bus", "no I2C bus %r in this profile (define [boards.%s.%s] "
+                      "with sda and scl)" % (bus, name, bus if bus in I2C_BUSES else "i2c0"))
+                bus = None
+            low_pct = c.int_in(g, "low_pct", 1, 99, pre)
+            if kind in FUEL_GAUGE_TYPES and bus is not None and low_pct is not None:
+                addr = FUEL_GAUGE_TYPES[kind]
+                used_buses.add(bus)
+                other = addrs.get((bus, addr))
+                if other:
+                    c.err(pre + "bus", "a %s answers at 0x%02X, which on %s is also %s "
+                          "(address clash)" % (kind, addr, bus, other))
+                addrs[(bus, addr)] = pre + "bus"
+                gauge_cfg = {"type": kind, "i2c": buses[bus]["id"], "addr": addr,
+                             "low_pct": low_pct}
+
     for bus in buses:
         if bus not in used_buses:
-            c.err(bus, "no display uses this I2C bus")
+            c.err(bus, "no display or fuel gauge uses this I2C bus")
 
     # running-side LEDs (optional): last, so that a clash names the LED's key
     led_pins = None
@@ -545,6 +580,7 @@ def _profile(name, raw, chemistries, errors):
         "watchdog_ms": watchdog_ms,
         "i2c": [buses[b] for b in I2C_BUSES if b in buses],
         "displays": display_cfgs,
+        "fuel_gauge": gauge_cfg,
     }
     return Profile(name, mcu, description, config)
 

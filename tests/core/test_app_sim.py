@@ -244,6 +244,26 @@ def test_low_battery_is_shown_and_logged():
     assert A.EV_LOW_BATTERY in [r[0] for r in read_log(app)]
 
 
+def test_low_charge_from_a_fuel_gauge_is_shown_and_logged_once():
+    board, app = boot()
+    board.battery_low_pct = 45
+    board.pct = 46
+    until(app, board, 12000)
+    assert not board.left.view.battery_low
+    board.pct = 44                       # the voltage is still fine (a LiPo's flat middle)
+    until(app, board, 32000)
+    assert board.left.view.battery_low and board.right.view.battery_low
+    events = [r for r in read_log(app) if r[0] == A.EV_LOW_CHARGE]
+    assert [r[3] for r in events] == [44]     # logged once, with the percent
+    assert A.EV_LOW_BATTERY not in [r[0] for r in read_log(app)]
+    board.pct = -1                       # the gauge stops answering: the voltage decides
+    until(app, board, 42000)
+    assert not board.left.view.battery_low
+    board.mv = 3400
+    until(app, board, 52000)
+    assert board.left.view.battery_low
+
+
 def test_critical_battery_saves_once_then_stops_writing_flash():
     board, app = boot()
     start(board, app, 1000)

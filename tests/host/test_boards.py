@@ -33,7 +33,7 @@ def run_cli(argv):
 
 REAL = boards.load(ROOT / "boards.toml")
 SCHEMA_KEYS = ["schema", "board", "mcu", "levers", "buttons", "buzzer", "leds", "battery",
-               "watchdog_ms", "i2c", "displays"]
+               "watchdog_ms", "i2c", "displays", "fuel_gauge"]
 
 
 def test_the_three_required_profiles_exist():
@@ -58,6 +58,9 @@ def test_every_profile_converts_to_the_documented_schema(name):
     assert b["full_mv"] > b["low_mv"] > b["critical_mv"] > 0
     # a full battery stays inside the ADC's range through the divider
     assert b["full_mv"] * b["r_bottom"] // (b["r_top"] + b["r_bottom"]) <= b["adc_full_mv"]
+    g = cfg["fuel_gauge"]
+    assert g is None or (set(g) == {"type", "i2c", "addr", "low_pct"}
+                         and g["i2c"] in [bus["id"] for bus in cfg["i2c"]])
     assert len(cfg["displays"]) == 2
     ids = {bus["id"] for bus in cfg["i2c"]}
     for d in cfg["displays"]:
@@ -209,7 +212,7 @@ BROKEN = [
     ("pico", 'bus = "i2c0"\naddr = 0x3C', 'bus = "i2c1"\naddr = 0x3C',
      "p: displays.left.bus", "no I2C bus 'i2c1'"),
     ("pico", "[boards.p.i2c0]", "[boards.p.i2c1]\nsda = 10\nscl = 11\n[boards.p.i2c0]",
-     "p: i2c1", "no display uses this I2C bus"),
+     "p: i2c1", "no display or fuel gauge uses this I2C bus"),
     # ESP32 pin capabilities
     ("esp", "left = 18", "left = 34", "e: levers.left",
      "GPIO34 is input-only without an internal pull-up"),
@@ -251,7 +254,31 @@ BROKEN += [
     ("esp-leds", "left = 13,", "left = 12,", "e: leds.left", "strapping pin"),
     ("esp-leds", "left = 13,", "left = 9,", "e: leds.left", "SPI flash"),
 ]
-BASES = {"pico": PICO, "esp": ESP, "pico-leds": PICO_LEDS, "esp-leds": ESP_LEDS}
+GAUGE = 'fuel_gauge = { type = "max17048", bus = "i2c0", low_pct = 45 }'
+PICO_GAUGE = PICO.replace('chemistry = "cell" }\n', 'chemistry = "cell" }\n' + GAUGE + "\n")
+BROKEN += [
+    # fuel gauge (base with one on the OLEDs' bus)
+    ("pico-gauge", 'type = "max17048"', 'type = "ina219"', "p: fuel_gauge.type",
+     "unknown fuel gauge 'ina219'"),
+    ("pico-gauge", 'bus = "i2c0", low', 'bus = "i2c1", low', "p: fuel_gauge.bus",
+     "no I2C bus 'i2c1'"),
+    ("pico-gauge", "low_pct = 45", "low_pct = 0", "p: fuel_gauge.low_pct", "1 to 99"),
+    ("pico-gauge", ", low_pct = 45", "", "p: fuel_gauge.low_pct", "missing"),
+    ("pico-gauge", "low_pct = 45", "low_pct = 45, alert = 1", "p: fuel_gauge.alert",
+     "unknown key"),
+]
+BASES = {"pico": PICO, "esp": ESP, "pico-leds": PICO_LEDS, "esp-leds": ESP_LEDS,
+         "pico-gauge": PICO_GAUGE}
+
+
+def test_fuel_gauge_goes_into_the_board_config():
+    cfg = boards.loads(PICO_GAUGE).get("p").config
+    assert cfg["fuel_gauge"] == {"type": "max17048", "i2c": 0, "addr": 0x36, "low_pct": 45}
+    assert boards.loads(PICO).get("p").config["fuel_gauge"] is None
+    # a bus that only the gauge uses is a used bus
+    only = PICO_GAUGE.replace('bus = "i2c0", low', 'bus = "i2c1", low').replace(
+        "[boards.p.i2c0]", "[boards.p.i2c1]\nsda = 10\nscl = 11\n[boards.p.i2c0]")
+    assert boards.loads(only).get("p").config["fuel_gauge"]["i2c"] == 1
 
 
 @pytest.mark.parametrize("base,old,new,where,words", BROKEN,
@@ -668,3 +695,33 @@ def test_typecheck_catches_a_wrong_machine_api_name_and_argument(port, tmp_path)
     assert bad.returncode == 1
     assert '"type[Pin]" has no attribute "INN"' in bad.stdout
     assert 'Unexpected keyword argument "frequency" for "PWM"' in bad.stdout
+
+
+class FakeGaugeI2C:
+    """A MAX17048 at 0x36: 16-bit registers, big-endian."""
+
+    def __init__(self, regs):
+        self.regs = regs
+        self.fail = False
+
+    def readfrom_mem_into(self, addr, reg, buf):
+        if self.fail or addr != 0x36:
+            raise OSError(19)   # ENODEV: nothing answers
+        v = self.regs[reg]
+        buf[0], buf[1] = v >> 8, v & 0xFF
+
+
+def test_mcu_board_fuel_gauge(mcu, tmp_path):
+    mod, machine, board = mcu("pico-ssd1306", tmp=tmp_path)
+    assert board.battery_low_pct == REAL.get("pico-ssd1306").config["fuel_gauge"]["low_pct"]
+    bus = board._i2c[0]
+    gauge = FakeGaugeI2C({0x04: 44 << 8})
+    bus.readfrom_mem_into = gauge.readfrom_mem_into   # the OLEDs' bus, shared
+    assert board.battery_pct() == 44
+    gauge.fail = True                    # unplugged: no reading, the voltage still warns
+    assert board.battery_pct() == -1
+    gauge.fail = False
+    assert board.battery_pct() == 44
+    # builds without a gauge: no reading, no threshold
+    mod, machine, plain = mcu("pico-tm1637", tmp=tmp_path)
+    assert plain.battery_pct() == -1 and plain.battery_low_pct == -1
