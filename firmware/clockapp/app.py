@@ -394,6 +394,10 @@ class App:
         if lit != self.led_lever:
             self.led_lever = lit
             self.board.set_running(lit)
+        # Low battery on displays with no room for a mark (the TM1637's 4 digits): 1 s in 3
+        # while no clock runs, so that the time stays readable and a running game is never
+        # hidden (the log has the instant of the warning).
+        alert = self.battery_low and c.state != E.RUNNING and (self.now // 1000) % 3 == 2
         for lever in LEVERS:
             side = self.side_of_lever(lever)
             v = self.views[lever]
@@ -418,7 +422,7 @@ class App:
             if (v.running != running or v.flag != flag or v.delay_ds != delay_ds
                     or v.periods != periods or v.moves != moves or v.stage != stage
                     or v.paused != paused or v.battery_low != self.battery_low
-                    or v.white != (side == E.WHITE)):
+                    or v.alert != alert or v.white != (side == E.WHITE)):
                 v.running = running
                 v.flag = flag
                 v.delay_ds = delay_ds
@@ -428,6 +432,7 @@ class App:
                 v.stage_passed = c.stage[side] > 0
                 v.paused = paused
                 v.battery_low = self.battery_low
+                v.alert = alert
                 v.white = side == E.WHITE
                 changed = True
             if changed:

@@ -23,6 +23,8 @@ class SideView:
         self.stage_passed = False
         self.paused = False
         self.battery_low = False
+        self.alert = False       # battery low, no clock running, and the moment (1 s in 3) for
+                                 # displays without room for a mark to show it instead
         self.white = False       # this display is White's (shown before the start)
         self.version = 0         # bumped by the app after any change
 

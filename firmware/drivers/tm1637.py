@@ -41,6 +41,9 @@ TM1637_DELAY_US = const(10)      # half a clock period: about 50 kHz, well insid
 
 SEG_DOT = const(0x80)            # the dot, or the colon (digit 1 on clock modules)
 _SEG_F = const(0x71)             # 'F'
+_SEG_B = const(0x7C)             # 'b'
+_SEG_A = const(0x77)             # 'A'
+_SEG_T = const(0x78)             # 't'
 _ZERO = const(48)
 
 # ASCII -> segments. Letters that 7 segments cannot draw (K M V W X) are blank; upper and
@@ -180,7 +183,11 @@ class TM1637Display:
     side driven by the board. Paused: colon steady on both.
     Flag: an 'F' in the first digit (which is blank at 0:00 / 0.0); the 1st/2nd order is
     not shown (the log has it). text_on: the 4 rightmost characters of view.text.
-    Not shown on 4 digits: delay, byo-yomi periods, moves, stage, low battery, White.
+    Low battery: "bAtt" in place of the time while view.alert (the app sets it 1 s in 3
+    while no clock runs); while a clock runs, the dot of the last digit on a module with
+    dots, and nothing on the colon-only clock module (the next pause shows it; the log has
+    the instant).
+    Not shown on 4 digits: delay, byo-yomi periods, moves, stage, White.
     Redraws only when view.version changed, and writes only when the segments changed."""
 
     def __init__(self, clk_pin, dio_pin, brightness=7, dots=False, delay_us=TM1637_DELAY_US):
@@ -209,10 +216,17 @@ class TM1637Display:
             seg[1] = SEGMENTS[t[n - 3] & 0x7F]
             seg[2] = SEGMENTS[t[n - 2] & 0x7F]
             seg[3] = SEGMENTS[t[n - 1] & 0x7F]
+        elif view.battery_low and view.alert:
+            seg[0] = _SEG_B
+            seg[1] = _SEG_A
+            seg[2] = _SEG_T
+            seg[3] = _SEG_T
         else:
             self._time(view)
             if view.flag:
                 seg[0] = _SEG_F
+            if view.battery_low and self.dots:
+                seg[3] |= SEG_DOT
         shown = self._shown
         if (seg[0] == shown[0] and seg[1] == shown[1] and seg[2] == shown[2]
                 and seg[3] == shown[3]):

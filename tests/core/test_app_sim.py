@@ -244,6 +244,32 @@ def test_low_battery_is_shown_and_logged():
     assert A.EV_LOW_BATTERY in [r[0] for r in read_log(app)]
 
 
+def alerts(board, app, t_ms, n):
+    """The left view's alert flag at each of the next n whole seconds (+0.5 s)."""
+    out = []
+    for i in range(n):
+        until(app, board, t_ms + 1000 * i + 500)
+        out.append(board.left.view.alert)
+    return out
+
+
+def test_low_battery_alert_moment_only_while_no_clock_runs():
+    board, app = boot()
+    board.mv = 3400
+    until(app, board, 12000)
+    # set up: 1 s in 3 (the TM1637 shows "bAtt" then), on both views alike
+    seen = alerts(board, app, 13000, 6)
+    assert seen.count(True) == 2 and seen.count(False) == 4, seen
+    assert board.right.view.alert == board.left.view.alert
+    start(board, app, 20000)
+    assert alerts(board, app, 20000, 6) == [False] * 6   # a running game is never hidden
+    board.press_buttons(BTN_START, 27000000)             # pause
+    seen = alerts(board, app, 27000, 6)
+    assert seen.count(True) == 2, seen
+    board.mv = 4000                                      # a fresh pack: no more alert
+    assert alerts(board, app, 40000, 15)[-4:] == [False] * 4
+
+
 def test_low_charge_from_a_fuel_gauge_is_shown_and_logged_once():
     board, app = boot()
     board.battery_low_pct = 45

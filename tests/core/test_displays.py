@@ -127,7 +127,7 @@ def view(time=b"    4:59", **kw):
     v = _V
     d = SideView()
     for k in ("text_on", "running", "flag", "delay_ds", "periods", "moves", "stage",
-              "stage_passed", "paused", "battery_low", "white"):
+              "stage_passed", "paused", "battery_low", "alert", "white"):
         setattr(v, k, getattr(d, k))
     v.text[:] = d.text
     v.time[:] = time
@@ -215,6 +215,22 @@ def test_tm1637_flag_and_text():
     assert shown(bus, d, view(b"    0:00", text_on=True, text=b"    PLAY")) == [
         0x73, 0x38, 0x77, 0x6E]
     assert shown(bus, d, view(text_on=True, text=b"   88-*b")) == [0x7F, 0x40, 0x63, 0x7C]
+
+
+def test_tm1637_low_battery():
+    bus, d = tm_display()
+    # the alert moment: "bAtt" instead of the time
+    assert shown(bus, d, view(b"    4:59", battery_low=True, alert=True)) == [
+        0x7C, 0x77, 0x78, 0x78]
+    # between alerts the time, unmarked on the colon-only clock module
+    assert shown(bus, d, view(b"    4:59", battery_low=True)) == [0x00, 0x66 | 0x80, 0x6D, 0x6F]
+    bus, d = tm_display(dots=True)
+    # a module with dots marks it on the last digit, the time still whole
+    assert shown(bus, d, view(b"    4:59", battery_low=True, running=True)) == [
+        0x00, 0x66, 0x6D, 0x6F | 0x80]
+    assert shown(bus, d, view(b"    19.9", battery_low=True)) == [0x00, 0x06, 0x6F | 0x80, 0xEF]
+    # an alert without low battery (never set so by the app) changes nothing
+    assert shown(bus, d, view(b"    19.9", alert=True)) == [0x00, 0x06, 0x6F | 0x80, 0x6F]
 
 
 def test_tm1637_no_traffic_without_change():
