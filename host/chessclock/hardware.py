@@ -19,9 +19,10 @@ Drift is stopped three ways (check_all, without graphviz): the generated files m
 what `generate` writes from boards.toml now; each wiring.yaml is read back on its own
 (check_wiring: its nets traced from MCU pin to part pin) and compared with the profile: a
 pin in one and not the other, two functions on one pin, two MCU pins on one net, a signal
-on a power pin, and boards.py's per-MCU pin rules; rendered.sha256 must name the current
-wiring.yaml and netlist.txt and the pictures beside them, so a picture not re-rendered
-after a change fails.
+on a power pin, boards.py's per-MCU pin rules, and the fuel gauge when boards.toml has one
+(on its bus's pins, 3V3, GND, the cell before the power switch); rendered.sha256 must name
+the current wiring.yaml and netlist.txt and the pictures beside them, so a picture not
+re-rendered after a change fails.
 """
 
 import csv
@@ -87,6 +88,15 @@ SWITCH_PINS = [1, 2]
 TM1637_PINS = ["CLK", "DIO", "VCC", "GND"]
 SSD1306_PINS = ["GND", "VCC", "SCL", "SDA"]
 LED_PINS = ["IN", "GND"]
+GAUGE_PINS = ["VIN", "GND", "SCL", "SDA", "CELL+", "CELL-"]
+
+# The fuel gauge (boards.toml `fuel_gauge`, optional): a MAX17048 breakout (Adafruit 5580 /
+# SparkFun SEN-17715 style) on an I2C bus the displays may share, its CELL+ / CELL- on the
+# cell itself, before the power switch: the chip runs from the cell (3 uA hibernating, which
+# it does by itself when the current is small; about 23 uA awake), so it keeps tracking the
+# charge while the clock is off. VIN (3V3) only feeds its I2C side.
+GAUGE = "FUEL_GAUGE"
+GAUGE_PART = {"max17048": ("MAX17048", "Adafruit 5580 (or SparkFun SEN-17715)", 6.00)}
 
 # Running-side LEDs: GPIO -> series resistor -> red LED -> GND, one a side (boards.toml
 # `leds`), the lit one the side whose clock runs. The resistor from the LED's current at
@@ -104,12 +114,14 @@ def led_ma(vf):
     return (LED_SUPPLY_V - vf) / LED_R * 1000
 
 # Part pins that are ground or a supply (every other part pin wired to the MCU is a signal).
-GROUND_PINS = {"COM", "2", "GND"}
-SUPPLY_PINS = {"VCC", "VOUT"}
+GROUND_PINS = {"COM", "2", "GND", "CELL-"}
+SUPPLY_PINS = {"VCC", "VOUT", "VIN", "CELL+"}
 
 
-def signal_of(designator, pin, display_types, display_buses):
+def signal_of(designator, pin, display_types, display_buses, gauge_bus=None):
     """The boards.toml key a part's pin stands for, or None (not a signal pin)."""
+    if designator == GAUGE and pin in ("SDA", "SCL") and gauge_bus is not None:
+        return "i2c%d.%s" % (gauge_bus, pin.lower())
     if designator in ("LEVER_L", "LEVER_R") and pin == "NO":
         return "levers." + ("left" if designator == "LEVER_L" else "right")
     if designator.startswith("BTN_") and pin == "1":
@@ -152,6 +164,16 @@ def functions(profile):
             out["displays.%s.clk" % side] = (d["clk"], boardsmod.ROLE_IO)
             out["displays.%s.dio" % side] = (d["dio"], boardsmod.ROLE_IO)
     return out
+
+
+def _gauge_bus(profile):
+    """The I2C bus id of the profile's fuel gauge, or None (no gauge)."""
+    g = profile.config.get("fuel_gauge")
+    return g["i2c"] if g else None
+
+
+def _bus(cfg, bus_id):
+    return cfg["i2c"][[b["id"] for b in cfg["i2c"]].index(bus_id)]
 
 
 def _display_info(profile):
@@ -277,7 +299,7 @@ class Wiring:
                                ["GND", "3V3", lab(d["clk"]), lab(d["dio"])],
                                ["GND", "VCC", "CLK", "DIO"], 0.2)
             else:
-                bus = cfg["i2c"][[b["id"] for b in cfg["i2c"]].index(d["i2c"])]
+                bus = _bus(cfg, d["i2c"])
                 self.connectors[des] = {
                     "type": "SSD1306 128x64 I2C OLED module (%s)" % side,
                     "subtype": "I2C%d, address 0x%02X%s" % (
@@ -301,6 +323,27 @@ class Wiring:
                          % (r_ref, LED_R, d_ref, side, led_ma(LED_VF[1]))}
             self._wire_mcu("W_" + des, ["BK", "RD"], des, ["GND", lab(cfg["leds"][i])],
                            ["GND", "IN"], 0.2)
+        # the fuel gauge after them: the same for the parts above, with or without a gauge
+        gauge = cfg.get("fuel_gauge")
+        if gauge:
+            bus = _bus(cfg, gauge["i2c"])
+            chip = GAUGE_PART[gauge["type"]][0]
+            shared = any(d.get("i2c") == bus["id"] for d in cfg["displays"])
+            self.connectors[GAUGE] = {
+                "type": "%s fuel-gauge module (LiPo state of charge)" % chip,
+                "subtype": "I2C%d, address 0x%02X%s" % (
+                    bus["id"], gauge["addr"], ", shared with the displays" if shared else ""),
+                "pins": list(GAUGE_PINS),
+                "notes": "CELL+ / CELL- on the cell itself, before the power switch: the chip "
+                         "runs from the cell, a few uA (3 uA hibernating, which it does by "
+                         "itself when idle), and keeps tracking the charge while the clock is "
+                         "off; VIN from 3V3 feeds its I2C side; the clock warns below %d %%"
+                         % gauge["low_pct"]}
+            self._wire_mcu("W_" + GAUGE, ["BK", "RD", "BU", "GN"], GAUGE,
+                           ["GND", "3V3", lab(bus["scl"]), lab(bus["sda"])],
+                           ["GND", "VIN", "SCL", "SDA"], 0.2)
+            self._wire("W_GAUGE_CELL", ["RD", "BK"], "BATTERY", ["+", "-"], GAUGE,
+                       ["CELL+", "CELL-"], 0.1)
         ids = sorted(self._mcu_pins, key=_pin_sort)
         self.connectors["MCU"] = {"type": self.board["type"], "subtype": self.board["subtype"],
                                   "pins": ids, "pinlabels": [self._mcu_pins[i] for i in ids]}
@@ -404,6 +447,7 @@ def check_wiring(profile, text):
     header = board["header"]
     power = {pid: name for name, ids in board["power"].items() for pid in ids}
     types, buses = _display_info(profile)
+    gauge_bus = _gauge_bus(profile)
     for side in boardsmod.SIDES:
         des = "DISPLAY_" + side[0].upper()
         t = (connectors.get(des) or {}).get("type", "")
@@ -431,7 +475,7 @@ def check_wiring(profile, text):
                                 % (where, pid, label, power.get(pid, "not a power pin")))
         parts = [(d, str(p)) for d, p in members if d != "MCU"]
         sigs = sorted({s for d, p in parts
-                       if (s := signal_of(d, p, types, buses)) is not None})
+                       if (s := signal_of(d, p, types, buses, gauge_bus)) is not None})
         if len(gpios) > 1:
             problems.append("%s: MCU pins %s are wired together (net %s)"
                             % (where, ", ".join(profile.mcu.pin_name(g) for g in gpios),
@@ -449,7 +493,7 @@ def check_wiring(profile, text):
                 problems.append("%s: %s is wired to %s, which is no function of boards.toml"
                                 % (where, pn, ", ".join(d + "." + p for d, p in parts)))
             for s in sigs:
-                got.setdefault(s, g)
+                got.setdefault(s, []).append(g)
                 role = want.get(s, (None, boardsmod.ROLE_IO))[1]
                 why = profile.mcu.pin_problem(g, role)
                 if why:
@@ -460,13 +504,15 @@ def check_wiring(profile, text):
         pn = profile.mcu.pin_name(gpio)
         if key not in got:
             problems.append("%s: %s (%s in boards.toml) is not wired" % (where, key, pn))
-        elif got[key] != gpio:
-            problems.append("%s: %s is wired to %s, boards.toml says %s"
-                            % (where, key, profile.mcu.pin_name(got[key]), pn))
+        for g in got.get(key, ()):
+            if g != gpio:     # also a shared bus pin that one part has on another pin
+                problems.append("%s: %s is wired to %s, boards.toml says %s"
+                                % (where, key, profile.mcu.pin_name(g), pn))
     for key in got:
         if key not in want:
             problems.append("%s: %s is wired (%s) but boards.toml has no such pin"
-                            % (where, key, profile.mcu.pin_name(got[key])))
+                            % (where, key, profile.mcu.pin_name(got[key][0])))
+    problems += _check_gauge(where, profile, connectors, nets, labels)
     for side in boardsmod.LEDS if profile.config["leds"] else ():
         des, r_ref, _d = LED_PARTS[side]
         notes = (connectors.get(des) or {}).get("notes", "")
@@ -479,6 +525,53 @@ def check_wiring(profile, text):
     if bat and (not m or (int(m.group(1)), int(m.group(2))) != (bat["r_top"], bat["r_bottom"])):
         problems.append("%s: POWER's divider is not r_top %d / r_bottom %d ohm as in "
                         "boards.toml" % (where, bat["r_top"], bat["r_bottom"]))
+    return problems
+
+
+def _check_gauge(where, profile, connectors, nets, labels):
+    """The fuel gauge of boards.toml against the wiring: the part, its bus pins (from
+    boards.toml, shared with the displays), 3V3 and GND, and the cell before the switch."""
+    gauge = profile.config.get("fuel_gauge")
+    part = connectors.get(GAUGE)
+    if not gauge:
+        return (["%s: %s is wired, but boards.toml has no fuel_gauge" % (where, GAUGE)]
+                if part is not None else [])
+    bus = _bus(profile.config, gauge["i2c"])
+    if part is None:
+        return ["%s: %s is missing: boards.toml has a %s fuel gauge on i2c%d (%s, %s)"
+                % (where, GAUGE, gauge["type"], bus["id"], profile.mcu.pin_name(bus["sda"]),
+                   profile.mcu.pin_name(bus["scl"]))]
+    problems = []
+    if gauge["type"].upper() not in str(part.get("type", "")).upper():
+        problems.append("%s: %s is %r, boards.toml has a %s"
+                        % (where, GAUGE, part.get("type"), gauge["type"]))
+    net_of = {(d, str(p)): members for _name, members in nets for d, p in members}
+
+    def mcu_labels(pin):
+        return [labels.get(p, "") for d, p in net_of.get((GAUGE, pin), ()) if d == "MCU"]
+
+    for pin in ("SDA", "SCL"):
+        gpio = bus[pin.lower()]
+        want = profile.mcu.pin_name(gpio)
+        key = "i2c%d.%s" % (bus["id"], pin.lower())
+        got = [label for label in mcu_labels(pin) if re.match(r"^GP(?:IO)?\d+$", str(label))]
+        if not got:
+            problems.append("%s: %s.%s is not wired to an MCU pin (boards.toml: %s = %s)"
+                            % (where, GAUGE, pin, key, want))
+        elif got != [want]:
+            problems.append("%s: %s.%s is wired to %s, boards.toml says %s (%s)"
+                            % (where, GAUGE, pin, ", ".join(got), want, key))
+    for pin, supply in (("VIN", "3V3"), ("GND", "GND")):
+        if supply not in mcu_labels(pin):
+            problems.append("%s: %s.%s is not wired to the MCU's %s" % (where, GAUGE, pin,
+                                                                         supply))
+    cell_plus = {(d, str(p)) for d, p in net_of.get((GAUGE, "CELL+"), ())}
+    if ("BATTERY", "+") not in cell_plus:
+        problems.append("%s: %s.CELL+ is not wired to BATTERY.+ (the cell, before the power "
+                        "switch)" % (where, GAUGE))
+    cell_minus = {(d, str(p)) for d, p in net_of.get((GAUGE, "CELL-"), ())}
+    if ("BATTERY", "-") not in cell_minus and "GND" not in mcu_labels("CELL-"):
+        problems.append("%s: %s.CELL- is not wired to BATTERY.- or GND" % (where, GAUGE))
     return problems
 
 
@@ -497,6 +590,7 @@ def netlist_text(w):
     cfg = w.profile.config
     bat = cfg["battery"]
     vin = w.board["vin"]
+    gauge = cfg.get("fuel_gauge")
     lines = [HEADER.replace("# ", "# netlist of %s: " % w.profile.name, 1).rstrip(),
              "# Format: `net NAME: PART.PIN ...` (MCU pins by header id and label), then the",
              "# perfboard parts as `part REF VALUE: PIN=NET ...`. Cables join wiring.yaml's "
@@ -519,10 +613,25 @@ def netlist_text(w):
               ] + [line for side in (boardsmod.LEDS if cfg["leds"] else ())
                    for line in _led_netlist(side)] + [
               "part SW_POWER: 1=BATTERY.+ 2=POWER.BAT+",
-              "part BATTERY %s: +=SW_POWER.1 -=GND" % bat["chemistry"],
+              ] + (_gauge_netlist(w) if gauge else [
+              "part BATTERY %s: +=SW_POWER.1 -=GND" % bat["chemistry"]]) + [
               "internal pull-ups: levers and buttons (MCU), TM1637/SSD1306 modules have "
-              "their own on CLK/DIO or SDA/SCL", ""]
+              "their own on CLK/DIO or SDA/SCL%s"
+              % ("; the %s module too" % GAUGE_PART[gauge["type"]][0] if gauge else ""), ""]
     return "\n".join(lines)
+
+
+def _gauge_netlist(w):
+    cfg = w.profile.config
+    g = cfg["fuel_gauge"]
+    bus = _bus(cfg, g["i2c"])
+    lab = w.gpio_label
+    return ["part BATTERY %s: +=SW_POWER.1 %s.CELL+ -=GND %s.CELL-"
+            % (cfg["battery"]["chemistry"], GAUGE, GAUGE),
+            "part %s %s module (I2C%d 0x%02X, fuel gauge): VIN=3V3 GND=GND SDA=%s SCL=%s "
+            "CELL+=BATTERY.+ (before SW_POWER) CELL-=BATTERY.-"
+            % (GAUGE, GAUGE_PART[g["type"]][0], bus["id"], g["addr"], lab(bus["sda"]),
+               lab(bus["scl"]))]
 
 
 def _led_netlist(side):
@@ -585,6 +694,11 @@ def bom_rows(w):
         ("SW_POWER", "Rocker switch SPST 3 A", 1, "KCD11 (generic)", 0.40),
     ]
     rows += [r for r in BATTERY_PARTS[bat["chemistry"]]]
+    gauge = cfg.get("fuel_gauge")
+    if gauge:
+        chip, pn, price = GAUGE_PART[gauge["type"]]
+        rows.append((GAUGE, "Fuel gauge module %s (I2C 0x%02X, state of charge), on the cell "
+                     "before the power switch" % (chip, gauge["addr"]), 1, pn, price))
     rows += [
         ("", "Perfboard 50 x 70 mm", 1, "generic FR4 2.54 mm", 1.00),
         ("", "Hook-up wire 0.14 mm2 / Dupont jumpers, assorted colours", 1, "generic", 2.00),
@@ -634,13 +748,20 @@ def cell_v_at(curve, soc):
 
 def battery_life(profile, chemistry_name, chemistry):
     """Estimate per case (low, typical, high current): battery mA, hours from full, hours
-    after the low_mv warning, and the low_mv that would leave 10 h."""
+    after the low-battery warning, and the warning that would leave 10 h.
+
+    Without a fuel gauge the warning is at low_mv: the charge left then is read off the
+    assumed discharge curve, and 10 h would need the low_mv given. With one (boards.toml
+    `fuel_gauge`) the warning comes at low_pct percent state of charge (low_mv stays as a
+    backstop): low_pct % of the pack is left, no curve needed, and 10 h would need the
+    state of charge given (low_pct_for_10h)."""
     curve, cells, mah = CELLS[chemistry_name]
     board = BOARDS[profile.mcu.name]
     kinds = [d["type"] for d in profile.config["displays"]]
     leds = bool(profile.config["leds"])
+    gauge = profile.config.get("fuel_gauge")
     low_v = chemistry["low_mv"] / 1000 / cells
-    reserve_pct = soc_at(curve, low_v)
+    reserve_pct = gauge["low_pct"] if gauge else soc_at(curve, low_v)
     out = []
     for i, case in enumerate(("low", "typical", "high")):
         load_ma = board["mcu_ma"][i] + sum(DISPLAY_MA[k][i] for k in kinds)
@@ -654,25 +775,52 @@ def battery_life(profile, chemistry_name, chemistry):
         need_pct = 100 * 10 * bat_ma / mah
         need_mv = (round(cell_v_at(curve, need_pct) * cells * 1000) if need_pct <= 100
                    else None)
-        out.append({"case": case, "load_ma": round(load_ma, 1),
+        case_out = {"case": case, "load_ma": round(load_ma, 1),
                     "battery_ma": round(bat_ma),
                     "full_h": round(mah / bat_ma, 1),
                     "reserve_pct": round(reserve_pct, 1),
                     "after_low_h": round(mah * reserve_pct / 100 / bat_ma, 1),
-                    "low_mv_for_10h": need_mv})
-    return {"capacity_mah": mah, "cells": cells, "low_mv": chemistry["low_mv"],
+                    "low_mv_for_10h": need_mv}
+        if gauge:
+            case_out["low_pct_for_10h"] = round(need_pct, 1) if need_pct <= 100 else None
+        out.append(case_out)
+    life = {"capacity_mah": mah, "cells": cells, "low_mv": chemistry["low_mv"],
             "cases": out}
+    if gauge:
+        life["fuel_gauge"] = {"type": gauge["type"], "low_pct": gauge["low_pct"],
+                              "low_mv_reserve_pct": round(soc_at(curve, low_v), 1)}
+    return life
 
 
 def _life_table(life):
     rows = ["| current case | load at 3.3 V | from the battery | full pack | after the "
             "warning | warning for 10 h would be at |", "|---|---|---|---|---|---|"]
+    gauge = life.get("fuel_gauge")
     for c in life["cases"]:
+        if gauge:
+            need = ("%.1f %% state of charge" % c["low_pct_for_10h"]
+                    if c["low_pct_for_10h"] is not None else None)
+        else:
+            need = "%d mV" % c["low_mv_for_10h"] if c["low_mv_for_10h"] else None
         rows.append("| %s | %g mA | %d mA | %.1f h | %.1f h | %s |" % (
             c["case"], c["load_ma"], c["battery_ma"], c["full_h"], c["after_low_h"],
-            "%d mV" % c["low_mv_for_10h"] if c["low_mv_for_10h"] else
-            "never (10 h needs more than the full pack)"))
+            need or "never (10 h needs more than the full pack)"))
     return "\n".join(rows)
+
+
+def _life_intro(life):
+    gauge = life.get("fuel_gauge")
+    if not gauge:
+        return ("%d mAh pack, warning at %d mV (%.1f %% of the charge left on the assumed "
+                "curve)." % (life["capacity_mah"], life["low_mv"],
+                             life["cases"][0]["reserve_pct"]))
+    return ("%d mAh pack. The clock warns at %d %% state of charge (the %s fuel gauge): "
+            "%d mAh left, no voltage curve needed; it also warns at %d mV, a backstop "
+            "(%.1f %% left on the assumed curve). After the warning: %d mAh / the battery "
+            "current." % (life["capacity_mah"], gauge["low_pct"], gauge["type"].upper(),
+                          round(life["capacity_mah"] * gauge["low_pct"] / 100),
+                          life["low_mv"], gauge["low_mv_reserve_pct"],
+                          round(life["capacity_mah"] * gauge["low_pct"] / 100)))
 
 
 def readme_text(w, life):
@@ -708,12 +856,30 @@ def readme_text(w, life):
             "%.1f mA over Vf %.1f to %.1f V); only the running side's is lit."
             % (_ohms(LED_R), LED_SUPPLY_V, LED_VF[1], _ohms(LED_R), led_ma(LED_VF[1]),
                led_ma(LED_VF[2]), led_ma(LED_VF[0]), LED_VF[2], LED_VF[0]))
+    gauge = cfg.get("fuel_gauge")
+    if gauge:
+        bus = _bus(cfg, gauge["i2c"])
+        others = ["0x%02X" % d["addr"] for d in cfg["displays"] if d.get("i2c") == bus["id"]]
+        steps.append(
+            "The fuel gauge `%s` (a %s module, I2C%d address 0x%02X%s): VIN to 3V3, GND to "
+            "GND, SDA to %s and SCL to %s%s. Its CELL+ and CELL- (its battery connector) go "
+            "to the cell itself, before the power switch: the chip runs from the cell, a few "
+            "uA (3 uA hibernating, which it does by itself when idle), and keeps tracking "
+            "the charge while the clock is off. On a charger with protection (TP4056 + "
+            "DW01A) that is B+ and OUT-: the module's CELL- is its GND, so on B- it would "
+            "bridge the protection. The clock warns below %d %% state of charge."
+            % (GAUGE, GAUGE_PART[gauge["type"]][0], bus["id"], gauge["addr"],
+               ", no clash with the displays' %s" % " and ".join(others) if others else "",
+               lab(bus["sda"]), lab(bus["scl"]),
+               ", with the displays" if others else "", gauge["low_pct"]))
     steps.append(
         "First power it from USB with the power switch off: each button clicks, each "
         "lever starts the other side's clock%s. Then the battery: %s (the clock warns at "
-        "%d mV, saves the game and stops writing to flash at %d mV)."
+        "%s, saves the game and stops writing to flash at %d mV)."
         % (" and lights its LED" if cfg["leds"] else "", chem["description"],
-           chem["low_mv"], chem["critical_mv"]))
+           "%d %% state of charge, from the fuel gauge, and at %d mV"
+           % (gauge["low_pct"], chem["low_mv"])
+           if gauge else "%d mV" % chem["low_mv"], chem["critical_mv"]))
     return "\n".join([
         "<!-- GENERATED from boards.toml by `python -m chessclock.hardware generate` "
         "(make hardware): do not edit. -->",
@@ -744,8 +910,7 @@ def readme_text(w, life):
         "",
         "## Battery life (estimate; method and assumptions in ../NOTES.md)",
         "",
-        "%d mAh pack, warning at %d mV (%.1f %% of the charge left on the assumed curve)."
-        % (life["capacity_mah"], life["low_mv"], life["cases"][0]["reserve_pct"]),
+        _life_intro(life),
         "",
         _life_table(life),
         "",
@@ -772,9 +937,12 @@ def schematic_svg(w):
         if d["type"] == "tm1637":
             right += [(lab(d["clk"]), "TM1637 %s CLK" % side),
                       (lab(d["dio"]), "TM1637 %s DIO" % side)]
+    gauge = cfg.get("fuel_gauge")
     for bus in cfg["i2c"]:
-        right += [(lab(bus["sda"]), "I2C%d SDA: both SSD1306" % bus["id"]),
-                  (lab(bus["scl"]), "I2C%d SCL: both SSD1306" % bus["id"])]
+        also = (", " + GAUGE_PART[gauge["type"]][0] if gauge and gauge["i2c"] == bus["id"]
+                else "")
+        right += [(lab(bus["sda"]), "I2C%d SDA: both SSD1306%s" % (bus["id"], also)),
+                  (lab(bus["scl"]), "I2C%d SCL: both SSD1306%s" % (bus["id"], also))]
     leds = list(zip(boardsmod.LEDS, cfg["leds"] or (), strict=False))
     right += [(lab(g), "running LED %s" % side) for side, g in leds]
     pins = [elm.IcPin(name=n, side="left", anchorname="L%d" % i) for i, (n, _t, _l)
@@ -798,6 +966,8 @@ def schematic_svg(w):
             a = getattr(ic, "R%d" % i)
             d += elm.Line().at(a).right().length(1.5)
             d += elm.Dot(open=True).label(text, loc="right", fontsize=9)
+        if gauge:
+            _schematic_gauge(d, w, ic)
         # the sub-circuits below, joined to the MCU by the pin names (net labels)
         x0 = ic.bbox.xmin - 4
         y = ic.bbox.ymin - 6
@@ -846,17 +1016,55 @@ def schematic_svg(w):
         d += elm.Ground().at((x0, y))
         d += elm.Battery().at((x0, y)).right().label("BATTERY", loc="top", fontsize=9
                                                      ).reverse()
+        if gauge:   # the gauge's CELL+ joins the cell before the switch
+            d += elm.Line().right().length(1.5)
+            d += elm.Dot().label("BAT+ (cell)", loc="top", fontsize=9)
         d += elm.Switch().right().label("SW_POWER", fontsize=9)
         d += elm.Line().right().length(1)
         d += elm.Dot().label("BAT+ (switched)", loc="top", fontsize=9)
         d += elm.Schottky().right().label("D1 1N5817", loc="bottom", fontsize=9)
         d += elm.Line().right().length(1)
         d += elm.Dot(open=True).label(vin + " (USB also feeds it)", loc="right", fontsize=9)
-        d += elm.Label().at((x0, y - 2)).label(
-            "%s: %s.\nBattery: %s. Displays from 3V3; levers and buttons close to GND."
-            % (p.name, p.description, w.chem["description"]), halign="left", fontsize=10)
+        text = ("%s: %s.\nBattery: %s. Displays from 3V3; levers and buttons close to GND."
+                % (p.name, p.description, w.chem["description"]))
+        if gauge:
+            text += ("\nFuel gauge: on the cell before SW_POWER, a few uA while the clock is "
+                     "off; the clock warns below %d %% state of charge, and at %d mV."
+                     % (gauge["low_pct"], w.chem["low_mv"]))
+        d += elm.Label().at((x0, y - 2)).label(text, halign="left", fontsize=10)
         svg = d.get_imagedata("svg")
     return svg.decode() if isinstance(svg, bytes) else svg
+
+
+def _schematic_gauge(d, w, ic):
+    """The fuel gauge: a labelled box right of the MCU, its pins to net labels (the bus
+    pins by name, 3V3, GND, and the cell before the power switch)."""
+    import schemdraw.elements as elm
+    cfg = w.profile.config
+    g = cfg["fuel_gauge"]
+    bus = _bus(cfg, g["i2c"])
+    lab = w.gpio_label
+    # bottom to top, as schemdraw numbers an Ic's pins
+    left = [("GND", None), ("VIN", "3V3"),
+            ("SCL", "%s (I2C%d SCL)" % (lab(bus["scl"]), bus["id"])),
+            ("SDA", "%s (I2C%d SDA)" % (lab(bus["sda"]), bus["id"]))]
+    right = [("CELL-", None), ("CELL+", "BAT+ (cell)")]
+    pins = [elm.IcPin(name=n, side="left", anchorname="GL%d" % i)
+            for i, (n, _t) in enumerate(left)]
+    pins += [elm.IcPin(name=n, side="right", anchorname="GR%d" % i)
+             for i, (n, _t) in enumerate(right)]
+    box = elm.Ic(pins=pins, size=(6, len(left) * 1.2 + 1), pinspacing=1.2,
+                 label="%s\n%s\nI2C%d 0x%02X" % (GAUGE, GAUGE_PART[g["type"]][0], bus["id"],
+                                                 g["addr"]))
+    d += box.at((ic.bbox.xmax + 12, ic.bbox.ymax - len(left) * 1.2 - 2))
+    for side, pins_, move in (("GL", left, "left"), ("GR", right, "right")):
+        for i, (_n, text) in enumerate(pins_):
+            line = elm.Line().at(getattr(box, "%s%d" % (side, i))).length(1.5)
+            d += line.left() if move == "left" else line.right()
+            if text is None:
+                d += elm.Ground()
+            else:
+                d += elm.Dot(open=True).label(text, loc=move, fontsize=9)
 
 
 # ---- generate, render, check ----------------------------------------------------------
@@ -982,6 +1190,12 @@ def check_bom(profile, text):
         n = sum(1 for d in profile.config["displays"] if d["type"] == kind)
         if qty(kind) != n:
             problems.append("%s: %d %s display(s) expected" % (where, n, kind))
+    gauge = profile.config.get("fuel_gauge")
+    if gauge and qty(gauge["type"], "fuel gauge") != 1:
+        problems.append("%s: needs 1 %s fuel gauge (boards.toml fuel_gauge)"
+                        % (where, gauge["type"]))
+    if not gauge and qty("fuel gauge"):
+        problems.append("%s: lists a fuel gauge, boards.toml has none" % where)
     if profile.config["leds"]:
         if qty("led", "running side") != 2:
             problems.append("%s: needs 2 running-side LEDs" % where)

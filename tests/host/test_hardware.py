@@ -105,6 +105,9 @@ def test_a_missing_wire_and_a_signal_on_ground_are_found(models):
     assert problems == []          # the right OLED shares I2C0's pins: still every function
     doc["connections"] = [c for c in doc["connections"] if "DISPLAY_L" not in c[2]]
     problems = _check(models, "pico-ssd1306", doc)
+    assert problems == []          # and so does the fuel gauge
+    doc["connections"] = [c for c in doc["connections"] if "FUEL_GAUGE" not in c[2]]
+    problems = _check(models, "pico-ssd1306", doc)
     assert any("i2c0.sda (GP4 in boards.toml) is not wired" in p for p in problems)
     doc = _wiring("pico-tm1637")
     _conn(doc, "LEVER_R")[0]["MCU"][0] = 4       # LEVER_R's GND wire onto GP2
@@ -160,6 +163,110 @@ def test_the_running_side_leds_are_checked_like_any_other_pin(models):
     assert any("LED_L's series resistor is not R5 330 ohm" in p for p in problems)
 
 
+def _gauge_mcu_wire(doc):
+    """The fuel gauge's cable from the MCU: [GND, 3V3, SCL, SDA] header pins."""
+    return next(c for c in doc["connections"] if "FUEL_GAUGE" in c[2] and "MCU" in c[0])
+
+
+def _move_mcu_pin(doc, conn, i, pid, label):
+    """Put wire i of a connection on MCU header pin pid (labelled label)."""
+    mcu = doc["connectors"]["MCU"]
+    if pid not in mcu["pins"]:
+        mcu["pins"].append(pid)
+        mcu["pinlabels"].append(label)
+    conn[0]["MCU"][i] = pid
+
+
+def test_the_fuel_gauge_is_wired_as_boards_toml_says(models):
+    b, _ms = models
+    prof = b.profiles["pico-ssd1306"]
+    assert prof.config["fuel_gauge"] == {"type": "max17048", "i2c": 0, "addr": 0x36,
+                                         "low_pct": 45}
+    assert all(b.profiles[n].config["fuel_gauge"] is None
+               for n in ("pico-tm1637", "esp32-tm1637"))
+    doc = _wiring("pico-ssd1306")
+    part = doc["connectors"]["FUEL_GAUGE"]
+    assert "MAX17048" in part["type"] and "0x36" in part["subtype"]
+    assert _check(models, "pico-ssd1306", doc) == []
+    # on the OLEDs' bus pins (GP4 = header 6, GP5 = header 7), 3V3 (36) and GND
+    assert _gauge_mcu_wire(doc)[0]["MCU"][1:] == [36, 7, 6]
+    # the cell, before the power switch
+    cell = next(c for c in doc["connections"] if "FUEL_GAUGE" in c[2] and "BATTERY" in c[0])
+    assert cell[0]["BATTERY"] == ["+", "-"] and cell[2]["FUEL_GAUGE"] == ["CELL+", "CELL-"]
+    assert "FUEL_GAUGE" not in _wiring("pico-tm1637")["connectors"]
+
+
+def test_a_missing_fuel_gauge_is_found(models):
+    doc = _wiring("pico-ssd1306")
+    del doc["connectors"]["FUEL_GAUGE"]
+    doc["connections"] = [c for c in doc["connections"] if "FUEL_GAUGE" not in c[2]]
+    problems = _check(models, "pico-ssd1306", doc)
+    # the OLEDs still have the bus pins: only the gauge's own check can tell
+    assert problems == ["hardware/pico-ssd1306/wiring.yaml: FUEL_GAUGE is missing: "
+                        "boards.toml has a max17048 fuel gauge on i2c0 (GP4, GP5)"]
+    # the part drawn, but its bus wires left out
+    doc = _wiring("pico-ssd1306")
+    conn = _gauge_mcu_wire(doc)
+    conn[0]["MCU"], conn[1]["W_FUEL_GAUGE"], conn[2]["FUEL_GAUGE"] = [28, 36], [1, 2], \
+        ["GND", "VIN"]
+    problems = _check(models, "pico-ssd1306", doc)
+    assert any("FUEL_GAUGE.SDA is not wired to an MCU pin (boards.toml: i2c0.sda = GP4)"
+               in p for p in problems)
+    assert any("FUEL_GAUGE.SCL is not wired to an MCU pin (boards.toml: i2c0.scl = GP5)"
+               in p for p in problems)
+
+
+def test_a_fuel_gauge_on_other_pins_is_found(models):
+    # its SDA on GP17 (header 22), not on the OLEDs' GP4
+    doc = _wiring("pico-ssd1306")
+    _move_mcu_pin(doc, _gauge_mcu_wire(doc), 3, 22, "GP17")
+    problems = _check(models, "pico-ssd1306", doc)
+    assert any("FUEL_GAUGE.SDA is wired to GP17, boards.toml says GP4 (i2c0.sda)" in p
+               for p in problems)
+    assert any("i2c0.sda is wired to GP17, boards.toml says GP4" in p for p in problems)
+    # SDA and SCL swapped
+    doc = _wiring("pico-ssd1306")
+    mcu = _gauge_mcu_wire(doc)[0]["MCU"]
+    mcu[2], mcu[3] = mcu[3], mcu[2]
+    problems = _check(models, "pico-ssd1306", doc)
+    assert any("GP4 has two functions: i2c0.scl, i2c0.sda" in p for p in problems)
+    assert any("FUEL_GAUGE.SCL is wired to GP4, boards.toml says GP5 (i2c0.scl)" in p
+               for p in problems)
+    # VIN on VSYS (header 39) instead of 3V3
+    doc = _wiring("pico-ssd1306")
+    _gauge_mcu_wire(doc)[0]["MCU"][1] = 39
+    problems = _check(models, "pico-ssd1306", doc)
+    assert any("FUEL_GAUGE.VIN is not wired to the MCU's 3V3" in p for p in problems)
+    # the cell side after the power switch: it would stop counting while the clock is off
+    doc = _wiring("pico-ssd1306")
+    cell = next(c for c in doc["connections"] if "FUEL_GAUGE" in c[2] and "BATTERY" in c[0])
+    cell[0] = {"POWER": ["BAT+", "BAT-"]}
+    problems = _check(models, "pico-ssd1306", doc)
+    assert problems == ["hardware/pico-ssd1306/wiring.yaml: FUEL_GAUGE.CELL+ is not wired to "
+                        "BATTERY.+ (the cell, before the power switch)"]
+    # a gauge in the wiring of a build that has none in boards.toml
+    doc = _wiring("pico-tm1637")
+    doc["connectors"]["FUEL_GAUGE"] = _wiring("pico-ssd1306")["connectors"]["FUEL_GAUGE"]
+    problems = _check(models, "pico-tm1637", doc)
+    assert any("FUEL_GAUGE is wired, but boards.toml has no fuel_gauge" in p
+               for p in problems)
+    doc["connectors"]["MCU"]["pins"].append(6)               # header pin 6 = GP4
+    doc["connectors"]["MCU"]["pinlabels"].append("GP4")
+    doc["connections"].append([{"MCU": [6]}, {"W_GAUGE": [1]}, {"FUEL_GAUGE": ["SDA"]}])
+    doc["cables"]["W_GAUGE"] = {"wirecount": 1}
+    problems = _check(models, "pico-tm1637", doc)
+    assert any("GP4 is wired to FUEL_GAUGE.SDA, which is no function of boards.toml" in p
+               for p in problems)
+
+
+def test_an_oled_on_other_pins_than_its_bus_is_found(models):
+    # one part of a shared bus moved: the pin still has the bus's function, on two pins
+    doc = _wiring("pico-ssd1306")
+    _move_mcu_pin(doc, _conn(doc, "DISPLAY_R"), 3, 22, "GP17")
+    problems = _check(models, "pico-ssd1306", doc)
+    assert any("i2c0.sda is wired to GP17, boards.toml says GP4" in p for p in problems)
+
+
 def test_the_led_resistor_gives_a_few_milliamps():
     # (3.3 V - Vf) / 330 ohm over a red LED's 1.8..2.2 V: 3 to 10 mA (visible at 10 m),
     # inside the RP2040's default 4 mA pad drive at the typical Vf
@@ -197,6 +304,15 @@ def test_every_bom_parses_and_names_the_profiles_parts(models):
     assert any("running-side LEDs" in p for p in hw.check_bom(prof, no_leds))
     no_r = "\n".join(line for line in text.splitlines() if "LED series" not in line)
     assert any("LED series resistors" in p for p in hw.check_bom(prof, no_r))
+    # the fuel gauge: listed once for the build that has one, never for the others
+    gauge = [line for line in text.splitlines() if line.startswith("FUEL_GAUGE,")]
+    assert len(gauge) == 1 and "MAX17048" in gauge[0]
+    no_gauge = "\n".join(line for line in text.splitlines() if line not in gauge)
+    assert "hardware/pico-ssd1306/bom.csv: needs 1 max17048 fuel gauge (boards.toml " \
+           "fuel_gauge)" in hw.check_bom(prof, no_gauge)
+    tm_text = (ROOT / "hardware" / "pico-tm1637" / "bom.csv").read_text()
+    assert "hardware/pico-tm1637/bom.csv: lists a fuel gauge, boards.toml has none" in \
+        hw.check_bom(b.profiles["pico-tm1637"], tm_text + gauge[0] + "\n")
     assert hw.check_bom(prof, text.replace("approx_price_eur", "price"))
 
 
@@ -226,6 +342,24 @@ def test_a_pin_changed_in_boards_toml_fails_until_hardware_is_regenerated(copy):
                         "(rendered.sha256): make hardware"]
 
 
+def test_a_fuel_gauge_taken_out_of_boards_toml_fails_until_regenerated(copy):
+    toml = copy / "boards.toml"
+    line = 'fuel_gauge = { type = "max17048", bus = "i2c0", low_pct = 45 }\n'
+    assert line in toml.read_text()
+    toml.write_text(toml.read_text().replace(line, ""))
+    problems = hw.check_all(copy)
+    for f in hw.GENERATED:
+        assert "hardware/pico-ssd1306/%s: differs from what boards.toml generates " \
+               "(make hardware)" % f in problems
+    assert "hardware/pico-ssd1306/wiring.yaml: FUEL_GAUGE is wired, but boards.toml has " \
+           "no fuel_gauge" in problems
+    assert "hardware/pico-ssd1306/bom.csv: lists a fuel gauge, boards.toml has none" \
+           in problems
+    hw.generate(copy, out=open("/dev/null", "w"))
+    assert "FUEL_GAUGE" not in (copy / "hardware" / "pico-ssd1306" / "wiring.yaml").read_text()
+    assert all("not what was rendered last" in p for p in hw.check_all(copy))
+
+
 def test_a_picture_not_rendered_from_the_current_yaml_is_found(copy):
     svg = copy / "hardware" / "esp32-tm1637" / "wiring.svg"
     svg.write_text(svg.read_text().replace("GPIO18", "GPIO19"))
@@ -250,11 +384,26 @@ def test_battery_life_estimates(models):
         lives[name] = hw.battery_life(prof, chem, b.chemistries[chem])
     # 3 x NiMH warned at 1.15 V a cell: ~8 % of the charge left on the assumed curve
     assert lives["pico-tm1637"]["cases"][1]["reserve_pct"] == pytest.approx(8.0, abs=0.1)
-    for life in lives.values():
+    for name, life in lives.items():
         for c in life["cases"]:
             assert 0 < c["after_low_h"] < c["full_h"]
-            # with the thresholds in boards.toml no build gives FIDE's 10 h after the warning
-            assert c["after_low_h"] < 10
+            if name != "pico-ssd1306":
+                # warned by voltage only: no such build gives FIDE's 10 h after the warning
+                assert c["after_low_h"] < 10
+                assert "fuel_gauge" not in life and "low_pct_for_10h" not in c
+    # the fuel gauge build is warned at 45 % state of charge: 45 % of 2000 mAh is left,
+    # no curve needed, and that gives FIDE's 10 h in every current case
+    life = lives["pico-ssd1306"]
+    assert life["fuel_gauge"]["low_pct"] == 45
+    assert life["fuel_gauge"]["low_mv_reserve_pct"] == pytest.approx(8.3, abs=0.1)
+    for c in life["cases"]:
+        assert c["reserve_pct"] == 45
+        assert c["after_low_h"] == pytest.approx(2000 * 0.45 / c["battery_ma"], rel=0.01)
+        assert c["after_low_h"] >= 10
+        assert c["low_pct_for_10h"] < 45
+    assert [c["after_low_h"] for c in life["cases"]] == [19.3, 14.2, 11.2]
+    readme = (ROOT / "hardware" / "pico-ssd1306" / "README.md").read_text()
+    assert "warns at 45 % state of charge" in readme and "also warns at 3600 mV" in readme
     # the lit running-side LED is in the load: typical case = board + displays + LED
     typical = lives["pico-tm1637"]["cases"][1]
     assert typical["load_ma"] == pytest.approx(25 + 2 * 40 + hw.led_ma(2.0), abs=0.05)
