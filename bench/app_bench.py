@@ -18,7 +18,56 @@ from clockapp.board import BTN_START, LEFT, RIGHT
 MPY = sys.implementation.name == "micropython"
 
 
-def fresh(root):
+class NullPin:
+    """A machine.Pin that goes nowhere: a real display driver runs, its wires lead nowhere."""
+    IN = 0
+    OUT = 1
+
+    def init(self, mode):
+        pass
+
+    def value(self, v=None):
+        return 0   # DIO low when read: the TM1637's ACK
+
+
+class NullI2C:
+    """A machine.I2C that goes nowhere; a register read gives 80 (a fuel gauge's 80 %)."""
+
+    def writeto(self, addr, buf):
+        return len(buf)
+
+    def readfrom_mem_into(self, addr, reg, buf):
+        buf[0] = 80
+        buf[1] = 0
+
+
+class DriverBoard(SimBoard):
+    """The simulator board with a build's real display drivers (and fuel gauge) in place of
+    the simulated displays, so that the heap figures count what a board holds."""
+
+    def __init__(self, root, display):
+        SimBoard.__init__(self, root)
+        if display == "tm1637":
+            from drivers.tm1637 import TM1637Display
+            self._displays = (TM1637Display(NullPin(), NullPin()),
+                              TM1637Display(NullPin(), NullPin()))
+            self._gauge = None
+        else:
+            from drivers.max17048 import MAX17048
+            from drivers.ssd1306 import SSD1306Display
+            i2c = NullI2C()
+            self._displays = (SSD1306Display(i2c, 0x3C), SSD1306Display(i2c, 0x3D))
+            self._gauge = MAX17048(i2c)
+            self.battery_low_pct = 45
+
+    def displays(self):
+        return self._displays
+
+    def battery_pct(self):
+        return self._gauge.soc_pct() if self._gauge else -1
+
+
+def fresh(root, display=None):
     import os
     try:
         os.mkdir(root)
@@ -27,7 +76,7 @@ def fresh(root):
     for name in os.listdir(root):
         os.remove(root + "/" + name)
     gc.collect()  # as clockapp.app.run() does on a board
-    board = SimBoard(root)
+    board = DriverBoard(root, display) if display else SimBoard(root)
     app = App(board)
     app.step()
     return board, app
@@ -43,10 +92,11 @@ class Blitz:
     """A whole 3+2 blitz game, 60 moves each, 1.3 to 3.7 s a move: about 5 minutes of clock
     time, 120 presses, 120 state saves and log flushes. step() plays at most `passes` loop
     passes (1 ms each) or one press, so that bench/wasm32/heap.mjs can measure the heap
-    between steps; play() runs the game in one go."""
+    between steps; play() runs the game in one go. display: None for the simulated
+    displays, or "tm1637" / "ssd1306" for a build's real drivers (DriverBoard)."""
 
-    def __init__(self, root):
-        self.board, self.app = fresh(root)
+    def __init__(self, root, display=None):
+        self.board, self.app = fresh(root, display)
         self.board.press_buttons(BTN_START, 500000)
         self.until = 1000000
         self.t = 1000000            # the last press

@@ -89,9 +89,10 @@ def wasm32_heap():
     subprocess.run([mpremote, "romfs", "--no-mpy", "-o", image, "build", src], check=True,
                    capture_output=True)
     heap = os.path.join(here, "heap.mjs")
-    run(["node", heap, "files", "--dir", os.path.join(ROOT, "build", "mpy"),
-         "--dir", os.path.join(ROOT, "build", "bench-mpy")])
-    run(["node", heap, "romfs", "--romfs", image])
+    for display in ("tm1637", "ssd1306"):   # the ESP32 and Pico TM1637 builds; the OLED build
+        run(["node", heap, "files", display, "--dir", os.path.join(ROOT, "build", "mpy"),
+             "--dir", os.path.join(ROOT, "build", "bench-mpy")])
+        run(["node", heap, "romfs", display, "--romfs", image])
 
 
 IMPORTS = """

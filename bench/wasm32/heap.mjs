@@ -1,10 +1,12 @@
 // The firmware's heap on a 32-bit MicroPython: the WebAssembly port (wasm32, 4-byte
 // pointers, as on the RP2040 and ESP32), from the npm registry. bench/run.py runs it twice:
-//   node heap.mjs LABEL --dir DIR [--dir DIR ...]   .mpy files loaded into RAM (what `make
-//                                                    deploy` gives: files on the board's flash)
-//   node heap.mjs LABEL --romfs IMAGE               the code run in place from a ROMFS image
-//                                                    (as frozen modules or a ROMFS partition)
-// and prints METRIC lines.
+//   node heap.mjs LABEL DISPLAY --dir DIR [--dir DIR ...]   .mpy files loaded into RAM (what
+//                                            `make deploy` gives: files on the board's flash)
+//   node heap.mjs LABEL DISPLAY --romfs IMAGE  the code run in place from a ROMFS image (as
+//                                            frozen modules or a ROMFS partition)
+// DISPLAY is tm1637 or ssd1306: the game runs with that build's real display drivers (and,
+// for ssd1306, the fuel gauge's) on buses that lead nowhere (app_bench.DriverBoard). It
+// prints METRIC lines.
 //
 // How it measures. This port never collects garbage inside a call from JavaScript: a
 // collection asked for there (gc.collect(), or a full heap) waits until the call returns,
@@ -23,6 +25,8 @@ import path from "node:path";
 
 const args = process.argv.slice(2);
 const label = args.shift();
+const display = args.shift();
+if (display !== "tm1637" && display !== "ssd1306") throw new Error("DISPLAY: tm1637 or ssd1306");
 let romfs;
 const dirs = [];
 while (args.length) {
@@ -64,10 +68,12 @@ function step(code) {
 const modules = ["clockcore.ticks", "clockcore.control", "clockcore.engine",
   "clockcore.eventlog", "clockcore.presets", "clockapp.board", "clockapp.timefmt",
   "clockapp.view", "clockapp.levers", "clockapp.storage", "clockapp.gamestate",
-  "clockapp.logstore", "clockapp.menu", "clockapp.app", "boards.sim", "app_bench"];
+  "clockapp.logstore", "clockapp.menu", "clockapp.app", "boards.sim"].concat(
+  display === "tm1637" ? ["drivers.tm1637"] : ["drivers.ssd1306", "drivers.max17048"],
+  ["app_bench"]);
 let bootPeak = 0;
 for (const m of modules) bootPeak = Math.max(bootPeak, step("import " + m)[1]);
-bootPeak = Math.max(bootPeak, step("import os\nos.mkdir('/st')\ng = app_bench.Blitz('/st')")[1]);
+bootPeak = Math.max(bootPeak, step("import os\nos.mkdir('/st')\ng = app_bench.Blitz('/st', '" + display + "')")[1]);
 const afterBoot = step("pass")[0];
 
 let gamePeak = 0, gameLive = 0, steps = 0;
@@ -78,10 +84,10 @@ for (;;) {
   steps++;
   if (!mp.globals.get("_more")) break;
 }
-const m = (name, v, unit) => console.log(`METRIC ${name}_wasm32_${label} ${v} ${unit}`);
+const m = (name, v, unit) => console.log(`METRIC ${name}_wasm32_${label}_${display} ${v} ${unit}`);
 m("heap_after_boot", afterBoot, "bytes");
 m("heap_peak_bound_boot", bootPeak, "bytes");
 m("heap_live_max_blitz", gameLive, "bytes");
 m("heap_peak_bound_blitz_moves", gamePeak, "bytes");
 m("heap_peak_bound_blitz", Math.max(bootPeak, gamePeak), "bytes");
-console.log(`# wasm32 ${label}: ${modules.length + 1} boot steps, ${steps} game steps`);
+console.log(`# wasm32 ${label} ${display}: ${modules.length + 1} boot steps, ${steps} game steps`);
