@@ -67,6 +67,10 @@ class DriverBoard(SimBoard):
         return self._gauge.soc_pct() if self._gauge else -1
 
 
+def make_board(root, display=None):
+    return DriverBoard(root, display) if display else SimBoard(root)
+
+
 def fresh(root, display=None):
     import os
     try:
@@ -76,7 +80,7 @@ def fresh(root, display=None):
     for name in os.listdir(root):
         os.remove(root + "/" + name)
     gc.collect()  # as clockapp.app.run() does on a board
-    board = DriverBoard(root, display) if display else SimBoard(root)
+    board = make_board(root, display)
     app = App(board)
     app.step()
     return board, app
@@ -95,8 +99,12 @@ class Blitz:
     between steps; play() runs the game in one go. display: None for the simulated
     displays, or "tm1637" / "ssd1306" for a build's real drivers (DriverBoard)."""
 
-    def __init__(self, root, display=None):
-        self.board, self.app = fresh(root, display)
+    def __init__(self, root, display=None, board=None, app=None):
+        # board and app: already made and stepped once (bench/wasm32/heap.mjs makes them
+        # in steps of their own); otherwise made here on an emptied root.
+        if board is None:
+            board, app = fresh(root, display)
+        self.board, self.app = board, app
         self.board.press_buttons(BTN_START, 500000)
         self.until = 1000000
         self.t = 1000000            # the last press
