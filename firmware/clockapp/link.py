@@ -259,6 +259,7 @@ class Link:
         pairs.append(("paused", 1 if c.state == E.PAUSED else 0))
         pairs.append(("bat", app.battery_mv))
         pairs.append(("batlow", 1 if app.battery_low else 0))
+        pairs.append(("soc", app.battery_pct))   # fuel gauge percent, -1: none
         pairs.append(("menu", 1 if app.menu.active() else 0))
         pairs.append(("wall", self.wall_now()))
         pairs.append(("spec", app.settings.spec))

@@ -237,6 +237,11 @@ def _status_line(s):
     for side, p in (("white", "w"), ("black", "b")):
         if int(s.get(p + "flag", -1)) >= 0:
             flags.append(side + " flag")
+    # an arbiter with many clocks sees which one needs a fresh battery
+    if s.get("batlow") == "1":
+        soc, mv = int(s.get("soc", -1)), int(s.get("bat", -1))
+        flags.append("LOW BATTERY" + (" %d %%" % soc if soc >= 0 else
+                                      " %d mV" % mv if mv >= 0 else ""))
     return "%-8s white %9s (%s moves)  black %9s (%s moves)  running: %s%s" % (
         s["state"], fmt_ms(s["w"]), s["wmoves"], fmt_ms(s["b"]), s["bmoves"], s["run"],
         ("  " + ", ".join(flags)) if flags else "")

@@ -55,6 +55,13 @@ def test_hello_and_status():
     assert ok and f["proto"] == "1" and f["board"] == "sim" and f["key"] == "0"
     rid, ok, f = req(app, 2, "status")
     assert ok and f["state"] == "idle" and f["w"] == str(app.clock.main[0])
+    assert (f["bat"], f["batlow"], f["soc"]) == ("4000", "0", "-1")   # no fuel gauge
+    board.battery_low_pct = 45
+    board.pct = 44
+    app.battery_at -= 10000        # the next loop pass reads the battery
+    app.step()
+    rid, ok, f = req(app, 3, "status")
+    assert (f["batlow"], f["soc"]) == ("1", "44")
 
 
 def test_unknown_op_and_bad_args_change_nothing():

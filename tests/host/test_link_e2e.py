@@ -123,6 +123,17 @@ def test_configure_start_press_correct_pull(clock):
     assert len(list(Store(storage + "/").read_log())) <= 2  # only what came after the clear
 
 
+def test_status_line_names_a_low_battery():
+    from chessclock.clock_cmd import _status_line
+    s = {"state": "running", "w": "60000", "wmoves": "3", "b": "50000", "bmoves": "3",
+         "run": "white", "wflag": "-1", "bflag": "-1", "bat": "3900", "batlow": "0", "soc": "-1"}
+    assert "BATTERY" not in _status_line(s)
+    assert _status_line(dict(s, batlow="1", soc="44")).endswith("LOW BATTERY 44 %")
+    assert _status_line(dict(s, batlow="1", bat="3400")).endswith("LOW BATTERY 3400 mV")
+    assert _status_line(dict(s, batlow="1", bflag="1200")).endswith(
+        "black flag, LOW BATTERY 3900 mV")
+
+
 def test_many_ports_one_failing(clock, tmp_path):
     server, storage, tmp = clock
     code, out, err = cc("status", "--port", server.path, "--port", "/dev/nonexistent-clock",
