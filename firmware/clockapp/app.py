@@ -362,19 +362,14 @@ class App:
         b = self.board
         mv = b.battery_mv()
         self.battery_mv = mv
-        low = 0 <= mv < b.battery_low_mv
-        if low and not self.volt_low:
-            self.log(EV_LOW_BATTERY, E.NOBODY, now, mv)
-        self.volt_low = low
+        self.volt_low = self._below(mv, b.battery_low_mv, self.volt_low, EV_LOW_BATTERY, now)
         # A fuel gauge warns by the charge left (FIDE: 10 h after the warning), which a
         # LiPo's flat voltage cannot tell; the voltage stays as the backstop.
         pct = b.battery_pct()
         self.battery_pct = pct
-        low = 0 <= pct < b.battery_low_pct
-        if low and not self.charge_low:
-            self.log(EV_LOW_CHARGE, E.NOBODY, now, pct)
-        self.charge_low = low
-        self.battery_low = self.volt_low or low
+        self.charge_low = self._below(pct, b.battery_low_pct, self.charge_low, EV_LOW_CHARGE,
+                                      now)
+        self.battery_low = self.volt_low or self.charge_low
         if 0 <= mv < b.battery_critical_mv and not self.flash_off:
             # About to brown out: save the game and the log once more, then stop writing,
             # so that the power cannot fail in the middle of a flash write.
@@ -382,6 +377,14 @@ class App:
             self.save_state()
             self.flush()
             self.flash_off = True
+
+    def _below(self, value, threshold, was, ev, now):
+        """Whether a reading is under its threshold (-1 on either side: not measured);
+        logs ev with the reading when it goes under."""
+        low = 0 <= value < threshold
+        if low and not was:
+            self.log(ev, E.NOBODY, now, value)
+        return low
 
     # ---- what the displays show ------------------------------------------------------
     def refresh(self, force):

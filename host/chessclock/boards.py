@@ -473,6 +473,10 @@ def _profile(name, raw, chemistries, errors):
                 c.err(pre + "sda", problem)
         buses[bus] = {"id": bus_id, "sda": sda, "scl": scl, "freq": freq}
 
+    def no_bus(key, bus):
+        c.err(key, "no I2C bus %r in this profile (define [boards.%s.%s] with sda and scl)"
+              % (bus, name, bus if bus in I2C_BUSES else "i2c0"))
+
     displays = c.table(raw, "displays")
     display_cfgs = []
     used_buses = set()
@@ -501,9 +505,7 @@ def _profile(name, raw, chemistries, errors):
                 bus = d.get("bus")
                 addr = d.get("addr")
                 if "bus" in d and bus not in buses:
-                    c.err(pre + "bus", "no I2C bus %r in this profile (define [boards.%s.%s] "
-                          "with sda and scl)" % (bus, name, bus if bus in I2C_BUSES
-                                                 else "i2c0"))
+                    no_bus(pre + "bus", bus)
                     bus = None
                 if "addr" in d and addr not in SSD1306_ADDRS:
                     c.err(pre + "addr", "an SSD1306 answers at 0x3C or 0x3D, not %r" % (addr,))
@@ -531,8 +533,7 @@ def _profile(name, raw, chemistries, errors):
                       % (kind, ", ".join(FUEL_GAUGE_TYPES)))
                 kind = None
             if "bus" in g and bus not in buses:
-                c.err(pre + "bus", "no I2C bus %r in this profile (define [boards.%s.%s] "
-                      "with sda and scl)" % (bus, name, bus if bus in I2C_BUSES else "i2c0"))
+                no_bus(pre + "bus", bus)
                 bus = None
             low_pct = c.int_in(g, "low_pct", 1, 99, pre)
             if kind in FUEL_GAUGE_TYPES and bus is not None and low_pct is not None:
