@@ -159,7 +159,10 @@ class App:
         self.menu = Menu(self)
         restored = self._restore()
         if not restored:
-            self.new_game(self.settings.spec)
+            try:
+                self.new_game(self.settings.spec)
+            except ValueError:  # stored under an older notation (15+10 was 15 min): default
+                self.new_game(Settings().spec)
         self.log(EV_BOOT, E.NOBODY, self.now, 1 if restored else 0)
         self.flush()
         # The host's serial link (clockapp/link.py) is loaded at the first byte from the
@@ -180,6 +183,9 @@ class App:
     def new_game(self, spec):
         """Set up a game with a control (preset name or notation); raises ValueError."""
         control, preset = presets.resolve(spec)
+        if preset is None:  # typed by a person: a PGN reading no event plays is refused
+            from clockcore.plausible import check
+            check(spec, control)
         if preset is not None and preset.ledger:
             raise ValueError("%s is a correspondence ledger" % preset.key)
         options = {}

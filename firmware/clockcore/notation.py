@@ -1,59 +1,23 @@
 """Read and write time controls (see control.py for the model).
 
+The grammar, with a table of everyday shorthands and what each becomes, is docs/NOTATION.md;
+the rule behind it is shared/CLOCK-RULES.md "Writing a control down: one meaning, never a
+guess". In short:
+  parse(text)       "pgn:..." or "readable:..." forces a grammar. Otherwise a text in PGN shape
+                    (digits, spaces and / + : * . ? - with the d/b delay suffixes) is a PGN
+                    TimeControl tag in seconds, whatever the size of its numbers or its spaces
+                    ("300 + 2" is "300+2"); anything else is readable notation.
+  parse_pgn         the PGN tag itself (PGN standard 9.6.1), strict: no spaces.
+  parse_readable    what an arbiter types: units (90m+30s), US forms (G/90;d5, 40/120, SD/30:
+                    a bare stage time is minutes), byo-yomi, hourglass, "A vs B". A mixed or
+                    ambiguous spelling (90/40+30m+30s, 40/2, SD/1) is refused with the
+                    spelling that means it.
+  format_pgn, format_readable   write; what they write reads back to the same control.
+Whether a person configuring a clock meant the PGN reading is plausible.py's question.
+
 Portable: runs on MicroPython and CPython. No `re`, no floats: every number is read by hand
 into integer milliseconds. Errors are ValueError naming the text, what is wrong, and where
 (1-based character position). Every parse result passes `Control.validate()`.
-
-PGN TimeControl (PGN standard 9.6.1), strict: no spaces, signs or exponents anywhere.
-    ?                  unknown (control.UNKNOWN)
-    -                  no clock: upcount from 0
-    300                sudden death, seconds
-    300+2              Fischer increment (seconds, up to 3 decimals: +0.5 is 500 ms)
-    300+5d  300+5b     simple (US) delay, Bronstein delay (our extension; decimals allowed)
-    40/5400+30:1800+30 stages "moves/seconds" joined by ':'; only the last may lack moves,
-                       a last stage with moves repeats ("40/7200")
-    *180               hourglass, seconds
-  Decimals need digits on both sides of the point; digits past the third decimal must be 0.
-
-Readable notation (what an arbiter types), case-insensitive, spaces allowed between pieces:
-  durations   a number with units, largest first: 2h, 90m, 90min, 30s, 30sec, 10days, 1h30m,
-              2m30s; decimals only in seconds and only to whole ms (1.5s, 0.125s). A bare
-              number is minutes as a stage time and seconds as an increment, delay or
-              byo-yomi period.
-  stage       T                sudden death (90m, 90)
-              T/M or M/T       the side with a unit is the time (90m/40, 40/90m); neither
-                               with a unit: US order moves/minutes (40/120); both: error
-              G/T, SD/T        sudden death (G/90 = 90 minutes)
-  modifiers   +N, +Ns          Fischer increment
-              dN, d N          simple (US) delay;  bN: Bronstein delay
-  structure   a side is groups separated by ',' ';' or 'then'; a group is components
-              separated by '+'. The first component of a group is a stage; after a '+',
-              something with '/', G/ or SD/, or a duration whose largest unit is m, min, h or
-              days starts a new stage (FIDE shorthand 90m/40+30m+30s), while a bare number or
-              a seconds-only duration is an increment. A group may start with '+' to hold
-              only modifiers. Delays may follow a stage without '+' (G/90 d5, G/90;d5).
-  scope       modifiers in a group apply to every stage of that group (one stage: that
-              stage); a group without a stage (G/90;d5 or 40/120, SD/60, d5) applies its
-              modifiers to every stage of the side. A stage gets at most one modifier.
-  overtime    byo [Nx]T        Japanese byo-yomi: N periods (default 1) of T (bare = seconds)
-              canadian [Nx]M/T Canadian: M moves in T (the '/' rule of stages; bare T =
-                               minutes), N periods (default 1). Either is its own component:
-                               "60m + byo 5x30s", "1h, canadian 25/10m"
-  modes       hourglass T, *T  (bare T = minutes); upcount, -, upcount from T. A mode is the
-                               whole of a side.
-  sides       <white> vs <black>  ("5m vs 4m", "5m/60, 0m+2s vs 4m/60, 0m+2s")
-  unknown     ?
-
-format_readable writes one canonical form: stages "1h30m/40+30s" joined by ", ", durations
-in the largest exact units (1h30m, 1m30s, 0.5s, 10days), increments and delays in seconds
-(+30s, d5s, b5s; a delay follows its stage after a space), then ", byo 5x30s" or
-", canadian 25/10m"; "hourglass 3m"; "upcount" or "upcount from 10m"; "A vs B" when the
-sides differ.
-
-parse(text): "pgn:" or "readable:" forces a grammar. Otherwise "A" or "A+B" (digits, an
-optional decimal increment) with A < 60 is readable minutes (15+10 is 15 min + 10 s); other
-text that fits PGN is PGN (300+2, 180 = 3 min, 40/120 = 40 moves in 120 s); anything else is
-readable. When neither fits, the error is PGN's if the text uses only PGN characters.
 """
 
 from clockcore.control import (
@@ -351,13 +315,22 @@ def _pieces(toks, seps):
     return out
 
 
+# What one parse_readable call notes on the way, to refuse a mixed or ambiguous spelling
+# once the whole text is read: [a stage time had a unit, bare "A/B" stages as (start of A,
+# end of A, end of B, A, B), ends of bare stage times of 1 or 2].
+_UNIT_SEEN = 0
+_BARE_PAIRS = 1
+_SMALL_BARE = 2
+
+
 class _Cursor:
     """Reads one component's tokens."""
 
-    def __init__(self, text, toks):
+    def __init__(self, text, toks, notes):
         self.text = text
         self.toks = toks
         self.i = 0
+        self.notes = notes
 
     def peek(self, k=0):
         j = self.i + k
@@ -440,9 +413,15 @@ def _check_no_junk_unit(cur, num, word):
 def _bare(cur, d, what, unit_ms):
     """The value of a duration in ms, reading a bare number in `unit_ms`."""
     if d[0] is not None:
+        if unit_ms == MS_MIN:
+            cur.notes[_UNIT_SEEN] = True
         return d[0]
     nodec = None if unit_ms == MS_S else "has decimals: only seconds may (a bare time is minutes)"
-    return _amount(cur.text, d[2], d[3], what, unit_ms, nodec)
+    ms = _amount(cur.text, d[2], d[3], what, unit_ms, nodec)
+    if unit_ms == MS_MIN and ms in (MS_MIN, 2 * MS_MIN):
+        # US usage writes hours there ("40/2, SD/1") as often as minutes ("G/2"?): no guess
+        cur.notes[_SMALL_BARE].append(d[3])
+    return ms
 
 
 def _moves(cur, d):
@@ -452,14 +431,18 @@ def _moves(cur, d):
     return n
 
 
-def _moves_time(cur, first):
+def _moves_time(cur, first, stage=True):
     """'T/M' or 'M/T' after the first duration; returns (moves, time_ms)."""
     slash = cur.take()
     second = _duration(cur, "'/'")
     if first[1] >= 0 and second[1] >= 0:
         cur.fail(slash, "both sides of '/' have a unit: one side must be the move count")
     if first[1] >= 0:
+        cur.notes[_UNIT_SEEN] = True
         return _moves(cur, second), first[0]
+    if second[1] < 0 and stage:  # US order moves/minutes, unless units say otherwise
+        cur.notes[_BARE_PAIRS].append((first[2], first[3], second[3], first[4][1],
+                                       second[4][1]))
     return _moves(cur, first), _bare(cur, second, "time", MS_MIN)
 
 
@@ -469,9 +452,9 @@ def _component(cur, first):
     t = cur.peek()
     items = []
     word = t[1] if t[0] != "n" else None
-    if word in ("d", "b"):
+    if word in ("d", "b", "inc"):
         items.append(_delay(cur))
-    elif word in ("g", "sd") and _is(cur.peek(1), "/"):
+    elif word in ("g", "sd", "game") and _is(cur.peek(1), "/"):
         cur.i += 2
         d = _duration(cur, "'%s/'" % word)
         items.append(("stage", Stage(_bare(cur, d, "time", MS_MIN)), t[2], d[3]))
@@ -497,7 +480,7 @@ def _component(cur, first):
     else:
         cur.fail(t, "unexpected '%s'" % t[1])
     if items[0][0] in ("stage", "mod"):
-        while _is(cur.peek(), "d") or _is(cur.peek(), "b"):
+        while _is(cur.peek(), "d") or _is(cur.peek(), "b") or _is(cur.peek(), "inc"):
             items.append(_delay(cur))
     t = cur.peek()
     if t is not None:
@@ -507,8 +490,11 @@ def _component(cur, first):
 
 
 def _delay(cur):
+    """dN, bN, or US Chess's incN (an increment: G/90;inc30)."""
     t = cur.take()
     d = _duration(cur, "'%s'" % t[1])
+    if t[1] == "inc":
+        return ("mod", _bare(cur, d, "increment", MS_S), 0, DELAY_NONE, t[2], d[3])
     kind = DELAY_SIMPLE if t[1] == "d" else DELAY_BRONSTEIN
     return ("mod", 0, _bare(cur, d, "delay", MS_S), kind, t[2], d[3])
 
@@ -537,7 +523,7 @@ def _overtime(cur, kw):
         return ("byo", periods, _bare(cur, d, "period", MS_S), 1, kw[2], d[3])
     if not _is(cur.peek(), "/"):
         cur.fail(cur.peek(), "canadian byo-yomi is written moves/time, e.g. canadian 25/10m")
-    moves, ms = _moves_time(cur, d)
+    moves, ms = _moves_time(cur, d, False)
     return ("byo", periods, ms, moves, kw[2], cur.toks[cur.i - 1][3])
 
 
@@ -562,7 +548,7 @@ def _apply(text, stages, first_index, mod):
         s.delay_kind = mod[3] if mod[2] else DELAY_NONE
 
 
-def _side(text, toks):
+def _side(text, toks, notes):
     stages = []
     side_mods = []
     byo = None
@@ -579,7 +565,7 @@ def _side(text, toks):
                 if n == 0 and c[2] is not None:
                     continue  # a group starting with '+' holds modifiers
                 _piece_fail(text, c, "a group")
-            for it in _component(_Cursor(text, c[0]), n == 0):
+            for it in _component(_Cursor(text, c[0], notes), n == 0):
                 if it[0] == "stage":
                     g_stages.append(it[1])
                 elif it[0] == "mod":
@@ -626,9 +612,38 @@ def parse_readable(text):
     for p in sides:
         if not p[0]:
             _piece_fail(text, p, "a side")
-    white = _side(text, sides[0][0])
-    black = _side(text, sides[1][0]) if len(sides) > 1 else None
+    notes = [False, [], []]
+    white = _side(text, sides[0][0], notes)
+    black = _side(text, sides[1][0], notes) if len(sides) > 1 else None
+    _refuse_guesses(text, notes)
     return _validated(text, Control(white, black))
+
+
+def _insert(text, ends, unit):
+    """`text` with `unit` written after each position in `ends`."""
+    out = text
+    for e in sorted(ends, reverse=True):
+        out = out[:e] + unit + out[e:]
+    return out
+
+
+def _refuse_guesses(text, notes):
+    """A spelling an arbiter could mean two ways is refused with the spellings of both."""
+    small = notes[_SMALL_BARE]
+    if small:
+        _fail(text, small[0] - 1, "a bare 1 or 2 as a time is hours in US usage (40/2, SD/1) "
+              "and minutes elsewhere: write %s for hours or %s for minutes"
+              % (_insert(text, small, "h"), _insert(text, small, "m")))
+    pairs = notes[_BARE_PAIRS]
+    if pairs and notes[_UNIT_SEEN]:
+        # units elsewhere: not the US moves/minutes form; the larger number is likely the time
+        p = pairs[0]
+        a, b = int(p[3]), int(p[4])
+        guess = _insert(text, [p[1] if a > b else p[2] for p in pairs], "m")
+        what = ("%d min for %d moves" % (a, b)) if a > b else ("%d moves in %d min" % (a, b))
+        _fail(text, p[0], "'%s' has no unit while other times have one: as US moves/minutes "
+              "it would be %s moves in %s min; for %s write %s (the side of '/' with the "
+              "unit is the time)" % (text[p[0]:p[2]], p[3], p[4], what, guess))
 
 
 # ------------------------------------------------------------------------ readable: write
@@ -704,50 +719,69 @@ def format_readable(control):
 
 # ---------------------------------------------------------------------------- any input
 
-def _shorthand(text):
-    """'A' or 'A+B' (B may have decimals) with A < 60: readable minutes + seconds."""
-    head, plus, inc = text.partition("+")
-    if not head:
-        return False
-    for ch in head:
-        if ch not in _DIGITS:
+def pgn_shaped(text):
+    """True when `text` is made of PGN's characters (digits, / + : * . ? - and the d/b delay
+    suffixes) and spaces: then it is a PGN TimeControl in seconds, whatever its size."""
+    _check_str(text)
+    seen = False
+    for ch in text:
+        if ch in _PGN_CHARS:
+            seen = True
+        elif ch not in _SPACES:
             return False
-    if plus:
-        a, dot, b = inc.partition(".")
-        if not a or (dot and not b):
-            return False
-        for ch in a + b:
-            if ch not in _DIGITS:
-                return False
-    return int(head) < 60
+    return seen
+
+
+def pgn_prefixed(text):
+    """True for "pgn:..." (any case, leading spaces): PGN on purpose."""
+    return "".join([_lower(c) for c in text.lstrip()[:4]]) == "pgn:"
+
+
+def _compact(text):
+    """PGN-shaped text without its spaces ("300 + 2" -> "300+2"); a space between two
+    digits would join two numbers into one, so it is an error."""
+    out = []
+    gap = False
+    for k in range(len(text)):
+        ch = text[k]
+        if ch in _SPACES:
+            gap = bool(out)
+            continue
+        if gap and (ch in _DIGITS or ch == ".") and (out[-1] in _DIGITS or out[-1] == "."):
+            _fail(text, k, "a space between two numbers: write the '+', '/' or ':' that "
+                  "joins them")
+        out.append(ch)
+        gap = False
+    return "".join(out)
+
+
+def _readable_hint(text):
+    """For a PGN-shaped text PGN refuses: what it would mean with units, if anything."""
+    try:
+        c = parse_readable(text)
+        if c.known:
+            return "; with units, for %s write %s" % (describe(c), format_readable(c))
+    except ValueError:
+        pass
+    return ""
 
 
 def parse(text):
-    """What a user may type anywhere: 'pgn:...', 'readable:...', or either grammar."""
+    """What a user may type anywhere: 'pgn:...', 'readable:...', or either grammar (a text
+    in PGN shape is PGN, in seconds)."""
     _check_str(text)
     text = text.strip()
-    low = "".join([_lower(c) for c in text[:9]])
-    if low.startswith("pgn:"):
-        return parse_pgn(text[4:].strip())
-    if low.startswith("readable:"):
+    if pgn_prefixed(text):
+        return parse_pgn(_compact(text[4:].strip()))
+    if "".join([_lower(c) for c in text[:9]]) == "readable:":
         return parse_readable(text[9:])
-    if _shorthand(text):
+    if not pgn_shaped(text):
         return parse_readable(text)
     try:
-        return parse_pgn(text)
+        return parse_pgn(_compact(text))
     except ValueError as e:
-        pgn_error = e
-    pgn_like = True
-    for ch in text:
-        if ch not in _PGN_CHARS:
-            pgn_like = False
-            break
-    try:
-        return parse_readable(text)
-    except ValueError:
-        if pgn_like:
-            raise pgn_error from None
-        raise
+        why = e.args[0] if e.args else "invalid"
+    raise ValueError(why + _readable_hint(text))
 
 
 # ----------------------------------------------------------------------------- describe

@@ -53,6 +53,8 @@ def add_arguments_watch(p):
 def add_arguments_set(p):
     p.add_argument("control", metavar="CONTROL", help="PGN tag, readable notation or preset")
     p.add_argument("--yes", action="store_true", help="send without asking")
+    p.add_argument("--pgn", action="store_true", help="CONTROL is a PGN tag in seconds, "
+                   "meant as written even where no real event plays it (sent as pgn:CONTROL)")
     _common(p)
 
 
@@ -341,10 +343,9 @@ def _change(args, stdout, stderr, op, *op_args, render=None):
 
 
 def run_set(args, stdout, stderr):
-    from chessclock.control_cmd import describe
-    from clockcore import presets
+    from chessclock.control_cmd import configured, describe
     try:
-        control, preset = presets.resolve(args.control)
+        spec, control, preset = configured(args.control, args.pgn)
     except ValueError as e:
         stderr.write("chessclock: %s\n" % e)
         return L.EXIT_INPUT
@@ -356,7 +357,7 @@ def run_set(args, stdout, stderr):
             stderr.write("chessclock: %s: %s\n" % (args.control, e))
             return L.EXIT_INPUT
         d = describe(control, preset)
-        stdout.write("%s (%s) gives\n" % (args.control, d["readable"]))
+        stdout.write("%s (%s) gives\n" % (spec, d["readable"]))
         if control.symmetric():
             stdout.write("  each side: %s\n" % describe_side(control.white))
         else:
@@ -371,7 +372,7 @@ def run_set(args, stdout, stderr):
         if sys.stdin.readline().strip().lower() not in ("y", "yes"):
             stdout.write("not sent\n")
             return 0
-    return _change(args, stdout, stderr, "set", args.control)
+    return _change(args, stdout, stderr, "set", spec)
 
 
 def run_start(args, stdout, stderr):

@@ -10,6 +10,8 @@ def add_arguments_control(p):
     p.add_argument("spec", metavar="SPEC",
                    help="PGN TimeControl tag, readable notation or preset name")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--pgn", action="store_true", help="SPEC is a PGN tag in seconds, meant as "
+                   "written even where no real event plays it")
 
 
 def add_arguments_presets(p):
@@ -33,6 +35,19 @@ def _pgn_or_none(control):
         return None
 
 
+def configured(spec, pgn=False):
+    """(spec as the clock gets it, Control, Preset or None) for a control a person gives to
+    configure a clock: a PGN reading no real event plays is refused (ValueError naming the
+    likely meaning) unless `pgn` confirms it; then the spec goes out as "pgn:SPEC", so the
+    clock, which checks the same (clockcore/plausible.py), takes it too."""
+    from clockcore import notation, plausible
+
+    if pgn and not notation.pgn_prefixed(spec):
+        spec = "pgn:" + spec.strip()
+    control, preset = plausible.resolve(spec, "or add --pgn to mean the PGN")
+    return spec, control, preset
+
+
 def describe(control, preset=None):
     d = {"readable": notation.format_readable(control), "pgn": _pgn_or_none(control),
          "white": _side_dict(control.white), "black": _side_dict(control.black)}
@@ -49,7 +64,7 @@ def describe(control, preset=None):
 
 def run_control(args, stdout, stderr):
     try:
-        control, preset = presets.resolve(args.spec)
+        _, control, preset = configured(args.spec, args.pgn)
         if preset is None or not preset.ledger:  # a ledger counts days, not milliseconds
             control.validate()
     except ValueError as e:

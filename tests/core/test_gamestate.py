@@ -91,7 +91,7 @@ def test_sudden_death_running_comes_back_paused_and_goes_on_the_same():
 
 
 def test_increment():
-    c = check(parse("3+2"), [("start", 0), ("press", W, 4000)], 9000,
+    c = check(parse("3m+2s"), [("start", 0), ("press", W, 4000)], 9000,
               [("resume", 20000), ("press", B, 21000), ("press", W, 30000),
                ("press", B, 31000)])
     # Black's turn: 5 s before the cut, 1 s after

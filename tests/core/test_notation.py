@@ -5,6 +5,7 @@
 from check import message
 
 from clockcore import notation as N
+from clockcore import plausible as P
 from clockcore.control import (
     DELAY_BRONSTEIN,
     DELAY_SIMPLE,
@@ -429,19 +430,31 @@ def test_format_is_stable_on_typed_input():
 
 # ---------------------------------------------------------------------------- any input
 
-def test_parse_shorthand_minutes_below_60():
-    assert N.parse("15+10") == sudden_death(900000, 10000)  # FIDE rapid
-    assert N.parse("3+2") == sudden_death(180000, 2000)  # blitz
-    assert N.parse("3+0.5") == sudden_death(180000, 500)
-    assert N.parse("59") == sudden_death(3540000)
-    assert N.parse("05+3") == sudden_death(300000, 3000)
+def test_parse_pgn_shape_is_pgn_in_seconds_whatever_its_size():
+    # issue 10: no "bare base under 60 is minutes" any more
+    assert N.parse("90+30") == sudden_death(90000, 30000)  # 1 min 30 s + 30 s
+    assert N.parse("15+10") == sudden_death(15000, 10000)
+    assert N.parse("3+2") == sudden_death(3000, 2000)
+    assert N.parse("59") == sudden_death(59000)  # 59 and 60 are both seconds
+    assert N.parse("60") == sudden_death(60000)
+    assert N.parse("15+10d") == one(Stage(15000, delay_ms=10000, delay_kind=DELAY_SIMPLE))
+    assert N.parse("40/120") == one(Stage(120000, 40))  # PGN: 40 moves in 120 s
+    assert N.parse("40/2") == one(Stage(2000, 40))
+
+
+def test_parse_pgn_shape_whatever_its_spaces():
+    assert N.parse("300 + 5") == N.parse("300+5") == sudden_death(300000, 5000)
+    assert N.parse(" 40 / 5400 + 30 : 1800 + 30 ") == N.parse_pgn("40/5400+30:1800+30")
+    assert N.parse("300 + 2.5 d") == one(Stage(300000, delay_ms=2500, delay_kind=DELAY_SIMPLE))
+    assert N.parse("* 180") == one(Stage(180000), mode=MODE_HOURGLASS)
+    # a space must not join two numbers into one: 90 30 is not 9030
+    m = where(N.parse, "90 30", 4, "a space between two numbers")
+    assert "9030" not in m
 
 
 def test_parse_pgn_when_it_fits():
     assert N.parse("300+2") == sudden_death(300000, 2000)
     assert N.parse("180") == sudden_death(180000)  # 3 min
-    assert N.parse("60") == sudden_death(60000)  # 60 is not below 60: PGN seconds
-    assert N.parse("40/120") == one(Stage(120000, 40))  # PGN: 40 moves in 120 s
     assert N.parse("3+2d") == one(Stage(3000, delay_ms=2000, delay_kind=DELAY_SIMPLE))
     assert N.parse("40/5400+30:1800+30") == N.parse_pgn("40/5400+30:1800+30")
     assert N.parse("?") is UNKNOWN
@@ -449,9 +462,68 @@ def test_parse_pgn_when_it_fits():
     assert N.parse("*180") == one(Stage(180000), mode=MODE_HOURGLASS)
 
 
+def test_minutes_need_a_unit_a_us_form_or_a_preset():
+    assert N.parse("90m+30s") == sudden_death(5400000, 30000)  # FIDE's 90 minutes + 30 s
+    assert N.parse("15m+10s") == sudden_death(900000, 10000)   # FIDE rapid
+    assert N.parse("3m+2s") == sudden_death(180000, 2000)      # FIDE blitz
+    assert N.parse("90m/40+30m+30s") == one(Stage(5400000, 40, inc_ms=30000),
+                                            Stage(1800000, inc_ms=30000))
+    # US forms: a bare stage time is minutes
+    assert N.parse("G/90;d5") == one(Stage(5400000, delay_ms=5000, delay_kind=DELAY_SIMPLE))
+    assert N.parse("40/120, SD/30") == one(Stage(7200000, 40), Stage(1800000))
+    assert N.parse("SD/30") == sudden_death(1800000)
+
+
+def test_what_the_tools_print_as_pgn_reads_back():
+    # the PGN written for 15 s + 10 s used to read back as 15 minutes
+    for c in (sudden_death(15000, 10000), sudden_death(90000, 30000), one(Stage(120000, 40)),
+              one(Stage(15000, delay_ms=10000, delay_kind=DELAY_SIMPLE)),
+              sudden_death(59000), sudden_death(5400000, 30000)):
+        assert N.parse(N.format_pgn(c)) == c, N.format_pgn(c)
+
+
+def test_us_chess_spellings_mean_what_an_arbiter_means():
+    g90 = sudden_death(5400000, 30000)
+    assert N.parse("G/90;inc30") == g90  # US Chess writes the increment "inc"
+    assert N.parse("G/90; inc 30") == g90
+    assert N.parse("G/90 inc30s") == g90
+    assert N.parse("G/90;+30") == g90
+    assert N.parse("Game/30") == sudden_death(1800000)
+    assert N.parse("game/90;d5") == N.parse("G/90;d5")
+    assert N.parse("40/120, SD/60, inc30") == one(Stage(7200000, 40, inc_ms=30000),
+                                                  Stage(3600000, inc_ms=30000))
+    m = message(ValueError, N.parse, "G/90;inc30;d5")
+    assert "already has an increment or delay" in m, m
+
+
+def test_mixed_spelling_is_refused_with_the_spelling_that_means_it():
+    # FIDE's 90 min for 40 moves with the unit left off: as US moves/minutes it would be
+    # 90 moves in 40 minutes
+    m = where(N.parse, "90/40+30m+30s", 1, "'90/40' has no unit", "90 moves in 40 min",
+              "write 90m/40+30m+30s")
+    assert N.parse("90m/40+30m+30s") == N.parse_pgn("40/5400+30:1800+30")
+    m = where(N.parse, "40/90, 30m", 1, "write 40/90m, 30m")
+    assert "40 moves in 90 min" in m, m
+    # no unit anywhere: the US form, moves/minutes
+    assert N.parse("40/90, 30") == one(Stage(5400000, 40), Stage(1800000))
+
+
+def test_hours_or_minutes_is_refused_with_both_spellings():
+    # US usage writes "40/2, SD/1" for 40 moves in 2 hours then 1 hour
+    m = where(N.parse, "40/2, SD/1", 4, "write 40/2h, SD/1h for hours",
+              "40/2m, SD/1m for minutes")
+    assert N.parse("40/2h, SD/1h") == one(Stage(7200000, 40), Stage(3600000))
+    where(N.parse, "SD/1", 4, "SD/1h", "SD/1m")
+    where(N.parse, "G/2;d5", 3, "G/2h;d5", "G/2m;d5")
+    where(N.parse_readable, "1+1", 1, "1h+1", "1m+1")
+    assert N.parse("SD/1h") == sudden_death(3600000)
+    assert N.parse("G/3;d2") == one(Stage(180000, delay_ms=2000, delay_kind=DELAY_SIMPLE))
+    assert m
+
+
 def test_parse_prefixes_force_the_grammar():
     assert N.parse("pgn:15+10") == sudden_death(15000, 10000)
-    assert N.parse("PGN: 15+10") == sudden_death(15000, 10000)
+    assert N.parse("PGN: 15 + 10") == sudden_death(15000, 10000)
     assert N.parse("readable:40/120") == one(Stage(7200000, 40))
     assert N.parse("Readable: 300") == sudden_death(18000000)
 
@@ -459,8 +531,8 @@ def test_parse_prefixes_force_the_grammar():
 def test_parse_readable_otherwise():
     assert N.parse("G/90;d5") == one(Stage(5400000, delay_ms=5000, delay_kind=DELAY_SIMPLE))
     assert N.parse(" 90m/40+30m+30s ") == R("90m/40+30m+30s")
-    assert N.parse("5+d5") == one(Stage(300000, delay_ms=5000, delay_kind=DELAY_SIMPLE))
     assert N.parse("5m vs 4m") == R("5m vs 4m")
+    assert N.parse("5m+d5") == one(Stage(300000, delay_ms=5000, delay_kind=DELAY_SIMPLE))
 
 
 def test_parse_errors_come_from_the_grammar_tried():
@@ -468,12 +540,94 @@ def test_parse_errors_come_from_the_grammar_tried():
     assert "increment is missing" in message(ValueError, N.parse, "300+")
     assert "part 1 has no move count" in message(ValueError, N.parse, "300:40/7200")
     assert "'?' must stand alone" in message(ValueError, N.parse, "?x")
+    # PGN shape that PGN refuses, with what it would mean written with units
+    m = message(ValueError, N.parse, "5+d5")
+    assert m.startswith('"5+d5": increment \'d5\' is not a number'), m
+    assert m.endswith("for 5 min; 5 s delay write 5m d5s"), m
     # readable characters: readable's error
     assert "nothing after '+'" in message(ValueError, N.parse, "5m+")
     assert "unknown unit 'q'" in message(ValueError, N.parse, "5q")
     assert "'?' must stand alone" in message(ValueError, N.parse, "pgn:?x")
     assert "time '1.5'" in message(ValueError, N.parse, "readable:1.5")
     assert "must be text" in message(ValueError, N.parse, 300)
+
+
+def test_pgn_shaped():
+    for text in ("300+2", "300 + 2", "40/120", "15+10d", "*180", "?", "-", "5+d5", " 60 "):
+        assert N.pgn_shaped(text), text
+    for text in ("90m+30s", "G/90;d5", "40/120, SD/30", "rapid", "", "  ", "pgn:90+30"):
+        assert not N.pgn_shaped(text), text
+    assert N.pgn_prefixed(" PGN:90+30") and not N.pgn_prefixed("90+30")
+
+
+# ------------------------------------------------------------- configuring: plausible.py
+
+def refused(text, *pieces):
+    """plausible.resolve(text) must refuse it, quoting it and naming each piece."""
+    m = message(ValueError, P.resolve, text)
+    assert m.startswith('"%s" as PGN (seconds) is ' % text.strip()), m
+    for p in pieces:
+        assert p in m, (p, m)
+    return m
+
+
+def test_configuring_refuses_pgn_no_event_plays_with_its_likely_meaning():
+    m = refused("90+30", "1 min 30 s; +30 s per move", "increment over a tenth",
+                "For 90 min; +30 s per move from move 1, write 90m+30s",
+                "to mean the PGN, write pgn:90+30")
+    refused("15+10", "15 s", "base under a minute", "write 15m+10s")
+    refused("15 + 10", "base under a minute", "write 15m+10s")
+    refused("15+10d", "15 s; 10 s delay", "base under a minute", "write 15m d10s")
+    refused("40/120", "2 min for 40 moves", "under 10 s a move", "write 40/120m")
+    refused("60+30", "1 min; +30 s", "increment over a tenth", "write 60m+30s")
+    refused("3+2", "write 3m+2s")
+    # neither seconds nor minutes make sense: hours
+    refused("40/2", "2 s for 40 moves", "write 40/2h")
+    refused("40/90:30", "under 10 s a move in stage 1", "write 40/90m, 30m")
+    refused("*30", "hourglass, 30 s", "under a minute", "write hourglass 30m")
+    refused("0+5d", "base under a minute", "with their unit")
+    assert m
+
+
+def test_configuring_takes_pgn_some_event_plays():
+    for text, c in (("300+2", sudden_death(300000, 2000)), ("60", sudden_death(60000)),
+                    ("60+6", sudden_death(60000, 6000)), ("180+2", sudden_death(180000, 2000)),
+                    ("40/5400+30:1800+30", N.parse_pgn("40/5400+30:1800+30")),
+                    ("40/7200:20/3600:900+30", N.parse_pgn("40/7200:20/3600:900+30")),
+                    # a move count before a stage of 0 time only starts the increment
+                    ("60/300:0+2", one(Stage(300000, 60), Stage(0, inc_ms=2000))),
+                    ("-", one(Stage(0), mode=MODE_UPCOUNT)),
+                    ("*180", one(Stage(180000), mode=MODE_HOURGLASS))):
+        got, preset = P.resolve(text)
+        assert got == c and preset is None, text
+
+
+def test_configuring_takes_units_presets_and_pgn_on_purpose():
+    assert P.resolve("90m+30s")[0] == sudden_death(5400000, 30000)
+    assert P.resolve("15s+10s")[0] == sudden_death(15000, 10000)  # a unit says it is meant
+    assert P.resolve("rapid")[1].key == "fide-rapid"
+    assert P.resolve("pgn:90+30")[0] == sudden_death(90000, 30000)
+    assert P.resolve("PGN: 15 + 10")[0] == sudden_death(15000, 10000)
+    m = message(ValueError, P.resolve, "90+30", "or add --pgn to mean the PGN")
+    assert m.endswith("write 90m+30s; or add --pgn to mean the PGN"), m
+
+
+def test_plausibility_rules():
+    W = P.why_not
+    assert W(sudden_death(59999)) == "a base under a minute"
+    assert W(sudden_death(60000)) is None
+    assert W(sudden_death(60000, 6000)) is None  # a tenth exactly
+    assert W(sudden_death(60000, 6001)) == "an increment over a tenth of the time"
+    assert W(one(Stage(60000, delay_ms=6001, delay_kind=DELAY_BRONSTEIN))) == \
+        "a delay over a tenth of the time"
+    assert W(one(Stage(400000, 40))) is None  # 10 s a move
+    assert W(one(Stage(399999, 40))) == "under 10 s a move in the stage"
+    assert W(one(Stage(5400000, 40), Stage(59000))) == "stage 2 under a minute"
+    assert W(one(Stage(300000, 60), Stage(0, inc_ms=2000))) is None
+    assert W(one(Stage(300000, 60), Stage(0, inc_ms=31000))) == \
+        "an increment over a tenth of the time"
+    assert W(one(Stage(0), mode=MODE_UPCOUNT)) is None
+    assert W(UNKNOWN) is None
 
 
 # ----------------------------------------------------------------------------- describe

@@ -127,8 +127,11 @@ def test_find_by_key_or_alias_any_case():
 def test_resolve():
     c, p = P.resolve("rapid")
     assert p is get("fide-rapid") and c == p.control
-    c, p = P.resolve("15+10")
+    c, p = P.resolve("15m+10s")
     assert p is None and c == get("fide-rapid").control
+    # PGN shape is PGN, in seconds: 15+10 is not the rapid preset (issue 10)
+    c, p = P.resolve("15+10")
+    assert p is None and c.white.stages[0].time_ms == 15000
     c, p = P.resolve("90m/40+30m+30s")
     assert p is None and c == get("fide-classical").control
     c, p = P.resolve("5m/60, 0m+2s vs 4m/60, 0m+2s")

@@ -69,12 +69,12 @@ def test_delays_and_byo_yomi():
 
 def test_flags_in_each_stage_and_both_flags_without_freeze():
     # a flag in stage 1: 40 moves in 2 minutes, but only 4 made
-    board, app = game("40/120+0:60+0", 4, 3000, end_at=200000)
+    board, app = game("pgn:40/120+0:60+0", 4, 3000, end_at=200000)
     res = verified(board)
     flag = [d for d in res.events if d["type"] == "flag"][0]
     assert flag["stage"] == 1 and flag["presses_in_stage"] == 2
     # a flag in stage 2: 2 moves in 10 s, then 20 s
-    board, app = game("2/10+0:20+0", 4, 2000, end_at=100000)
+    board, app = game("pgn:2/10+0:20+0", 4, 2000, end_at=100000)
     res = verified(board)
     assert [d for d in res.events if d["type"] == "stage"]
     assert [d for d in res.events if d["type"] == "flag"][0]["stage"] == 2

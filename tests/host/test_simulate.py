@@ -92,7 +92,7 @@ def test_arbiter_actions_and_ignored_presses():
 4000 resume
 5000 end
 """
-    code, ev, err = sim(["--control", "5+3"], script)
+    code, ev, err = sim(["--control", "5m+3s"], script)
     assert code == 0, err
     types = [e["type"] for e in ev]
     assert types == ["start", "ignored", "press", "pause", "ignored", "adjust", "set-moves",
