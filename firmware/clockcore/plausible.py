@@ -11,8 +11,14 @@ Portable: runs on MicroPython and CPython; imported only when a typed (not prese
 configured, so the board carries it only then.
 """
 
-from clockcore.control import DELAY_SIMPLE, MODE_COUNTDOWN, MODE_HOURGLASS, Control, \
-    SideControl, Stage
+from clockcore.control import (
+    DELAY_SIMPLE,
+    MODE_COUNTDOWN,
+    MODE_HOURGLASS,
+    Control,
+    SideControl,
+    Stage,
+)
 
 MIN_STAGE_MS = 60000  # a base, or a stage that adds time, under a minute: no event plays it
 MIN_MOVE_MS = 10000   # under 10 s a move in a stage with a move count
