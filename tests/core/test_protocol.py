@@ -72,6 +72,30 @@ def test_unknown_op_and_bad_args_change_nothing():
     assert app.settings.spec == "fide-blitz"
 
 
+def test_set_refuses_pgn_no_event_plays_unless_written_pgn_on_purpose():
+    # issue 10: "90+30" is PGN, 1 min 30 s + 30 s; a clock is not set to that by mistake
+    board, app = boot()
+    rid, ok, f = req(app, 1, "set", ["90+30"])
+    assert not ok and f["code"] == P.E_ARGS
+    assert "write 90m+30s" in f["detail"] and "pgn:90+30" in f["detail"], f
+    assert app.settings.spec == "fide-blitz" and app.clock.main[0] == 180000
+    rid, ok, f = req(app, 2, "set", ["90m+30s"])
+    assert ok and app.clock.main == [5400000, 5400000]
+    rid, ok, f = req(app, 3, "set", ["pgn:90+30"])  # what `chessclock set --pgn` sends
+    assert ok and app.clock.main == [90000, 90000] and app.settings.spec == "pgn:90+30"
+    rid, ok, f = req(app, 4, "set", ["300 + 2"])  # PGN whatever its spaces
+    assert ok and app.clock.main == [300000, 300000]
+
+
+def test_a_stored_control_this_notation_refuses_boots_the_default():
+    # settings.json from before issue 10 may hold "15+10" (then 15 minutes); read as PGN it
+    # is 15 s, which no event plays: the clock boots with the default, never with 15 s
+    board, app = boot()
+    app.store.save_json("settings.json", {"spec": "15+10", "favourites": ["15+10"]})
+    board2, app2 = boot(board.root)
+    assert app2.settings.spec == "fide-blitz" and app2.clock.main == [180000, 180000]
+
+
 def test_without_a_key_no_change_during_a_game():
     board, app = boot()
     assert req(app, 1, "start")[1]

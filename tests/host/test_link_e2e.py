@@ -123,6 +123,25 @@ def test_configure_start_press_correct_pull(clock):
     assert len(list(Store(storage + "/").read_log())) <= 2  # only what came after the clear
 
 
+def test_set_pgn_no_event_plays_needs_pgn_and_the_clock_checks_too(clock):
+    # issue 10: `set 90+30` is refused before anything is sent; --pgn sends "pgn:90+30"
+    server, storage, tmp = clock
+    port = server.path
+    code, out, err = cc("set", "90+30", "--yes", "--port", port)
+    assert code == 2 and "write 90m+30s" in err and "--pgn" in err, err
+    assert status(port)["w"] == 180000                       # the default: nothing sent
+    code, out, err = cc("set", "90+30", "--pgn", "--yes", "--port", port)
+    assert code == 0, err
+    assert "pgn:90+30 (1m30s+30s) gives" in out and "1 min 30 s; +30 s per move" in out
+    assert status(port)["w"] == 90000
+    # the clock refuses on its own what a host sends without the prefix
+    with L.Link(port) as lk:
+        with pytest.raises(L.ClockError) as e:
+            lk.request("set", "15+10", change=True)
+    assert "write 15m+10s" in str(e.value), e.value
+    assert status(port)["w"] == 90000
+
+
 def test_status_line_names_a_low_battery():
     from chessclock.clock_cmd import _status_line
     s = {"state": "running", "w": "60000", "wmoves": "3", "b": "50000", "bmoves": "3",

@@ -11,6 +11,8 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from clockcore import notation as N
+from clockcore import plausible as P
+from clockcore import presets
 from clockcore.control import (
     DELAY_BRONSTEIN,
     DELAY_NONE,
@@ -67,6 +69,36 @@ def test_parse_pgn_agrees_with_python_chess(text):
         assert stage.inc_ms == round(part.increment * 1000)
         assert stage.delay_ms == round(part.delay * 1000)
         assert stage.delay_kind == (DELAY_SIMPLE if stage.delay_ms else DELAY_NONE)
+
+
+@st.composite
+def spaced(draw, text):
+    """`text` with spaces drawn around its punctuation (never between two digits)."""
+    out = [" " * draw(st.integers(0, 2))]
+    for ch in text:
+        pad = " " * draw(st.integers(0, 2)) if ch in "/+:*" else ""
+        out.append(pad + ch + pad)
+    return "".join(out)
+
+
+@given(pgn_texts().flatmap(lambda t: st.tuples(st.just(t), spaced(t))))
+def test_parse_reads_pgn_shape_as_pgn_and_agrees_with_python_chess(texts):
+    # issue 10: what the user types in PGN shape is PGN, in seconds, whatever the size of its
+    # numbers (15+10 is 15 s) and whatever its spaces
+    text, with_spaces = texts
+    ours = N.parse(text)
+    assert ours == N.parse_pgn(text) == N.parse(with_spaces)
+    for t in (text, with_spaces):
+        try:
+            theirs = chess.pgn.parse_time_control(t)
+        except ValueError:  # python-chess takes no space after a 'd': agree where both read
+            assert t is with_spaces
+            continue
+        assert len(ours.white.stages) == len(theirs.parts)
+        for stage, part in zip(ours.white.stages, theirs.parts, strict=True):
+            assert (stage.moves, stage.time_ms) == (part.moves, part.time * 1000)
+            assert stage.inc_ms == round(part.increment * 1000)
+            assert stage.delay_ms == round(part.delay * 1000)
 
 
 @given(pgn_texts())
@@ -155,6 +187,47 @@ def test_pgn_round_trip_when_expressible(c):
         assert "cannot be written as a PGN TimeControl" in str(e)
         return
     assert N.parse_pgn(text) == c
+    # what the tools print as PGN reads back to the same control wherever a spec is taken:
+    # no prefix needed, and no preset name looks like PGN
+    assert N.parse(text) == c
+    assert presets.resolve(text) == (c, None)
+
+
+@given(controls())
+def test_configuring_takes_the_pgn_or_names_a_plausible_spelling(c):
+    """A person configuring a clock with what the tools print as PGN either gets that very
+    control, or a refusal quoting it whose suggested spelling reads, as typed, to a control
+    some event plays; "pgn:" always gets the control as written."""
+    try:
+        text = N.format_pgn(c)
+    except ValueError:
+        return
+    _configure(c, text)
+
+
+@given(pgn_texts())
+def test_configuring_typed_pgn_takes_it_or_names_a_plausible_spelling(text):
+    # typed PGN: many small numbers, so the refusals and their spellings get exercised
+    _configure(N.parse(text), text)
+
+
+def _configure(c, text):
+    assert P.resolve("pgn:" + text) == (c, None)
+    why = P.why_not(c)
+    if why is None:
+        assert P.resolve(text) == (c, None)
+        return
+    with pytest.raises(ValueError) as e:
+        P.resolve(text)
+    msg = str(e.value)
+    assert msg.startswith('"%s" as PGN (seconds) is %s: ' % (text, N.describe(c)))
+    assert "(%s)" % why in msg and msg.endswith("write pgn:" + text)
+    likely = P.likely(c)
+    if likely is not None:
+        meant, spelling = likely
+        assert "write %s;" % spelling in msg
+        assert P.why_not(meant) is None
+        assert P.resolve(spelling) == (meant, None)  # the spelling configures it as it is
 
 
 # ------------------------------------------------------------------ known differences
@@ -217,14 +290,27 @@ NOTATION_TEXT = st.one_of(
 )
 
 
+@given(st.text(alphabet="0123456789/:+.*-?db ", max_size=20))
+def test_pgn_shape_has_one_meaning(text):
+    """A text in PGN shape is read as PGN or refused: never as minutes."""
+    try:
+        c = N.parse(text)
+    except ValueError:
+        return
+    assert N.pgn_shaped(text)
+    assert c is N.parse_pgn(text.replace(" ", "")) or c == N.parse_pgn(text.replace(" ", ""))
+
+
 @given(NOTATION_TEXT)
 def test_any_text_reads_or_fails_with_value_error(text):
-    for fn in (N.parse, N.parse_pgn, N.parse_readable):
+    for fn in (N.parse, N.parse_pgn, N.parse_readable, P.resolve):
         try:
             c = fn(text)
         except ValueError as e:
             assert str(e)
             continue
+        if isinstance(c, tuple):  # P.resolve: (Control, Preset or None)
+            c = c[0]
         if c is UNKNOWN:
             continue
         c.validate()
