@@ -184,8 +184,10 @@ class App:
         """Set up a game with a control (preset name or notation); raises ValueError."""
         control, preset = presets.resolve(spec)
         if preset is None:  # typed by a person: a PGN reading no event plays is refused
-            from clockcore.plausible import check
-            check(spec, control)
+            from clockcore import notation  # loaded already: resolve parsed the spec
+            if notation.pgn_shaped(spec):  # only then is plausible.py (3 KB) loaded
+                from clockcore.plausible import check
+                check(spec, control)
         if preset is not None and preset.ledger:
             raise ValueError("%s is a correspondence ledger" % preset.key)
         options = {}

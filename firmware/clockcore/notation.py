@@ -652,8 +652,9 @@ def _refuse_guesses(text, notes):
 def parse_stage(text):
     """One stage in readable notation ("15m", "15m+10s", "20/1h"), the same for both sides:
     what an arbiter adds to a game in progress (RGC 10.1 "finish with 15 minutes each";
-    `chessclock simulate`'s add-stage, the serial link's addstage)."""
-    control = parse_readable(text)
+    `chessclock simulate`'s add-stage, the serial link's addstage). As everywhere, a text in
+    PGN shape is PGN, in seconds: "15" is 15 s, "900" 15 min."""
+    control = parse(text)
     side = control.white
     if (not control.known or not control.symmetric() or len(side.stages) != 1
             or side.mode != MODE_COUNTDOWN or side.byo_periods):

@@ -654,5 +654,9 @@ def test_parse_stage_one_stage_for_both_sides():
     assert (st.time_ms, st.moves, st.inc_ms) == (900000, 0, 0)
     st = N.parse_stage("15m+10s")
     assert (st.time_ms, st.inc_ms) == (900000, 10000)
+    # PGN shape is PGN, in seconds, here too (issue 10)
+    st = N.parse_stage("900+10")
+    assert (st.time_ms, st.inc_ms) == (900000, 10000)
+    assert N.parse_stage("15").time_ms == 15000
     for bad in ("15m/40, 5m", "5m vs 4m", "hourglass 3m", "1h + byo 5x30s", "?"):
         assert "one stage" in message(ValueError, N.parse_stage, bad), bad
