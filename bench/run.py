@@ -67,6 +67,11 @@ def app_benches(mp):
     code = subprocess.run([mp, "-c", IMPORTS], env=env, capture_output=True, text=True,
                           check=True).stdout.strip()
     print("METRIC heap_module_code_mpy %s bytes" % code)
+    # What a typed (not preset) control adds: the parser and the configuring check, loaded
+    # lazily (docs/NOTATION.md).
+    typed = subprocess.run([mp, "-c", TYPED], env=env, capture_output=True, text=True,
+                           check=True).stdout.strip()
+    print("METRIC heap_typed_control_parser_mpy %s bytes" % typed)
 
 
 def wasm32_heap():
@@ -100,6 +105,17 @@ import gc
 gc.collect()
 a = gc.mem_alloc()
 import boards.sim, clockapp.app, clockapp.gamestate, clockapp.menu, clockcore.presets
+gc.collect()
+print(gc.mem_alloc() - a)
+"""
+
+
+TYPED = """
+import gc
+import clockcore.presets
+gc.collect()
+a = gc.mem_alloc()
+import clockcore.notation, clockcore.plausible
 gc.collect()
 print(gc.mem_alloc() - a)
 """
