@@ -523,7 +523,9 @@ def _overtime(cur, kw):
         return ("byo", periods, _bare(cur, d, "period", MS_S), 1, kw[2], d[3])
     if not _is(cur.peek(), "/"):
         cur.fail(cur.peek(), "canadian byo-yomi is written moves/time, e.g. canadian 25/10m")
+    seen = cur.notes[_UNIT_SEEN]
     moves, ms = _moves_time(cur, d, False)
+    cur.notes[_UNIT_SEEN] = seen  # overtime's units say nothing about the stages' spelling
     return ("byo", periods, ms, moves, kw[2], cur.toks[cur.i - 1][3])
 
 

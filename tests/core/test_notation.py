@@ -504,8 +504,11 @@ def test_mixed_spelling_is_refused_with_the_spelling_that_means_it():
     assert N.parse("90m/40+30m+30s") == N.parse_pgn("40/5400+30:1800+30")
     m = where(N.parse, "40/90, 30m", 1, "write 40/90m, 30m")
     assert "40 moves in 90 min" in m, m
-    # no unit anywhere: the US form, moves/minutes
+    # no unit on any stage time: the US form, moves/minutes
     assert N.parse("40/90, 30") == one(Stage(5400000, 40), Stage(1800000))
+    assert N.parse("40/120, SD/60;d5s") == N.parse("40/120, SD/60;d5")
+    assert N.parse("40/120, SD/60, canadian 25/10m") == one(
+        Stage(7200000, 40), Stage(3600000), byo_periods=1, byo_ms=600000, byo_moves=25)
 
 
 def test_hours_or_minutes_is_refused_with_both_spellings():
