@@ -415,7 +415,8 @@ def _series(g, s):
     p = g.pending
     if p is not None and SIDES.index(p["side"]) == s:
         return "%d (c%d %d/%d)%s" % (p["total"], p["count"], p["count_cum"], p["budget"],
-                                     " OVER" if p["over_time"] else "")
+                                     " OVER" if p["over_time"] else
+                                     " over?" if p["over_time_estimated"] else "")
     last = next((m for m in reversed(g.moves) if m.side == s), None)
     if last is None:
         return "0"
@@ -464,8 +465,8 @@ def _do_status(ctx, a):
     for i in items:
         con.print("  %s game %s, %s: %s [%s]%s" % (i["due"], i["game"], i["who"], i["what"],
                                                    i["art"], " OVERDUE" if i["overdue"] else ""))
-    con.print("White/Black days: total (count: days used/allowed). Days are calendar days "
-              "in %s." % ev.tz)
+    con.print("White/Black days: total (count: days used/allowed); over? = over time if the "
+              "move arrived as the average transit says (Art. 14). Calendar days in %s." % ev.tz)
     return 0
 
 

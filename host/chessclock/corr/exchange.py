@@ -150,8 +150,8 @@ def email_text(g, ply=None):
     detail = ["%d counted" % m.counted]
     if m.doubled:
         detail.append("+%d doubled after day 12 (Art. 13)" % m.doubled)
-    for days, why in m.fines:
-        detail.append("+%d fine: %s" % (days, why))
+    for fine, why in m.fines:
+        detail.append("+%d fine: %s" % (fine, why))
     lines += ["My move %s %s, sent %s" % (m.label, m.san, m.sent),
               "Thinking time of this move: %s (%s)" % (days(m.charged), "; ".join(detail)),
               "Totals: %s %s, %s %s" % (g.players[0], days(tot[0]), g.players[1], days(tot[1])),

@@ -188,7 +188,7 @@ class Event:
 
     def game(self, gid, today):
         if gid not in self.games:
-            raise CorrError("event %s has no game %r (add it with: chessclock corr game add)"
+            raise CorrError("event %s has no game %r (add it with: chessclock corr game EVENT GAME --white W --black B)"
                             % (self.id, gid))
         return GameLedger(self, gid, self.games[gid], self.game_recs.get(gid, []), today)
 
@@ -448,7 +448,11 @@ class GameLedger:
             "counted": len(counted), "doubled": doubled, "not_counted": cats,
             "fines": [{"days": f, "why": w} for f, w in fines], "charged": charged,
             "count": c[0], "count_move": n, "count_cum": cum,
-            "budget": budget(self.ev.stages, n), "over_time": cum > budget(self.ev.stages, n),
+            "budget": budget(self.ev.stages, n),
+            # Over time only once the receipt is confirmed (an ack or the first move); before
+            # that the Art. 15 schedule applies and the estimate is only shown.
+            "over_time": cum > budget(self.ev.stages, n) and not est,
+            "over_time_estimated": cum > budget(self.ev.stages, n) and est,
             "total": self.totals[side] + charged,
             "day12": str(counted[ANNOUNCE_AFTER - 1]) if len(counted) >= ANNOUNCE_AFTER
             else None}

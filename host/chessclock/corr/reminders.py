@@ -72,10 +72,8 @@ def game_items(g):
     side = SIDES.index(p["side"])
     mover, other = names[side], names[1 - side]
     if p["over_time"]:
-        add(mover, "over time: %d days for %d moves of count %d, %d allowed%s" % (
-            p["count_cum"], p["count_move"], p["count"], p["budget"],
-            "" if p["acknowledged"] else " (receipt not confirmed: counted from the average "
-            "transit, Art. 14)"), today, "Art. 16")
+        add(mover, "over time: %d days for %d moves of count %d, %d allowed" % (
+            p["count_cum"], p["count_move"], p["count"], p["budget"]), today, "Art. 16")
     last = g.moves[-1] if g.moves else None
     if last is not None and not p["acknowledged"]:
         silent = g.leave[side]
