@@ -6,7 +6,6 @@ import datetime as dt
 from chessclock.corr.model import Event, check_new, parse_move
 
 
-
 def D(text):
     return dt.date.fromisoformat(text)
 

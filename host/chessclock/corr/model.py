@@ -188,8 +188,8 @@ class Event:
 
     def game(self, gid, today):
         if gid not in self.games:
-            raise CorrError("event %s has no game %r (add it with: chessclock corr game EVENT GAME --white W --black B)"
-                            % (self.id, gid))
+            raise CorrError("event %s has no game %r (add it with: chessclock corr game "
+                            "EVENT GAME --white W --black B)" % (self.id, gid))
         return GameLedger(self, gid, self.games[gid], self.game_recs.get(gid, []), today)
 
 
