@@ -638,7 +638,8 @@ def _check_one(eid, before, new, today):
             if d["ply"] != nxt:
                 raise CorrError("game %s: a notice (Art. 13) is for the move being thought "
                                 "about, %s" % (gid, label(nxt)))
-            if g.pending and parse_date(d["date"]) < parse_date(g.pending["received"]):
+            if (g.pending and not g.pending["received_estimated"]
+                    and parse_date(d["date"]) < parse_date(g.pending["received"])):
                 raise CorrError("game %s: notice on %s, before move %s was received"
                                 % (gid, d["date"], label(nxt - 1)))
         elif k in ("fine", "void"):
