@@ -273,6 +273,9 @@ def test_art15_reminder_schedule():
     b.add("remind", "g", {"ply": 1, "kind": "reiterate", "date": "2026-05-16"})
     assert whats("2026-05-23") == [("Bruno", "answer", "2026-05-23", "Art. 15 §2")]
     assert whats("2026-05-24") == [("Ana", "Bruno", "2026-05-24", "Art. 15 §3")]
+    # Bruno confirms on 26 May a move sent on 1 May: 25 days in transit, to be reported.
+    b.add("ack", "g", {"ply": 1, "received": "2026-05-26"})
+    assert whats("2026-05-26") == [("Bruno", "report", "2026-05-26", "Art. 12")]
 
 
 def test_art3_email_text_has_dates_and_both_totals():

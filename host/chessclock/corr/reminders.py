@@ -75,6 +75,11 @@ def game_items(g):
         add(mover, "over time: %d days for %d moves of count %d, %d allowed" % (
             p["count_cum"], p["count_move"], p["count"], p["budget"]), today, "Art. 16")
     last = g.moves[-1] if g.moves else None
+    if last is not None and p["acknowledged"] and not p["received_estimated"]:
+        transit = (parse_date(p["received"]) - last.sent).days
+        if transit > 1:
+            add(mover, "report to the director, with the reply, that %s took %d days to arrive "
+                "(over 1 day)" % (last.label, transit), parse_date(p["received"]), "Art. 12")
     if last is not None and not p["acknowledged"]:
         silent = g.leave[side]
         rs = [r for r in g.reminds if r["ply"] == last.ply]
