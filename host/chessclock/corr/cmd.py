@@ -199,6 +199,10 @@ def run(args, out, err):
     except OSError as e:
         err.write("chessclock corr: %s: %s\n" % (getattr(e, "filename", "") or "", e.strerror or e))
         return 2
+    except Exception as e:  # a bug: still one line, and the transaction was not committed
+        err.write("chessclock corr: internal error, please report it: %s: %s\n"
+                  % (type(e).__name__, str(e).splitlines()[0] if str(e) else ""))
+        return 1
 
 
 def _run(args, out):
