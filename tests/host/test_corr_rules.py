@@ -134,9 +134,13 @@ def test_art28_30_split_leave_stops_only_the_player_on_leave():
     b.move("1", "2026-04-15", "2026-03-28")
     # Bruno answers during Ana's second leave: all 9 days (2..10 May) are his (Art. 29 §).
     b.move("1...", "2026-05-10", "2026-05-01")
+    # Ana receives 1... on 11 May, during her leave, and answers on 15 May: no day counts
+    # and the leave goes on (Art. 30).
+    b.move("2", "2026-05-15", "2026-05-11")
     g = b.ledger()
     assert (g.moves[0].counted, g.moves[0].cats) == (8, {"leave": 10})
     assert (g.moves[1].counted, g.moves[1].cats) == (9, {})
+    assert (g.moves[2].counted, g.moves[2].cats) == (0, {"leave": 4})
     # The 30 normal days are used: one more normal day is refused (Art. 28) ...
     with pytest.raises(CorrError, match="31 days of leave"):
         b.add("leave", None, {"player": "Ana", "start": "2026-06-01", "end": "2026-06-01"})
@@ -224,8 +228,12 @@ def test_art21_22_contested_and_unfounded_costs_the_claimant_ten_days():
     b.add("decide", "g", {"claim": 2, "date": "2026-04-20", "upheld": False})
     g = b.ledger(today=D("2026-04-20"))
     assert g.claims[1]["state"] == "dismissed" and g.state() == "in play"
-    # The 10 days go to White's next move (Art. 22 §1); Black is to move, so 4. carries them.
-    b.move("3...", "2026-04-21", "2026-04-20")
+    # Black had White's 3 on 1 Apr; the game stood halted from 1 to 20 Apr (Art. 20), so
+    # of 2-21 Apr only 21 Apr counts for his 3... .
+    b.move("3...", "2026-04-21", "2026-04-01")
+    g = b.ledger(today=D("2026-04-21"))
+    assert (g.moves[-1].counted, g.moves[-1].cats) == (1, {"halted": 19})
+    # The 10 days go to White's next move (Art. 22 §1): Black was to move, so 4. carries them.
     b.move("4", "2026-04-22", "2026-04-22")
     g = b.ledger(today=D("2026-04-22"))
     assert g.moves[-1].fines == [(10, "unfounded excess claim (Art. 22 §1)")]
@@ -284,8 +292,8 @@ def test_art3_email_text_has_dates_and_both_totals():
     text = email_text(b.ledger())
     # White: 2 days (3-4 Mar); Black: received 5 Mar, sent 9 Mar: 4; White: received 10 Mar,
     # sent 13 Mar: 3.
-    assert "Your move 1... , sent 2026-03-09, received 2026-03-10" in text
-    assert "My move 2 , sent 2026-03-13" in text
+    assert "Your move 1..., sent 2026-03-09, received 2026-03-10" in text
+    assert "My move 2, sent 2026-03-13" in text
     assert "Thinking time of this move: 3 days" in text
     assert "Totals: Ana 5 days, Bruno 4 days" in text
     assert text.rstrip().endswith("Ana")
@@ -302,5 +310,7 @@ def test_art31_42_end_of_event_package():
     assert data["adjudication"] == ["g"]
     # 30 days from 30 Jun: 30 Jul (Art. 31).
     assert data["papers_by"] == "2026-07-30"
-    assert "Art. 41" in text and pgns.count("[Event") == 2
+    for art in ("Art. 31", "Art. 32", "Art. 33", "Art. 35-37", "Art. 41", "Art. 42"):
+        assert art in text
+    assert pgns.count("[Event") == 2
     assert "{received 2026-03-10 sent 2026-03-13 days 3 total 5}" in pgns

@@ -123,6 +123,10 @@ def days(n):
     return "%d day%s" % (n, "" if n == 1 else "s")
 
 
+def _move(m):
+    return "%s %s" % (m.label, m.san) if m.san else m.label
+
+
 def email_text(g, ply=None):
     """The lines a player pastes into the e-mail carrying move `ply` (default the last):
     tournament and game (Art. 3 I), the move received with its dates and the dates of
@@ -142,8 +146,8 @@ def email_text(g, ply=None):
     lines = ["%s%s, game %s: %s - %s" % (ev.name, ", " + ev.phase if ev.phase else "", g.id,
                                          g.players[0], g.players[1])]
     if prev is not None:
-        lines.append("Your move %s %s, sent %s, received %s%s" % (
-            prev.label, prev.san, prev.sent, m.received,
+        lines.append("Your move %s, sent %s, received %s%s" % (
+            _move(prev), prev.sent, m.received,
             " (date not given: set from the average transit, Art. 14)" if m.estimated else ""))
     else:
         lines.append("Start: %s" % m.received)
@@ -152,7 +156,7 @@ def email_text(g, ply=None):
         detail.append("+%d doubled after day 12 (Art. 13)" % m.doubled)
     for fine, why in m.fines:
         detail.append("+%d fine: %s" % (fine, why))
-    lines += ["My move %s %s, sent %s" % (m.label, m.san, m.sent),
+    lines += ["My move %s, sent %s" % (_move(m), m.sent),
               "Thinking time of this move: %s (%s)" % (days(m.charged), "; ".join(detail)),
               "Totals: %s %s, %s %s" % (g.players[0], days(tot[0]), g.players[1], days(tot[1])),
               "My count %d: %d days for %d moves, %d allowed" % (

@@ -232,14 +232,16 @@ class MoveRow:
             "budget": self.budget, "excess": self.excess}
 
 
-def _classify(ev, after, upto, leave, end_cap=True):
+def _classify(ev, after, upto, leave, halted=()):
     """(counted dates, {category: days}) for the days in (after, upto]."""
     counted, cats = [], {}
     for d in day_range(after, upto):
         if d <= ev.start:
             c = "before_start"          # Art. 12 §1
-        elif ev.end and end_cap and d > ev.end:
+        elif ev.end and d > ev.end:
             c = "after_end"             # Art. 31
+        elif d in halted:
+            c = "halted"                # Art. 20: the game waits for the director
         elif ev.calendar.in_recess(d):
             c = "recess"                # comment on Art. 12
         elif d in leave:
@@ -269,13 +271,15 @@ class GameLedger:
         self.voided = []
         self.warnings = []
         self._sort(recs)
-        penalties = {}
-        for _ in range(len(self.claim_recs) + 1):  # a penalty can change a later claim
+        # A claim's outcome (penalty days, days the game stood halted) can change the
+        # days of later moves and so a later claim: recompute until nothing changes.
+        penalties, self.halted = {}, set()
+        for _ in range(len(self.claim_recs) + 2):
             self._compute(penalties)
-            new = self._claims()
-            if new == penalties:
+            new, halted = self._claims()
+            if new == penalties and halted == self.halted:
                 break
-            penalties = new
+            penalties, self.halted = new, halted
         self._pending(penalties)
 
     # ---- the records, in force ---------------------------------------------------
@@ -357,7 +361,7 @@ class GameLedger:
         self._series()
 
     def _charge(self, m, leave, after, upto):
-        counted, m.cats = _classify(self.ev, after, upto, leave)
+        counted, m.cats = _classify(self.ev, after, upto, leave, self.halted)
         m.counted = len(counted)
         m.notice = self.notices.get(m.ply)
         m.doubled, m.notice_ok = _doubling(counted, m.notice)
@@ -429,10 +433,7 @@ class GameLedger:
             received = last.sent + dt.timedelta(days=self.avg_transit(len(self.moves)))
             est = True
         upto = self.today
-        halt = self.halting_claim()
-        if halt is not None:   # Art. 20: the game waits for the director
-            upto = min(upto, parse_date(halt["date"]))
-        counted, cats = _classify(self.ev, received, upto, self.leave[side])
+        counted, cats = _classify(self.ev, received, upto, self.leave[side], self.halted)
         notice = self.notices.get(ply)
         doubled, ok = _doubling(counted, notice)
         fines = list(self.pending_fines) + [(d, "unfounded excess claim (Art. 22 §1)")
@@ -460,10 +461,12 @@ class GameLedger:
     # ---- claims (Art. 17-22) -----------------------------------------------------
     def _claims(self):
         """Run every claim through its states; returns the penalties it imposes
-        ({claimant's ply: days}). State per claim in self.claims."""
+        ({claimant's ply: days}) and the days the game stood halted by a 2nd-excess claim
+        (from the day after the claim to its decision, withdrawal or today). State per
+        claim in self.claims."""
         cal = self.ev.calendar
         self.claims = []
-        penalties = {}
+        penalties, halted = {}, set()
         used = set()
         registered = [0, 0]
         for n, r in enumerate(self.claim_recs, 1):
@@ -526,9 +529,13 @@ class GameLedger:
                 penalties[pen] = penalties.get(pen, 0) + CLAIM_PENALTY
             c["state"] = state
             c["halts"] = c["ordinal"] >= 2 and state in ("open", "contested")
+            if c["ordinal"] >= 2 and late_by is None:
+                stop = (decided[0] if decided else resumed.sent if state == "cancelled"
+                        else min(self.today, contest_by) if state == "upheld" else self.today)
+                halted.update(day_range(date, stop))
             c["loses"] = c["ordinal"] >= 2 and state == "upheld"
             self.claims.append(c)
-        return penalties
+        return penalties, halted
 
     # ---- the game as a whole -----------------------------------------------------
     def finished(self):
