@@ -647,8 +647,9 @@ def _check_one(eid, before, new, today):
                                 "about, %s" % (gid, label(nxt)))
             if (g.pending and not g.pending["received_estimated"]
                     and parse_date(d["date"]) < parse_date(g.pending["received"])):
-                raise CorrError("game %s: notice on %s, before move %s was received"
-                                % (gid, d["date"], label(nxt - 1)))
+                raise CorrError("game %s: notice on %s, before %s" % (
+                    gid, d["date"], "the start" if nxt == g.first_ply
+                    else "move %s was received" % label(nxt - 1)))
         elif k in ("fine", "void"):
             p = d["ply"] if k == "fine" else d["from_ply"]
             if not any(m.ply == p for m in g.moves):
