@@ -159,7 +159,7 @@ def email_text(g, ply=None):
     lines += ["My move %s, sent %s" % (_move(m), m.sent),
               "Thinking time of this move: %s (%s)" % (days(m.charged), "; ".join(detail)),
               "Totals: %s %s, %s %s" % (g.players[0], days(tot[0]), g.players[1], days(tot[1])),
-              "My count %d: %d days for %d moves, %d allowed" % (
+              "My count %d: %d days for %d move(s), %d allowed" % (
                   m.count_no, m.count_cum, m.count_move, m.budget)]
     if m.transit is not None and m.transit > 1:
         lines.append("Transit of your move: %d days (over 1 day: reported to the director, "

@@ -38,12 +38,12 @@ def claim_file(g, n):
     lines.append("")
     if c["excess"]:
         m = next(x for x in g.moves if x.label == c["excess"])
-        lines.append("The ledger finds the excess at %s: %d days for %d moves of count %d, "
+        lines.append("The ledger finds the excess at %s: %d days for %d move(s) of count %d, "
                      "more than the %d allowed (Art. 16)." % (m.label, m.count_cum,
                                                              m.count_move, m.count_no,
                                                              m.budget))
-        lines.append("Claim due at the latest with the reply to the series' 10th move "
-                     "(Art. 17): %s." % c.get("due_by", "?"))
+        lines.append("Claim due at the latest with the reply to the series' 10th move: "
+                     "%s (Art. 17)." % c.get("due_by", "?"))
     else:
         lines.append("The ledger finds no excess of %s up to %s: if the director agrees the "
                      "claim is unfounded%s." % (g.players[off], c["date"],

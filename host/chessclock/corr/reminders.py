@@ -72,7 +72,7 @@ def game_items(g):
     side = SIDES.index(p["side"])
     mover, other = names[side], names[1 - side]
     if p["over_time"]:
-        add(mover, "over time: %d days for %d moves of count %d, %d allowed" % (
+        add(mover, "over time: %d days for %d move(s) of count %d, %d allowed" % (
             p["count_cum"], p["count_move"], p["count"], p["budget"]), today, "Art. 16")
     last = g.moves[-1] if g.moves else None
     if last is not None and p["acknowledged"] and not p["received_estimated"]:
