@@ -1,0 +1,7 @@
+"""`chessclock corr`: a correspondence (e-mail) chess ledger under the CXEB rules (v2, 2005).
+
+Modules: dates (calendar dates, the yearly recess, deadlines), model (the pure ledger: days
+per move, series, fines, leave, claims), reminders (what is due on a day), store (SQLite,
+append-only), exchange (CSV/PGN in, e-mail text and PGN out), cmd (the command line).
+Everything is computed from the stored records and an injected `today`: nothing reads a clock.
+"""

@@ -1,0 +1,568 @@
+"""`chessclock corr ACTION ...`: the correspondence ledger on the command line.
+
+Writes (event, game, move, ack, notice, fine, leave, remind, claim, contest, decide, result,
+correct, holiday, import) append records after the whole ledger was recomputed with them;
+reads (status, due, ledger, email, pgn, claim-file, package) print text, a table or --json.
+Every refusal is one line on stderr and exit 2; nothing is written then.
+"""
+
+import argparse
+import datetime as dt
+import json
+import os
+import zoneinfo
+
+from .dates import CorrError, parse_date
+from .exchange import days
+from .model import FINE_REASONS, SIDES, Event, check_new, label, parse_move
+
+DEFAULT_DB = "corr.sqlite3"
+
+
+def _common():
+    # Accepted before or after the action: `corr --today D status EV` or `corr status EV --today D`.
+    c = argparse.ArgumentParser(add_help=False)
+    c.add_argument("--db", default=argparse.SUPPRESS,
+                   help="ledger database (default $CHESSCLOCK_CORR_DB or ./corr.sqlite3)")
+    c.add_argument("--today", default=argparse.SUPPRESS,
+                   help="the date taken as today, YYYY-MM-DD (default: today in the event's "
+                        "time zone)")
+    c.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
+                   help="JSON output")
+    return c
+
+
+def add_arguments(p):
+    common = _common()
+    for a in common._actions:
+        if a.option_strings:
+            p._add_action(a)
+    sub = p.add_subparsers(dest="corr_cmd", metavar="ACTION")
+    sub.required = True
+
+    def cmd(name, help_text):
+        return sub.add_parser(name, help=help_text, description=help_text, parents=[common])
+
+    s = cmd("event", "create an event (a phase of a tournament): dates, time zone, theme")
+    s.add_argument("event")
+    s.add_argument("--start", required=True, help="official start date (Art. 12 §1)")
+    s.add_argument("--end", help="official end date (Art. 31)")
+    s.add_argument("--name")
+    s.add_argument("--phase", default="")
+    s.add_argument("--tz", default="UTC", help="the event's time zone, e.g. America/Sao_Paulo")
+    s.add_argument("--theme", default="",
+                   help="thematic opening in SAN, e.g. '1.e4 c5 2.Nf3' (Art. 12 §3)")
+    s.add_argument("--holiday", action="append", default=[],
+                   help="a day post offices close (repeatable): the recess ends on the first "
+                        "working day")
+    s = cmd("holiday", "add days post offices close (the director's holiday calendar)")
+    s.add_argument("event")
+    s.add_argument("dates", nargs="+")
+    s = cmd("game", "add a game to an event")
+    s.add_argument("event")
+    s.add_argument("game")
+    s.add_argument("--white", required=True)
+    s.add_argument("--black", required=True)
+    s = cmd("move", "record a move sent: its date and the date its predecessor was received")
+    s.add_argument("event")
+    s.add_argument("game")
+    s.add_argument("move", help="12 for White's 12th move, 12... for Black's")
+    s.add_argument("san", nargs="?", default="")
+    s.add_argument("--sent", required=True)
+    s.add_argument("--received", help="when the opponent's move arrived (omit: Art. 14)")
+    s.add_argument("--conditional", action="store_true", help="an accepted conditional move")
+    s = cmd("ack", "record that the last move sent was received (no reply yet)")
+    s.add_argument("event")
+    s.add_argument("game")
+    s.add_argument("move")
+    s.add_argument("--received", required=True)
+    s = cmd("notice", "the mover announced needing more than 12 days (Art. 13)")
+    s.add_argument("event")
+    s.add_argument("game")
+    s.add_argument("--date", required=True)
+    s = cmd("fine", "fine an impossible, incomplete, illegal or invalid move (Art. 7-8)")
+    s.add_argument("event")
+    s.add_argument("game")
+    s.add_argument("move")
+    s.add_argument("--reason", required=True, choices=FINE_REASONS)
+    s.add_argument("--date", required=True)
+    s.add_argument("--conditional", action="store_true", help="a conditional move: no fine")
+    s.add_argument("--late", action="store_true", help="not pointed out at once: no fine")
+    s.add_argument("--both", action="store_true", help="Art. 8: both players fined")
+    s = cmd("leave", "a player's leave in this phase (Art. 28-30)")
+    s.add_argument("event")
+    s.add_argument("player")
+    s.add_argument("--from", dest="start", required=True)
+    s.add_argument("--to", dest="end", required=True)
+    s.add_argument("--kind", default="normal", choices=("normal", "special", "outage"))
+    s.add_argument("--notified", help="date the opponents and director were told (Art. 29)")
+    s.add_argument("--retroactive", action="store_true", help="special leave, force majeure")
+    s = cmd("remind", "the last move was resent or reiterated (Art. 15)")
+    s.add_argument("event")
+    s.add_argument("game")
+    s.add_argument("kind", choices=("resend", "reiterate"))
+    s.add_argument("--date", required=True)
+    s = cmd("claim", "an excess claim sent to the director (Art. 17-20)")
+    s.add_argument("event")
+    s.add_argument("game")
+    s.add_argument("--by", required=True, choices=SIDES)
+    s.add_argument("--date", required=True)
+    s.add_argument("--notified", help="date the opponent received the notice (default --date)")
+    s = cmd("contest", "the opponent contests a claim (Art. 21)")
+    s.add_argument("event")
+    s.add_argument("game")
+    s.add_argument("claim", type=int)
+    s.add_argument("--date", required=True)
+    s = cmd("decide", "the director's decision on a claim (Art. 21-22)")
+    s.add_argument("event")
+    s.add_argument("game")
+    s.add_argument("claim", type=int)
+    g = s.add_mutually_exclusive_group(required=True)
+    g.add_argument("--upheld", action="store_true")
+    g.add_argument("--unfounded", action="store_true")
+    s.add_argument("--date", required=True)
+    s = cmd("result", "the game's result")
+    s.add_argument("event")
+    s.add_argument("game")
+    s.add_argument("result", choices=("1-0", "0-1", "1/2-1/2", "0-0"))
+    s.add_argument("--date", required=True)
+    s.add_argument("--reason", default="")
+    s = cmd("correct", "void moves from MOVE on (kept in the ledger, marked void; Art. 8)")
+    s.add_argument("event")
+    s.add_argument("game")
+    s.add_argument("--from", dest="start", required=True)
+    s.add_argument("--date", required=True)
+    s.add_argument("--reason", required=True)
+    s = cmd("import", "record moves from a CSV (e-mail export) or a PGN with date comments")
+    s.add_argument("event")
+    s.add_argument("game")
+    s.add_argument("file")
+    s.add_argument("--format", choices=("csv", "pgn"), help="default: from the file name")
+    s = cmd("status", "one screen: who is over time, who owes a reply, what is due today")
+    s.add_argument("event")
+    s = cmd("due", "what is due today (and overdue) in every game of an event")
+    s.add_argument("event")
+    s = cmd("ledger", "a game's moves with days received, sent, counted and charged")
+    s.add_argument("event")
+    s.add_argument("game")
+    s = cmd("email", "the text for the e-mail carrying a move (Art. 3)")
+    s.add_argument("event")
+    s.add_argument("game")
+    s.add_argument("move", nargs="?")
+    s = cmd("pgn", "a game as PGN with the dates of every move")
+    s.add_argument("event")
+    s.add_argument("game")
+    s = cmd("claim-file", "the file for the director on an excess claim (Art. 17 §1)")
+    s.add_argument("event")
+    s.add_argument("game")
+    s.add_argument("claim", type=int)
+    s = cmd("package", "end of event: last acknowledged moves, adjudication, PGN (Art. 31-42)")
+    s.add_argument("event")
+    s.add_argument("--out", help="write package.txt, package.json and EVENT.pgn here")
+
+
+# ---- running -------------------------------------------------------------------
+class Ctx:
+    def __init__(self, args, out):
+        from .store import Store
+
+        self.args, self.out = args, out
+        self.json = getattr(args, "json", False)
+        self.path = getattr(args, "db", None) or os.environ.get("CHESSCLOCK_CORR_DB", DEFAULT_DB)
+        self.store = Store(self.path)
+        self.eid = args.event
+
+    def event(self):
+        return Event.from_records(self.eid, self.store.records(self.eid))
+
+    def today(self, tz=None):
+        t = getattr(self.args, "today", None)
+        if t:
+            return parse_date(t, "--today")
+        if tz is None:
+            tz = self.event().tz
+        return dt.datetime.now(zoneinfo.ZoneInfo(tz)).date()   # the only clock read
+
+    def write(self, recs, today):
+        for r in recs:
+            r["entered"] = str(today)
+        self.store.append(self.eid, recs, lambda all_: check_new(
+            self.eid, all_[:len(all_) - len(recs)], all_[len(all_) - len(recs):], today))
+
+
+def run(args, out, err):
+    try:
+        return _run(args, out)
+    except CorrError as e:
+        err.write("chessclock corr: %s\n" % e)
+        return 2
+    except OSError as e:
+        err.write("chessclock corr: %s: %s\n" % (getattr(e, "filename", "") or "", e.strerror or e))
+        return 2
+    except Exception as e:  # a bug: still one line, and the transaction was not committed
+        err.write("chessclock corr: internal error, please report it: %s: %s\n"
+                  % (type(e).__name__, str(e).splitlines()[0] if str(e) else ""))
+        return 1
+
+
+def _run(args, out):
+    ctx = Ctx(args, out)
+    try:
+        handler = globals()["_do_" + args.corr_cmd.replace("-", "_")]
+        return handler(ctx, args)
+    finally:
+        ctx.store.close()
+
+
+def _say(ctx, text, data):
+    if ctx.json:
+        ctx.out.write(json.dumps(data, indent=1, sort_keys=True, default=str) + "\n")
+    else:
+        ctx.out.write(text if text.endswith("\n") else text + "\n")
+    return 0
+
+
+def _date(x, what):
+    return str(parse_date(x, what)) if x else None
+
+
+def _theme_plies(theme):
+    if not theme.strip():
+        return 0
+    import chess
+
+    board = chess.Board()
+    n = 0
+    for tok in theme.replace(".", ". ").split():
+        if tok.rstrip(".").isdigit() or tok in (".", "..", "..."):
+            continue
+        try:
+            board.push_san(tok)
+        except ValueError:
+            raise CorrError("--theme: %r is not a legal move after %d plies" % (tok, n)) from None
+        n += 1
+    return n
+
+
+def _do_event(ctx, a):
+    try:
+        zoneinfo.ZoneInfo(a.tz)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        raise CorrError("--tz: %r is not a time zone (e.g. America/Sao_Paulo, UTC)"
+                        % a.tz) from None
+    start, end = parse_date(a.start, "--start"), _date(a.end, "--end")
+    if end and parse_date(end) < start:
+        raise CorrError("--end %s is before --start %s" % (end, start))
+    data = {"name": a.name or a.event, "phase": a.phase, "start": str(start), "end": end,
+            "tz": a.tz, "theme": a.theme.strip(), "theme_plies": _theme_plies(a.theme),
+            "holidays": [_date(h, "--holiday") for h in a.holiday]}
+    ctx.write([{"kind": "event", "game": None, "data": data}], ctx.today(a.tz))
+    return _say(ctx, "event %s: from %s%s%s" % (a.event, start, " to %s" % end if end else "",
+                                                 ", theme %s" % data["theme"] if data["theme"]
+                                                 else ""), data)
+
+
+def _do_holiday(ctx, a):
+    dates = [_date(d, "holiday") for d in a.dates]
+    ctx.write([{"kind": "holiday", "game": None, "data": {"dates": dates}}], ctx.today())
+    return _say(ctx, "event %s: holidays %s" % (a.event, ", ".join(dates)), {"holidays": dates})
+
+
+def _do_game(ctx, a):
+    data = {"white": a.white, "black": a.black}
+    ctx.write([{"kind": "game", "game": a.game, "data": data}], ctx.today())
+    return _say(ctx, "game %s: %s - %s" % (a.game, a.white, a.black), data)
+
+
+def _after(ctx, a, what):
+    g = ctx.event().game(a.game, ctx.today())
+    return _say(ctx, "game %s: %s; totals %s %d, %s %d days; %s" % (
+        a.game, what, g.players[0], g.totals[0], g.players[1], g.totals[1], g.state()),
+        g.as_dict())
+
+
+def _do_move(ctx, a):
+    ply = parse_move(a.move)
+    data = {"ply": ply, "san": a.san, "sent": _date(a.sent, "--sent"),
+            "received": _date(a.received, "--received"), "conditional": a.conditional}
+    ctx.write([{"kind": "move", "game": a.game, "data": data}], ctx.today())
+    g = ctx.event().game(a.game, ctx.today())
+    m = next(x for x in g.moves if x.ply == ply)
+    extra = " (EXCESS: %d > %d, Art. 16)" % (m.count_cum, m.budget) if m.excess else ""
+    return _say(ctx, "game %s: %s %s sent %s: %s%s; totals %s %d, %s %d" % (
+        a.game, m.label, m.san, m.sent, days(m.charged), extra, g.players[0], g.totals[0],
+        g.players[1], g.totals[1]), m.as_dict())
+
+
+def _do_ack(ctx, a):
+    data = {"ply": parse_move(a.move), "received": _date(a.received, "--received")}
+    ctx.write([{"kind": "ack", "game": a.game, "data": data}], ctx.today())
+    return _after(ctx, a, "%s received %s" % (label(data["ply"]), data["received"]))
+
+
+def _do_notice(ctx, a):
+    g = ctx.event().game(a.game, ctx.today())
+    ply = g.first_ply + len(g.moves)
+    data = {"ply": ply, "date": _date(a.date, "--date")}
+    ctx.write([{"kind": "notice", "game": a.game, "data": data}], ctx.today())
+    return _after(ctx, a, "notice for %s on %s (Art. 13)" % (label(ply), data["date"]))
+
+
+def _do_fine(ctx, a):
+    data = {"ply": parse_move(a.move), "reason": a.reason, "date": _date(a.date, "--date"),
+            "conditional": a.conditional, "late": a.late, "both": a.both}
+    ctx.write([{"kind": "fine", "game": a.game, "data": data}], ctx.today())
+    return _after(ctx, a, "fine on %s (%s)" % (label(data["ply"]), a.reason))
+
+
+def _do_leave(ctx, a):
+    ev = ctx.event()
+    if not any(a.player in (g["white"], g["black"]) for g in ev.games.values()):
+        raise CorrError("%s plays no game in event %s" % (a.player, a.event))
+    data = {"player": a.player, "start": _date(a.start, "--from"), "end": _date(a.end, "--to"),
+            "kind": a.kind, "notified": _date(a.notified, "--notified"),
+            "retroactive": a.retroactive}
+    ctx.write([{"kind": "leave", "game": None, "data": data}], ctx.today())
+    used = sum(len(lv.days()) for lv in ctx.event().leaves
+               if lv.player == a.player and lv.kind != "special")
+    return _say(ctx, "leave of %s %s..%s (%s); %d of 30 normal days used" % (
+        a.player, data["start"], data["end"], a.kind, used), dict(data, normal_used=used))
+
+
+def _do_remind(ctx, a):
+    g = ctx.event().game(a.game, ctx.today())
+    if not g.moves:
+        raise CorrError("game %s: no move sent yet" % a.game)
+    data = {"ply": g.moves[-1].ply, "kind": a.kind, "date": _date(a.date, "--date")}
+    ctx.write([{"kind": "remind", "game": a.game, "data": data}], ctx.today())
+    return _after(ctx, a, "%s of %s on %s" % (a.kind, g.moves[-1].label, data["date"]))
+
+
+def _do_claim(ctx, a):
+    data = {"by": a.by, "date": _date(a.date, "--date"),
+            "notified": _date(a.notified, "--notified")}
+    ctx.write([{"kind": "claim", "game": a.game, "data": data}], ctx.today())
+    g = ctx.event().game(a.game, ctx.today())
+    c = g.claims[-1]
+    return _say(ctx, "game %s: claim %d by %s, excess %s, %s (ordinal %d); contest by %s" % (
+        a.game, c["claim"], c["by"], c["excess"] or "none found in the ledger", c["state"],
+        c["ordinal"], c["contest_by"]), c)
+
+
+def _do_contest(ctx, a):
+    ctx.write([{"kind": "contest", "game": a.game,
+                "data": {"claim": a.claim, "date": _date(a.date, "--date")}}], ctx.today())
+    return _after(ctx, a, "claim %d contested" % a.claim)
+
+
+def _do_decide(ctx, a):
+    ctx.write([{"kind": "decide", "game": a.game,
+                "data": {"claim": a.claim, "date": _date(a.date, "--date"),
+                         "upheld": a.upheld}}], ctx.today())
+    return _after(ctx, a, "claim %d %s" % (a.claim, "upheld" if a.upheld else "unfounded"))
+
+
+def _do_result(ctx, a):
+    ctx.write([{"kind": "result", "game": a.game,
+                "data": {"result": a.result, "date": _date(a.date, "--date"),
+                         "reason": a.reason}}], ctx.today())
+    return _after(ctx, a, "result %s" % a.result)
+
+
+def _do_correct(ctx, a):
+    data = {"from_ply": parse_move(a.start), "date": _date(a.date, "--date"), "reason": a.reason}
+    ctx.write([{"kind": "void", "game": a.game, "data": data}], ctx.today())
+    return _after(ctx, a, "moves from %s void (%s)" % (label(data["from_ply"]), a.reason))
+
+
+def _do_import(ctx, a):
+    from .exchange import read_csv, read_pgn
+
+    ev = ctx.event()
+    fmt = a.format or ("pgn" if a.file.lower().endswith(".pgn") else "csv")
+    with open(a.file, encoding="utf-8-sig") as f:
+        text = f.read()
+    name = os.path.basename(a.file)
+    rows = read_csv(text, ev.tz, name) if fmt == "csv" else read_pgn(text, ev.theme_plies, name)
+    g = ev.game(a.game, ctx.today())
+    have = {m.ply: m for m in g.moves}
+    recs = []
+    for ply, san, rec, sent in rows:
+        if ply in have:   # already recorded: the same dates are fine, others are refused
+            m = have[ply]
+            if m.sent != sent or (rec and m.given_received and rec != m.given_received):
+                raise CorrError("%s: move %s is recorded already with other dates (sent %s); "
+                                "correct it first" % (name, m.label, m.sent))
+            continue
+        recs.append({"kind": "move", "game": a.game,
+                     "data": {"ply": ply, "san": san, "sent": str(sent),
+                              "received": str(rec) if rec else None, "conditional": False}})
+    if recs:
+        ctx.write(recs, ctx.today())
+    return _after(ctx, a, "%d moves imported from %s" % (len(recs), name))
+
+
+# ---- reading -------------------------------------------------------------------
+def _ledgers(ctx):
+    ev = ctx.event()
+    today = ctx.today(ev.tz)
+    return ev, today, [ev.game(gid, today) for gid in ev.games]
+
+
+def _console(out):
+    from rich.console import Console
+
+    return Console(file=out, width=130, color_system=None, highlight=False, soft_wrap=False)
+
+
+def _series(g, s):
+    p = g.pending
+    if p is not None and SIDES.index(p["side"]) == s:
+        return "%d (c%d %d/%d)%s" % (p["total"], p["count"], p["count_cum"], p["budget"],
+                                     " OVER" if p["over_time"] else
+                                     " over?" if p["over_time_estimated"] else "")
+    last = next((m for m in reversed(g.moves) if m.side == s), None)
+    if last is None:
+        return "0"
+    left = "%d (c%d %d/%d)" % (last.total, last.count_no, last.count_cum, last.budget)
+    return left + (" EXCESS" if last.excess else "")
+
+
+def _do_status(ctx, a):
+    from rich.table import Table
+
+    from .reminders import event_items
+
+    ev, today, gs = _ledgers(ctx)
+    items = [i for i in event_items(ev, gs) if i["due"] <= str(today)]
+    rows = []
+    for g in gs:
+        p = g.pending
+        owes = since = nxt = ""
+        if p is not None and g.halting_claim() is None:
+            s = SIDES.index(p["side"])
+            nxt = p["move"]
+            if p["acknowledged"]:
+                owes, since = g.players[s], p["received"]
+            else:
+                owes = "%s (not confirmed)" % g.players[s]
+                since = str(g.moves[-1].sent)
+        rows.append({"game": g.id, "white": g.players[0], "black": g.players[1], "next": nxt,
+                     "owes": owes, "since": since, "white_days": _series(g, 0),
+                     "black_days": _series(g, 1), "state": g.state(),
+                     "over_time": bool(p and p["over_time"])})
+    if ctx.json:
+        return _say(ctx, "", {"event": ev.id, "today": str(today), "games": rows, "due": items})
+    con = _console(ctx.out)
+    t = Table(title="%s%s: today %s, %d games" % (ev.name, " " + ev.phase if ev.phase else "",
+                                                 today, len(gs)), title_justify="left")
+    for col in ("Game", "White", "Black", "Next", "Owes a reply", "Since", "White days",
+                "Black days", "State"):
+        t.add_column(col)
+    for r in rows:
+        t.add_row(r["game"], r["white"], r["black"], r["next"], r["owes"], r["since"],
+                  r["white_days"], r["black_days"], r["state"])
+    con.print(t)
+    over = [r["game"] for r in rows if r["over_time"]]
+    con.print("Over time: %s" % (", ".join(over) if over else "nobody"))
+    con.print("Due today or overdue (%d):" % len(items))
+    for i in items:
+        con.print("  %s game %s, %s: %s [%s]%s" % (i["due"], i["game"], i["who"], i["what"],
+                                                   i["art"], " OVERDUE" if i["overdue"] else ""))
+    con.print("White/Black days: total (count: days used/allowed); over? = over time if the "
+              "move arrived as the average transit says (Art. 14). Calendar days in %s." % ev.tz)
+    return 0
+
+
+def _do_due(ctx, a):
+    from .reminders import event_items
+
+    ev, today, gs = _ledgers(ctx)
+    items = [i for i in event_items(ev, gs) if i["due"] <= str(today)]
+    text = "\n".join("%s game %s, %s: %s [%s]%s" % (
+        i["due"], i["game"], i["who"], i["what"], i["art"], " OVERDUE" if i["overdue"] else "")
+        for i in items) or "nothing due on %s" % today
+    return _say(ctx, text, {"today": str(today), "due": items})
+
+
+def _do_ledger(ctx, a):
+    from rich.table import Table
+
+    g = ctx.event().game(a.game, ctx.today())
+    if ctx.json:
+        d = g.as_dict()
+        d["calendar"] = {}
+        for s in (0, 1):
+            counted, not_counted = g.calendar_days(s)
+            d["calendar"][SIDES[s]] = {"counted": counted, "not_counted": not_counted}
+        return _say(ctx, "", d)
+    t = Table(title="game %s: %s - %s, %s" % (g.id, g.players[0], g.players[1], g.state()),
+              title_justify="left")
+    for col in ("Move", "SAN", "Received", "Sent", "Transit", "Counted", "Not counted",
+                "x2", "Fines", "Charged", "Total", "Count"):
+        t.add_column(col)
+    for m in g.moves:
+        nc = ", ".join("%s %d" % (k.replace("_", " "), v) for k, v in sorted(m.cats.items()))
+        t.add_row(m.label, m.san, str(m.received) + ("*" if m.estimated else ""), str(m.sent),
+                  "" if m.transit is None else str(m.transit) + ("!" if m.transit > 1 else ""),
+                  str(m.counted), nc, str(m.doubled or ""),
+                  " ".join("+%d" % f for f, _ in m.fines), str(m.charged), str(m.total),
+                  "c%d %d: %d/%d%s" % (m.count_no, m.count_move, m.count_cum, m.budget,
+                                       " EXCESS" if m.excess else ""))
+    con = _console(ctx.out)
+    con.print(t)
+    p = g.pending
+    if p is not None:
+        con.print("Thinking now: %s (%s) since %s%s: %d days, count %d: %d/%d%s" % (
+            p["move"], g.players[SIDES.index(p["side"])], p["received"],
+            "*" if p["received_estimated"] else "", p["charged"], p["count"], p["count_cum"],
+            p["budget"], " OVER TIME" if p["over_time"] else ""))
+    for c in g.claims:
+        con.print("Claim %d by %s on %s: excess %s, %s" % (c["claim"], c["by"], c["date"],
+                                                           c["excess"], c["state"]))
+    if g.voided:
+        con.print("Void (kept, not counted): %s" % ", ".join(label(r["data"]["ply"])
+                                                           for r in g.voided))
+    con.print("* received date set from the average transit (Art. 14); ! transit over 1 day "
+              "(Art. 12)")
+    return 0
+
+
+def _do_email(ctx, a):
+    from .exchange import email_text
+
+    g = ctx.event().game(a.game, ctx.today())
+    text = email_text(g, parse_move(a.move) if a.move else None)
+    return _say(ctx, text, {"text": text})
+
+
+def _do_pgn(ctx, a):
+    from .exchange import pgn
+
+    g = ctx.event().game(a.game, ctx.today())
+    text = pgn(g)
+    return _say(ctx, text, {"pgn": text})
+
+
+def _do_claim_file(ctx, a):
+    from .package import claim_file
+
+    g = ctx.event().game(a.game, ctx.today())
+    text = claim_file(g, a.claim)
+    return _say(ctx, text, {"text": text})
+
+
+def _do_package(ctx, a):
+    from .package import package
+
+    ev, today, gs = _ledgers(ctx)
+    text, data, pgns = package(ev, gs, today)
+    if a.out:
+        os.makedirs(a.out, exist_ok=True)
+        with open(os.path.join(a.out, "package.txt"), "w") as f:
+            f.write(text)
+        with open(os.path.join(a.out, "package.json"), "w") as f:
+            json.dump(data, f, indent=1, sort_keys=True)
+        with open(os.path.join(a.out, "%s.pgn" % ev.id), "w") as f:
+            f.write(pgns)
+    return _say(ctx, text, data)
