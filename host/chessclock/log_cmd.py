@@ -8,7 +8,7 @@ import importlib
 SUBCOMMANDS = {
     "verify": ("logtools", "check CRCs and hash chain, replay every press through the engine"),
     "show": ("logtools", "the log as a readable table"),
-    "export": ("logtools", "the log as JSON Lines, CSV or PGN with [%clk]/[%emt]"),
+    "export": ("logtools", "the log as JSON Lines, CSV or PGN with [%%clk]/[%%emt]"),
     "pull": ("clock_cmd", "pull clocks' logs over USB into a local archive (resumable)"),
 }
 
