@@ -637,13 +637,23 @@ def parse_readable(text):
 def parse_stage(text):
     """One stage in readable notation ("15m", "15m+10s", "20/1h"), the same for both sides:
     what an arbiter adds to a game in progress (RGC 10.1 "finish with 15 minutes each";
-    `chessclock simulate`'s add-stage, the serial link's addstage)."""
-    control = parse_readable(text)
-    side = control.white
-    if (not control.known or not control.symmetric() or len(side.stages) != 1
-            or side.mode != MODE_COUNTDOWN or side.byo_periods):
-        raise ValueError('"%s": one stage is needed here, e.g. 15m or 15m+10s' % text)
-    return side.stages[0]
+    `chessclock simulate`'s add-stage, the serial link's addstage). A stage with no time of
+    its own and an increment or delay ("0m+5s") is "+5 s a move from now on" (FIDE
+    Guidelines III)."""
+    _check_str(text)
+    toks = _tokenize(text)
+    one = 'one stage is needed here, e.g. 15m, 15m+10s or 0m+5s'
+    if not toks or _is(toks[0], "?") or len(_pieces(toks, ("vs",))) != 1:
+        raise ValueError('"%s": %s' % (text, one))
+    side = _side(text, toks)
+    if len(side.stages) != 1 or side.mode != MODE_COUNTDOWN or side.byo_periods:
+        raise ValueError('"%s": %s' % (text, one))
+    st = side.stages[0]
+    if st.time_ms == 0 and not st.moves and (st.inc_ms or st.delay_ms):
+        # no time of its own: what is left is checked as if it had some
+        side = SideControl([Stage(1, 0, st.inc_ms, st.delay_ms, st.delay_kind)])
+    _validated(text, Control(side))
+    return st
 
 
 def _dur(ms):

@@ -393,7 +393,12 @@ def rule_flag(events, ruleset, control=None, control_text=None, game=None, board
         r.facts.append("Position at the flag: %s" % board.fen())
 
     # A control missed at a stage passed on time-out (the clock's "TIME" mode) is a flag too.
-    candidates = [dict(f, kind="flag") for f in facts.standing_flags]
+    # The clock logs such a time-out as a flag of the stage followed by the stage passed at
+    # the same instant: it is ruled on below from the stage pass, with the presses made.
+    timeouts = {(s["side"], s["t_ms"]) for s in facts.stage_passes
+                if s.get("cause") == "timeout"}
+    candidates = [dict(f, kind="flag") for f in facts.standing_flags
+                  if (f["side"], f["t_ms"]) not in timeouts]
     for s in facts.stage_passes:
         if s.get("cause") != "timeout" or control is None:
             continue

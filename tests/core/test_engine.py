@@ -319,8 +319,11 @@ def test_stage_on_time_out_dgt_time_mode():
     c.tick(100000)
     st = rec.of("stage")
     assert st == [("stage", W, 12000, 5000, 5000, 8000)]
-    assert c.flag_at[W] == 17000
-    assert rec.of("flag")[0][3] == 0  # presses in the stage when it fell
+    # the time-out of stage 1 is its flag event, with the 2 presses made (all it asks:
+    # not a fall); the flag of the last stage is the fall
+    assert rec.of("flag") == [("flag", W, 12000, 2, 0, 8000), ("flag", W, 17000, 0, 0, 8000)]
+    assert rec.names()[-3:] == ["flag", "stage", "flag"]
+    assert c.flag_at[W] == 17000 and c.flag_order == [W, E.NOBODY]
 
 
 def test_stage_on_time_out_logs_presses_made_in_the_stage():
