@@ -306,8 +306,11 @@ def describe_correction(c):
             what += " (the amount of a +2 min penalty to the opponent)"
         return what + reason
     if typ == "undo":
-        return "last press by %s marked as not a move (%s taken back)%s" % (
-            side, fmt(-c.get("delta_ms", 0)), reason)
+        opp = c.get("opponent_delta_ms", 0)
+        return "last press by %s marked as not a move (%s taken back%s)%s" % (
+            side, fmt(-c.get("delta_ms", 0)),
+            ", and %s from %s's increment at turn start" % (fmt(-opp), other(side))
+            if opp and side in ("white", "black") else "", reason)
     if typ == "set-time":
         return "%s's time set; now White %s, Black %s%s" % (
             side, fmt(c.get("white_ms")), fmt(c.get("black_ms")), reason)
@@ -316,6 +319,8 @@ def describe_correction(c):
     if typ == "set-stage":
         return "%s put in stage %s%s" % (side, c.get("stage"), reason)
     if typ == "add-stage":
+        if not c.get("added_ms") and c.get("inc_ms"):  # FIDE Guidelines III
+            return "from now on +%s a move for %s%s" % (fmt(c["inc_ms"]), side, reason)
         return "stage added for %s: %s more%s" % (side, fmt(c.get("added_ms")), reason)
     if typ == "unflag":
         return "%s's flag taken back%s" % (side, reason)
