@@ -258,7 +258,7 @@ class Clock:
 
     # ---- players -----------------------------------------------------------------
     def start(self, now, side=WHITE):
-        """The arbiter starts the game: `side` (White, Art. 6.5) runs from `now`."""
+        """The arbiter starts the game: `side` (White, Art. 6.6; S1 6.5) runs from `now`."""
         if self.state != IDLE:
             self.tick(now)
             return False
@@ -326,7 +326,7 @@ class Clock:
 
     # ---- arbiter -----------------------------------------------------------------
     def pause(self, now):
-        """Stop both clocks (Art. 6.11); the turn and its delay are kept."""
+        """Stop both clocks (Art. 6.11; S1 6.13); the turn and its delay are kept."""
         self.tick(now)
         if self.state != RUNNING:
             return False
@@ -388,7 +388,7 @@ class Clock:
         self._set_main(side, ms, now, EV_SET_TIME, ms)
 
     def set_moves(self, side, n, now):
-        """Correct a move counter (Art. 6.14). The stage counter moves by the same amount;
+        """Correct a move counter (Art. 6.12.2; S1 6.14). The stage counter moves with it;
         in move-counter mode reaching the stage's count passes the stage, adding its time."""
         if n < 0:
             raise ValueError("a move counter cannot be negative")
@@ -401,7 +401,7 @@ class Clock:
         self.listener(EV_SET_MOVES, side, now, n)
         st = self.current_stage(side)
         if st.moves and not self.stage_on_flag and self.stage_moves[side] >= st.moves:
-            # The moves were made after all (Art. 6.3): the next stage's time is due, and a
+            # The moves were made after all (Art. 6.4): the next stage's time is due, and a
             # flag that fell only because it was missing is taken back.
             was_out = self.out[side]
             self._pass_stage(side, now, CAUSE_ARBITER)
