@@ -146,8 +146,8 @@ class Replay:
             rec["moves"] = c.moves[side]
         elif ev in (E.EV_ADJUST, E.EV_UNDO):
             rec["delta_ms"] = arg if ev == E.EV_ADJUST else -arg
-            if ev == E.EV_UNDO and c.undo_opp_gain:  # the opponent's turn-start increment
-                rec["opponent_delta_ms"] = -c.undo_opp_gain
+            if ev == E.EV_UNDO and c.undo_taken_opp:  # the opponent's turn-start increment
+                rec["opponent_delta_ms"] = -c.undo_taken_opp
         elif ev == E.EV_SET_MOVES:
             rec["moves"] = arg
         elif ev == E.EV_SET_STAGE:
