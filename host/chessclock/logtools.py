@@ -111,7 +111,7 @@ def _act(c, rec):
         c.set_time(s, rec.arg, t)
 
 
-def rec_main(rec, s):
+def _rec_main(rec, s):
     return rec.w if s == 0 else rec.b
 
 
@@ -138,7 +138,7 @@ def _adopt(c, rec, res):
             getattr(c, name)[s] = snap[pre + name]
         # out of time: saved since the log has it; before, a flag down and no time
         out = snap.get(pre + "out")
-        c.out[s] = bool(out) if out is not None else c.flag_at[s] >= 0 and rec_main(rec, s) == 0
+        c.out[s] = bool(out) if out is not None else c.flag_at[s] >= 0 and _rec_main(rec, s) == 0
     c.undo_opp_gain = snap.get("undo_opp_gain", 0)
 
 
