@@ -134,7 +134,6 @@ class Clock:
     def in_overtime(self, side):
         return self.periods[side] > 0
 
-
     # ---- time running ------------------------------------------------------------
     def tick(self, now):
         """Bring the clock up to `now`. Flags fall at their exact instants whenever this
