@@ -697,3 +697,20 @@ def test_undo_never_takes_a_side_below_zero_its_flag_falls_then():
     assert c.main == [11000, 0]
     c.tick(12000)
     assert rec.of("flag") == [("flag", B, 11500, 0, 11000, 0)]
+
+
+def test_arbiter_puts_a_side_in_overtime_back_in_a_stage_with_moves():
+    # byo-yomi belongs to the stage for the rest of the game: set_stage to a stage with a
+    # move count leaves it, and the press completing that stage passes it
+    c, rec = make(one([Stage(10000, moves=1), Stage(5000)], byo_periods=2, byo_ms=3000))
+    c.start(0)
+    c.press(W, 1000)    # W 9000 + 5000
+    c.press(B, 2000)    # B 9000 + 5000
+    c.tick(17000)       # W's 14 s run out at 16000: overtime, 2 s left of the period
+    assert c.periods[W] == 2 and c.main[W] == 2000
+    c.pause(17000)
+    c.set_stage(W, 0, 17000)
+    assert c.periods[W] == 0 and c.stage[W] == 0
+    c.resume(17000)
+    c.press(W, 17500)   # 1 move of 1: stage 2's 5 s on what is left
+    assert c.main[W] == 1500 + 5000 and c.stage[W] == 1 and c.periods[W] == 0
