@@ -59,7 +59,8 @@ CORRECTIONS = (E.EV_ADJUST, E.EV_SET_MOVES, E.EV_UNDO, E.EV_SET_STAGE, E.EV_ADD_
 LOG_BUDGET = const(1000000)  # bytes of log before pulled games are removed (board.log_budget)
 LOG_FIRMWARE = "0.1.0"       # firmware version in each game header
 # Arbiter menu item -> reason code of the correction it makes (eventlog.R_*).
-LOG_REASONS = {"+2": 1, "tImE": 2, "MovE": 3, "StAG": 4, "Undo": 5, "rES": 6, "End": 7}
+LOG_REASONS = {"+2": 1, "tImE": 2, "MovE": 3, "StAG": 4, "Undo": 5, "InC": 4, "rES": 6,
+               "End": 7}
 
 class Settings:
     """What the clock remembers between games (settings.json)."""

@@ -11,14 +11,15 @@ on the new time line), IDLE, PAUSED, FROZEN and ENDED as they were. The turn in 
 (time used, simple delay left), the last press (for undo_press) and every counter are kept,
 so resuming and playing on gives exactly the times the clock would have given.
 
-Format version 1, little-endian, every time and count an int64 ('q'):
-    b"GS", version u8 (1)
+Format version 2, little-endian, every time and count an int64 ('q'):
+    b"GS", version u8 (2)
     flags u8         bit 0 inc_at_turn_start, bit 1 stage_on_flag, bit 2 freeze
     state u8, turn u8, stage_cause u8, undo_side i8, flag_order i8 i8
-    8 x q            last, turn_used, delay_left, undo_gain, undo_moves, undo_stage,
-                     undo_stage_moves, undo_period_moves
-    per side (White, Black), 8 x q:
-                     main, moves, stage, stage_moves, periods, period_moves, flag_at, overrun
+    9 x q            last, turn_used, delay_left, undo_gain, undo_moves, undo_stage,
+                     undo_stage_moves, undo_period_moves, undo_opp_gain
+    per side (White, Black), 9 x q:
+                     main, moves, stage, stage_moves, periods, period_moves, flag_at, overrun,
+                     out (1: out of time)
     the control, per side (White, Black):
                      mode u8, byo_periods q, byo_ms q, byo_moves q, stage count u16, stages
     the clock's own stage lists (the control's, plus what add_stage() appended), per side:
@@ -26,6 +27,8 @@ Format version 1, little-endian, every time and count an int64 ('q'):
     a stage          time_ms q, moves q, inc_ms q, delay_ms q, delay_kind u8 (33 bytes)
     meta             length u16, JSON text (UTF-8) of a dict of small ints and strings
                      (game id, lever mapping, which side is White on the left, ...)
+Version 1 (8 x q in both places: no undo_opp_gain, no out) is still read: a game saved
+before the update is not lost; out is then what it was then (flag down and no time).
 """
 
 import json
@@ -43,7 +46,7 @@ from clockcore.control import (
 )
 
 MAGIC = b"GS"
-VERSION = 1
+VERSION = 2
 
 _F_INC_AT_TURN_START = 1
 _F_STAGE_ON_FLAG = 2
@@ -51,8 +54,10 @@ _F_FREEZE = 4
 
 _VERSION = "<B"
 _HEAD = "<BBBBbbb"       # flags, state, turn, stage_cause, undo_side, flag_order x2
-_TURN = "<8q"
-_SIDE = "<8q"
+_TURN = "<9q"
+_SIDE = "<9q"
+_TURN_V1 = "<8q"
+_SIDE_V1 = "<8q"
 _CONTROL_SIDE = "<Bqqq"  # mode, byo_periods, byo_ms, byo_moves (then the stages)
 _STAGE = "<qqqqB"
 _COUNT = "<H"
@@ -82,11 +87,12 @@ def encode(clock, meta=None):
              struct.pack(_HEAD, flags, c.state, c.turn, c.stage_cause, c.undo_side,
                          c.flag_order[0], c.flag_order[1]),
              struct.pack(_TURN, c.last, c.turn_used, c.delay_left, c.undo_gain, c.undo_moves,
-                         c.undo_stage, c.undo_stage_moves, c.undo_period_moves)]
+                         c.undo_stage, c.undo_stage_moves, c.undo_period_moves,
+                         c.undo_opp_gain)]
     for s in (E.WHITE, E.BLACK):
         parts.append(struct.pack(_SIDE, c.main[s], c.moves[s], c.stage[s], c.stage_moves[s],
                                  c.periods[s], c.period_moves[s], c.flag_at[s],
-                                 c.overrun[s]))
+                                 c.overrun[s], 1 if c.out[s] else 0))
     for side in c.sides:
         parts.append(struct.pack(_CONTROL_SIDE, side.mode, side.byo_periods, side.byo_ms,
                                  side.byo_moves))
@@ -148,7 +154,7 @@ def decode(payload, listener=None):
     if r.raw(2) != MAGIC:
         raise ValueError("not a game state")
     version = r.take(_VERSION)[0]
-    if version != VERSION:
+    if version not in (1, VERSION):
         raise ValueError("game state format version %d, this firmware reads %d"
                          % (version, VERSION))
     flags, state, turn, cause, undo_side, fo0, fo1 = r.take(_HEAD)
@@ -159,8 +165,12 @@ def decode(payload, listener=None):
     _check(undo_side in (E.NOBODY, E.WHITE, E.BLACK), "undo side")
     _check(fo0 in (E.NOBODY, E.WHITE, E.BLACK) and fo1 in (E.NOBODY, E.WHITE, E.BLACK),
            "flag order")
-    turn_fields = r.take(_TURN)
-    sides = [r.take(_SIDE), r.take(_SIDE)]
+    if version == 1:
+        turn_fields = r.take(_TURN_V1) + (0,)
+        sides = [r.take(_SIDE_V1) + (-1,), r.take(_SIDE_V1) + (-1,)]
+    else:
+        turn_fields = r.take(_TURN)
+        sides = [r.take(_SIDE), r.take(_SIDE)]
     controls = []
     for _ in (0, 1):
         mode, byo_periods, byo_ms, byo_moves = r.take(_CONTROL_SIDE)
@@ -183,13 +193,16 @@ def decode(payload, listener=None):
                     stage_on_flag=bool(flags & _F_STAGE_ON_FLAG),
                     freeze=bool(flags & _F_FREEZE))
     (last, turn_used, delay_left, undo_gain, undo_moves, undo_stage, undo_stage_moves,
-     undo_period_moves) = turn_fields
+     undo_period_moves, undo_opp_gain) = turn_fields
     _check(turn_used >= 0 and delay_left >= 0, "turn")
     for s in (E.WHITE, E.BLACK):
-        main, moves, stage, stage_moves, periods, period_moves, flag_at, overrun = sides[s]
+        main, moves, stage, stage_moves, periods, period_moves, flag_at, overrun, out = sides[s]
+        if out < 0:  # version 1
+            out = 1 if flag_at >= 0 and main == 0 else 0
         _check(len(stage_lists[s]) > 0 and 0 <= stage < len(stage_lists[s]), "stage")
         _check(main >= 0 and moves >= 0 and stage_moves >= 0 and period_moves >= 0
-               and flag_at >= -1 and overrun >= 0, "counters")
+               and flag_at >= -1 and overrun >= 0 and out in (0, 1)
+               and (not out or (flag_at >= 0 and main == 0)), "counters")
         _check(0 <= periods <= controls[s].byo_periods, "periods")
         clock.main[s] = main
         clock.moves[s] = moves
@@ -199,6 +212,7 @@ def decode(payload, listener=None):
         clock.period_moves[s] = period_moves
         clock.flag_at[s] = flag_at
         clock.overrun[s] = overrun
+        clock.out[s] = out == 1
     if undo_side != E.NOBODY:
         _check(0 <= undo_stage < len(stage_lists[undo_side]) and undo_moves >= 0
                and undo_stage_moves >= 0 and undo_period_moves >= 0, "undo")
@@ -217,4 +231,5 @@ def decode(payload, listener=None):
     clock.undo_stage = undo_stage
     clock.undo_stage_moves = undo_stage_moves
     clock.undo_period_moves = undo_period_moves
+    clock.undo_opp_gain = undo_opp_gain
     return clock, meta

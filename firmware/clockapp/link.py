@@ -103,6 +103,7 @@ class Link:
             "adjust": (self.op_adjust, CHANGE), "settime": (self.op_settime, CHANGE),
             "moves": (self.op_moves, CHANGE), "stage": (self.op_stage, CHANGE),
             "undo": (self.op_undo, CHANGE), "addstage": (self.op_addstage, CHANGE),
+            "addinc": (self.op_addinc, CHANGE),
             "split": (self.op_split, CHANGE), "wallclock": (self.op_wallclock, CHANGE),
             "keyset": (self.op_keyset, CHANGE), "logclear": (self.op_logclear, CHANGE),
             "maintenance": (self.op_maintenance, CHANGE),
@@ -378,6 +379,16 @@ class Link:
             raise P.ProtocolError(P.E_ARGS, str(e.args[0]) if e.args else "one stage") from None
         for s in sides:
             self.app.clock.add_stage(s, stage, self.app.now)
+        return self._times()
+
+    def op_addinc(self, args):
+        """`addinc SIDE|both MS`: MS a move from now on (FIDE Guidelines III), one action."""
+        _nargs(args, 2, 2)
+        side = E.NOBODY if args[0] == b"both" else _side(args[0])
+        ms = _int(args[1])
+        if ms <= 0:
+            raise P.ProtocolError(P.E_ARGS, "an increment is more than 0 ms")
+        self.app.clock.add_increment(side, ms, self.app.now)
         return self._times()
 
     def op_split(self, args):

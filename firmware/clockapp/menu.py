@@ -5,7 +5,8 @@
 # White's, sound, tenths, move counter.
 # Arbiter menu (paused, flag down or game over; hold MENU 2 s, so that a player cannot
 # change a game with a tap): pick a side, +2 min, adjust its time, its move counter and
-# stage, undo the last press, resume either side, end the game, new game. FIDE Handbook:
+# stage, undo the last press, an increment for both from now on (FIDE Guidelines III:
+# "+5 s a move", one action), resume either side, end the game, new game. FIDE Handbook:
 # corrections within 60 s; every one of them is two or three presses away.
 #
 # In a menu PLUS/MINUS move between items, START acts on the item (or starts editing it,
@@ -31,8 +32,10 @@ TIME_STEP_MS = const(10000)      # one PLUS/MINUS press on a time: 10 s
 MAX_FAVOURITES = const(5)
 
 SETUP_ITEMS = ("PrSt", "FAv", "SEt", "SAvE", "SWAP", "Snd", "SEcS", "MovS")
-ARBITER_ITEMS = ("SIdE", "+2", "tImE", "MovE", "StAG", "Undo", "rES", "End", "nEW")
-EDITABLE = ("PrSt", "FAv", "SEt", "tImE", "MovE", "StAG")
+ARBITER_ITEMS = ("SIdE", "+2", "tImE", "MovE", "StAG", "Undo", "InC", "rES", "End", "nEW")
+EDITABLE = ("PrSt", "FAv", "SEt", "tImE", "MovE", "StAG", "InC")
+INC_DEFAULT_S = const(5)         # FIDE Guidelines III: 5 s a move
+INC_MAX_S = const(60)
 # Set-up items that flip one setting.
 TOGGLES = {"SWAP": "white_left", "Snd": "sound", "SEcS": "seconds_always",
            "MovS": "show_moves"}
@@ -141,6 +144,8 @@ class Menu:
                 self.message = "nonE"
         elif name == "SEt":
             self.value = 5  # minutes
+        elif name == "InC":
+            self.value = INC_DEFAULT_S  # seconds a move, for both
         # tImE, MovE, StAG change the clock directly as the value moves
 
     def edit(self, step):
@@ -157,6 +162,8 @@ class Menu:
                 self.value = min(600, max(1, self.value + step))
             else:
                 self.value2 = min(120, max(0, self.value2 + step))
+        elif name == "InC":
+            self.value = min(INC_MAX_S, max(1, self.value + step))
         elif name == "tImE":
             if c.main[self.side] + step * TIME_STEP_MS >= 0:
                 c.adjust(self.side, step * TIME_STEP_MS, now)
@@ -209,6 +216,13 @@ class Menu:
             c.adjust(self.side, 120000, now)
         elif name == "Undo":
             self.message = "donE" if c.undo_press(now) else "no"
+        elif name == "InC":  # one action: both sides, a stage of that increment from now on
+            self.editing = False
+            try:
+                c.add_increment(E.NOBODY, self.value * 1000, now)
+                self.message = "donE"
+            except ValueError:
+                self.message = "Err"
         elif name == "rES":
             if c.resume(now, self.side):
                 self.close()
@@ -252,6 +266,9 @@ class Menu:
             return "%d" % c.moves[self.side]
         if name == "StAG":
             return "%d" % (c.stage[self.side] + 1)
+        if name == "InC":  # editing: what will be given; else the side's increment now
+            secs = self.value if self.editing else c.current_stage(self.side).inc_ms // 1000
+            return "+%ds" % secs
         return ""
 
     def render(self, lever, view):

@@ -101,6 +101,10 @@ class Clock:
         self.flag_at = [-1, -1]    # instant each side's flag fell, -1 while it stands
         self.flag_order = [NOBODY, NOBODY]
         self.overrun = [0, 0]      # time run after a side's flag fell (no-freeze only)
+        # Out of time: its flag fell and no time came since. Its clock runs as overrun and
+        # nothing is added but the next stage's time on the press completing a stage's
+        # moves. A side's first flag stays in flag_at when it gets time again that way.
+        self.out = [False, False]
         # The turn in progress.
         self.turn_used = 0         # time this turn has run, delay included
         self.delay_left = 0        # simple delay still to run before main time moves
@@ -111,6 +115,10 @@ class Clock:
         self.undo_stage = 0
         self.undo_stage_moves = 0
         self.undo_period_moves = 0
+        self.undo_opp_gain = 0     # what the press credited the opponent (turn-start increment)
+        self.undo_taken_opp = 0    # what the last undo took from the opponent (for listeners)
+        # (30 attributes: MicroPython's instance map then has 53 slots; at 29 it is a full
+        # 29-slot table and every press costs ~15% more in `make bench`.)
 
     # ---- reading -----------------------------------------------------------------
     def current_stage(self, side):
@@ -138,7 +146,7 @@ class Clock:
                 self.turn_used += dt
                 self.last = now
                 return
-            if self.flag_at[s] >= 0:  # flag down, clocks kept running: count the overrun
+            if self.out[s]:  # out of time, clocks kept running (no freeze): the overrun
                 self.overrun[s] += dt
                 self.turn_used += dt
                 self.last = now
@@ -157,7 +165,7 @@ class Clock:
             m = self.main[s]
             # Hourglass: the mover's time goes to the opponent, unless the opponent's flag
             # is down (no time is added after the last control is passed).
-            hourglass = self.sides[s].mode == MODE_HOURGLASS and self.flag_at[1 - s] < 0
+            hourglass = self.sides[s].mode == MODE_HOURGLASS and not self.out[1 - s]
             if dt < m:
                 self.main[s] = m - dt
                 if hourglass:
@@ -175,17 +183,29 @@ class Clock:
 
     def _time_out(self, s, t):
         side = self.sides[s]
-        stages = self.stages[s]
-        i = self.stage[s]
-        if self.stage_on_flag and i + 1 < len(stages):
-            self._pass_stage(s, t, CAUSE_TIMEOUT)
+        st = self.stages[s][self.stage[s]]
+        if st.moves:
+            # A stage with a move count (a last one repeats) ran out: a flag of that stage
+            # (Art. 6.9; the arbiter checks the moves, 6.4). In "TIME" mode the next stage's
+            # time comes now and the flag is only recorded as a fall when the presses made
+            # are fewer than the stage asks (as in move-counter mode, where the press
+            # completing them passes the stage first); the event is always logged.
+            if self.stage_on_flag:
+                self._flag(s, t, self.stage_moves[s] < st.moves, False)
+                self._pass_stage(s, t, CAUSE_TIMEOUT)
+                if self.out[s]:  # a stage with no time of its own: out of it too
+                    self._time_out(s, t)
+                return
+            self._flag(s, t, True, True)
             return
+        # The stage for the rest of the game: byo-yomi follows its main time, and only its.
         if side.byo_periods:
             p = self.periods[s]
             if p == 0:
                 self.periods[s] = side.byo_periods
                 self.period_moves[s] = 0
                 self.main[s] = side.byo_ms
+                self.out[s] = False
                 self.listener(EV_OVERTIME, s, t, side.byo_periods)
                 return
             if p > 1:
@@ -195,15 +215,19 @@ class Clock:
                 self.listener(EV_PERIOD, s, t, p - 1)
                 return
             self.periods[s] = 0  # the last period is gone
-        self._flag(s, t)
+        self._flag(s, t, True, True)
 
-    def _flag(self, s, t):
-        self.flag_at[s] = t
-        if self.flag_order[0] == NOBODY:
-            self.flag_order[0] = s
-        else:
-            self.flag_order[1] = s
-        if self.freeze:
+    def _flag(self, s, t, record, stop):
+        """The flag event of side s's stage; `record` enters it as a fall (flag_at, the
+        order; a side's first fall is the one kept), `stop` freezes when freeze is on."""
+        if record and self.flag_at[s] < 0:
+            self.flag_at[s] = t
+            if self.flag_order[0] == NOBODY:
+                self.flag_order[0] = s
+            else:
+                self.flag_order[1] = s
+        self.out[s] = True
+        if stop and self.freeze:
             self.state = FROZEN
         self.listener(EV_FLAG, s, t, self.stage_moves[s])
 
@@ -217,6 +241,8 @@ class Clock:
         self.stage_moves[s] = 0
         add = stages[i].time_ms
         self.main[s] += add
+        if add:
+            self.out[s] = False
         self.stage_cause = cause
         self.listener(EV_STAGE, s, t, add)
 
@@ -224,7 +250,7 @@ class Clock:
         """Side s's turn starts: its delay, and its increment when credited at turn start."""
         self.turn = s
         self.turn_used = 0
-        if self.flag_at[s] >= 0:
+        if self.out[s]:  # out of time: no delay, no increment
             self.delay_left = 0
             return
         st = self.stages[s][self.stage[s]]
@@ -234,7 +260,7 @@ class Clock:
 
     # ---- players -----------------------------------------------------------------
     def start(self, now, side=WHITE):
-        """The arbiter starts the game: `side` (White, Art. 6.5) runs from `now`."""
+        """The arbiter starts the game: `side` (White, Art. 6.6; S1 6.5) runs from `now`."""
         if self.state != IDLE:
             self.tick(now)
             return False
@@ -259,41 +285,50 @@ class Clock:
         if now < self.last:  # a timestamp older than what was charged: charge it now
             now = self.last
         s = side
+        o = 1 - s
         before = self.main[s]
+        before_o = self.main[o]
         self.undo_moves = self.moves[s]
         self.undo_stage = self.stage[s]
         self.undo_stage_moves = self.stage_moves[s]
         self.undo_period_moves = self.period_moves[s]
         credit = 0
         passes = False
-        if self.sides[s].mode != MODE_UPCOUNT and self.flag_at[s] < 0:
+        if self.sides[s].mode != MODE_UPCOUNT:
             st = self.stages[s][self.stage[s]]
-            if st.delay_kind == DELAY_BRONSTEIN:
-                credit = self.turn_used if self.turn_used < st.delay_ms else st.delay_ms
-            if not self.inc_at_turn_start:
-                credit += st.inc_ms
-            self.main[s] += credit
+            if not self.out[s]:  # out of time: nothing for this move
+                if st.delay_kind == DELAY_BRONSTEIN:
+                    credit = self.turn_used if self.turn_used < st.delay_ms else st.delay_ms
+                if not self.inc_at_turn_start:
+                    credit += st.inc_ms
+                self.main[s] += credit
+                if self.periods[s]:
+                    n = self.period_moves[s] + 1
+                    if n >= self.sides[s].byo_moves:  # period done in time: it starts again
+                        n = 0
+                        self.main[s] = self.sides[s].byo_ms
+                    self.period_moves[s] = n
+            # Every move counts for the stage, in a byo-yomi period or after a flag: a side
+            # out of time in a stage with a move count still gets the next stage's time on
+            # the press completing its moves (as an analog clock's next control would).
             self.stage_moves[s] += 1
-            if self.periods[s]:
-                n = self.period_moves[s] + 1
-                if n >= self.sides[s].byo_moves:  # period done in time: it starts again
-                    n = 0
-                    self.main[s] = self.sides[s].byo_ms
-                self.period_moves[s] = n
-            elif st.moves and not self.stage_on_flag and self.stage_moves[s] >= st.moves:
+            if st.moves and not self.stage_on_flag and self.stage_moves[s] >= st.moves:
                 passes = True
         self.moves[s] += 1
-        self._begin_turn(1 - s)
+        self._begin_turn(o)
         self.listener(EV_PRESS, s, now, credit)
         if passes:
             self._pass_stage(s, now, CAUSE_MOVES)
+            if self.out[s]:  # out of time and the new stage brings none
+                self._time_out(s, now)
         self.undo_side = s
         self.undo_gain = self.main[s] - before
+        self.undo_opp_gain = self.main[o] - before_o
         return True
 
     # ---- arbiter -----------------------------------------------------------------
     def pause(self, now):
-        """Stop both clocks (Art. 6.11); the turn and its delay are kept."""
+        """Stop both clocks (Art. 6.11; S1 6.13); the turn and its delay are kept."""
         self.tick(now)
         if self.state != RUNNING:
             return False
@@ -327,14 +362,16 @@ class Clock:
     def _set_main(self, s, ms, now, ev, arg):
         if ms < 0:
             raise ValueError("%s would have negative time (%d ms)" % (SIDE_NAMES[s], ms))
+        was_out = self.out[s]
         self.main[s] = ms
         self.listener(ev, s, now, arg)
-        if ms > 0 and self.flag_at[s] >= 0:
+        if ms > 0 and was_out:  # a side that got past its flag keeps it recorded
             self._unflag(s, now)
 
     def _unflag(self, s, now):
         """An arbiter's correction gave a flagged side time again: its flag is taken back."""
         self.flag_at[s] = -1
+        self.out[s] = False
         self.overrun[s] = 0
         if self.flag_order[0] == s:
             self.flag_order[0] = self.flag_order[1]
@@ -353,7 +390,7 @@ class Clock:
         self._set_main(side, ms, now, EV_SET_TIME, ms)
 
     def set_moves(self, side, n, now):
-        """Correct a move counter (Art. 6.14). The stage counter moves by the same amount;
+        """Correct a move counter (Art. 6.12.2; S1 6.14). The stage counter moves with it;
         in move-counter mode reaching the stage's count passes the stage, adding its time."""
         if n < 0:
             raise ValueError("a move counter cannot be negative")
@@ -366,10 +403,11 @@ class Clock:
         self.listener(EV_SET_MOVES, side, now, n)
         st = self.current_stage(side)
         if st.moves and not self.stage_on_flag and self.stage_moves[side] >= st.moves:
-            # The moves were made after all (Art. 6.3): the next stage's time is due, and a
+            # The moves were made after all (Art. 6.4): the next stage's time is due, and a
             # flag that fell only because it was missing is taken back.
+            was_out = self.out[side]
             self._pass_stage(side, now, CAUSE_ARBITER)
-            if self.flag_at[side] >= 0 and self.main[side] > 0:
+            if was_out and self.main[side] > 0:
                 self._unflag(side, now)
 
     def set_stage(self, side, index, now):
@@ -379,14 +417,24 @@ class Clock:
         self.tick(now)
         self.stage[side] = index
         self.stage_moves[side] = 0
+        if self.stages[side][index].moves:  # byo-yomi follows only the rest of the game
+            self.periods[side] = 0
+            self.period_moves[side] = 0
         self.undo_side = NOBODY
         self.listener(EV_SET_STAGE, side, now, index)
 
     def add_stage(self, side, stage, now):
         """Add a stage and enter it now, its time added to what the side has (e.g. "finish
-        with 15 minutes each", RGC 10.1). side NOBODY: both sides."""
+        with 15 minutes each", RGC 10.1). side NOBODY: both sides. A stage with no time and
+        an increment is "+5 s a move from now on" (FIDE Guidelines III): add_increment()."""
         if stage.time_ms < 0 or stage.inc_ms < 0 or stage.delay_ms < 0 or stage.moves < 0:
             raise ValueError("a stage cannot have negative values")
+        if stage.inc_ms and stage.delay_ms:
+            raise ValueError("an increment and a delay cannot both apply")
+        if stage.time_ms == 0 and not stage.inc_ms and not stage.delay_ms:
+            raise ValueError("the stage adds nothing: give a time, an increment or a delay")
+        if stage.moves and stage.time_ms == 0:
+            raise ValueError("a stage with a move count needs time (it repeats)")
         self.tick(now)
         for s in (WHITE, BLACK):
             if side == NOBODY or side == s:
@@ -399,21 +447,42 @@ class Clock:
                 self._set_main(s, self.main[s] + stage.time_ms, now, EV_ADD_STAGE,
                                stage.time_ms)
 
+    def add_increment(self, side, inc_ms, now):
+        """"+inc_ms a move from now on" for side (NOBODY: both), FIDE Guidelines III: one
+        arbiter action, a stage with no time of its own and that increment for the rest of
+        the game (it replaces the increment or delay of the stage the side was in)."""
+        if inc_ms <= 0:
+            raise ValueError("an increment is more than 0 ms")
+        self.add_stage(side, Stage(0, inc_ms=inc_ms), now)
+
     def undo_press(self, now):
         """Mark the last press as not a move (e.g. a press to restart the offender's clock,
-        ACT 18-19): its move count, increment, delay credit and stage passage are taken
-        back. Only the last press, while the turn it started is still the current one."""
+        ACT 18-19): its move count, increment, delay credit, byo-yomi restart and stage
+        passage are taken back, and so is what it credited the opponent (its increment at
+        turn start). Only the last press, while the turn it started is still the current
+        one. A side never goes below zero: at most what it has is taken."""
+        self.tick(now)
         s = self.undo_side
         if s == NOBODY or self.turn == s:
             return False
-        self.tick(now)
-        self.main[s] -= self.undo_gain
+        o = 1 - s
+        g = self.undo_gain
+        if g > self.main[s]:
+            g = self.main[s]
+        self.main[s] -= g
+        # Out of time again if the press only brought it the next stage's time.
+        self.out[s] = self.flag_at[s] >= 0 and self.main[s] == 0
+        go = self.undo_opp_gain
+        if go > self.main[o]:
+            go = self.main[o]
+        self.main[o] -= go
         self.moves[s] = self.undo_moves
         self.stage[s] = self.undo_stage
         self.stage_moves[s] = self.undo_stage_moves
         self.period_moves[s] = self.undo_period_moves
         self.undo_side = NOBODY
-        self.listener(EV_UNDO, s, now, self.undo_gain)
+        self.undo_taken_opp = go
+        self.listener(EV_UNDO, s, now, g)
         return True
 
     def split(self, elapsed, white_percent, now):

@@ -93,6 +93,8 @@ SNAPSHOT = ("state", "turn", "stage_cause", "flag_order0", "flag_order1", "turn_
             "undo_stage_moves", "undo_period_moves")
 SNAPSHOT_SIDE = ("moves", "stage", "stage_moves", "periods", "period_moves", "flag_at",
                  "overrun")
+# Appended after the sides (older logs end before them: read as absent, see Reader).
+SNAPSHOT_TAIL = ("undo_opp_gain", "white_out", "black_out")
 OPT_INC_AT_TURN_START = const(1)
 OPT_STAGE_ON_FLAG = const(2)
 OPT_FREEZE = const(4)
@@ -240,6 +242,7 @@ def snapshot_body(clock):
     for s in (0, 1):
         vals += [c.moves[s], c.stage[s], c.stage_moves[s], c.periods[s], c.period_moves[s],
                  c.flag_at[s], c.overrun[s]]
+    vals += [c.undo_opp_gain, 1 if c.out[0] else 0, 1 if c.out[1] else 0]
     buf = bytearray(10 * len(vals))
     p = 0
     for v in vals:
@@ -463,6 +466,9 @@ class Reader:
                 for s in ("white_", "black_"):
                     for name in SNAPSHOT_SIDE:
                         snap[s + name], p = get_varint(body, p)
+                if p < end:  # a log written before these fields: not in the snapshot
+                    for name in SNAPSHOT_TAIL:
+                        snap[name], p = get_varint(body, p)
                 rec.snapshot = snap
         elif rec.code == EV_HEADER:
             rec.header, p = _decode_header(body, p)

@@ -56,9 +56,22 @@ def _fail(text, pos, why):
     raise ValueError('"%s": %s (at character %d)' % (text, why, pos + 1))
 
 
+# set while parse_stage reads: a lone stage may then have no time of its own
+_ONE_STAGE = [False]
+
+
 def _validated(text, control):
     """control.validate(), its message prefixed with the text it was read from."""
     try:
+        side = control.white
+        if (_ONE_STAGE[0] and control.known and control.symmetric() and len(side.stages) == 1
+                and side.mode == MODE_COUNTDOWN):
+            st = side.stages[0]
+            if st.time_ms == 0 and not st.moves and (st.inc_ms or st.delay_ms):
+                # an increment alone: the rest is checked as if the stage had time
+                Control(SideControl([Stage(1, 0, st.inc_ms, st.delay_ms, st.delay_kind)],
+                                    byo_periods=side.byo_periods)).validate()
+                return control
         return control.validate()
     except ValueError as e:
         raise ValueError('"%s": %s' % (text, e.args[0] if e.args else "invalid")) from None
@@ -655,12 +668,18 @@ def parse_stage(text):
     """One stage in readable notation ("15m", "15m+10s", "20/1h"), the same for both sides:
     what an arbiter adds to a game in progress (RGC 10.1 "finish with 15 minutes each";
     `chessclock simulate`'s add-stage, the serial link's addstage). As everywhere, a text in
-    PGN shape is PGN, in seconds: "15" is 15 s, "900" 15 min."""
-    control = parse(text)
+    PGN shape is PGN, in seconds: "15" is 15 s, "900" 15 min. A stage with no time of its
+    own and an increment or delay ("0m+5s", "0+5") is "+5 s a move from now on" (FIDE
+    Guidelines III)."""
+    _ONE_STAGE[0] = True
+    try:
+        control = parse(text)
+    finally:
+        _ONE_STAGE[0] = False
     side = control.white
     if (not control.known or not control.symmetric() or len(side.stages) != 1
             or side.mode != MODE_COUNTDOWN or side.byo_periods):
-        raise ValueError('"%s": one stage is needed here, e.g. 15m or 15m+10s' % text)
+        raise ValueError('"%s": one stage is needed here, e.g. 15m, 15m+10s or 0m+5s' % text)
     return side.stages[0]
 
 

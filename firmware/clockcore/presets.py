@@ -14,7 +14,9 @@ DAY = 86400000
 class Preset:
     """A named control and the clock options its rules ask for (shared/CLOCK-RULES.md):
     freeze           after a flag in the last stage both clocks stop (False: keep running so
-                     the other flag can fall, for rules where a claim needs one's own flag up)
+                     the other flag can fall, for rules whose ruling needs the second flag:
+                     a claim needs one's own flag up (Active 1987), both flags down is a
+                     draw (5-minute 1990)); every preset with both_flags_draw keeps running
     stage_on_flag    the next stage's time is added when the side's time reaches zero, not
                      on the press completing the stage's moves
     inc_at_turn_start  the increment is credited at the start of each turn, not on the press
@@ -80,6 +82,7 @@ PRESETS = (
            source="US Chess Official Rules (7th ed.), sudden death with delay"),
     Preset("fide-5min-1990", "FIDE 5-minute chess (1990): 5 min sudden death",
            lambda: _one(Stage(5 * MIN)), aliases=("5min-1990",), both_flags_draw=True,
+           freeze=False,  # both flags down is a draw: the second flag must be able to fall
            source="FCE Butlletí 54 (1990), RAP 1, 9"),
     Preset("fide-active-1987", "FIDE active chess (1987): 30 min sudden death",
            lambda: _one(Stage(30 * MIN)), aliases=("active-1987",),

@@ -32,6 +32,8 @@ COMMANDS = {
     "resume": ("clock_cmd", "resume paused clocks (arbiter's key)"),
     "adjust": ("clock_cmd", "add or take time from a side, e.g. adjust white +2m"),
     "moves": ("clock_cmd", "set a side's move counter, e.g. moves black 40"),
+    "add-increment": ("clock_cmd", "+INC a move from now on for both sides (FIDE Guidelines "
+                      "III), e.g. add-increment 5s"),
     "key": ("clock_cmd", "the arbiter's key: new, use, set on clocks, check"),
     "log-pull": ("clock_cmd", "pull clocks' event logs into a local archive (resumable)"),
     "corr": ("corr.cmd", "correspondence chess ledger (CXEB e-mail rules): days, series, claims"),

@@ -83,6 +83,13 @@ def add_arguments_moves(p):
     _common(p)
 
 
+def add_arguments_add_increment(p):
+    p.add_argument("amount", metavar="INC", help="the increment a move, e.g. 5s")
+    p.add_argument("--side", choices=("both", "white", "black"), default="both",
+                   help="who gets it (default: both, as FIDE Guidelines III)")
+    _common(p)
+
+
 def add_arguments_key(p):
     p.add_argument("action", choices=("new", "use", "set", "check"),
                    help="new FILE: make a key file; use FILE: use it from now on; set: put "
@@ -404,6 +411,18 @@ def run_moves(args, stdout, stderr):
     if args.count < 0:
         return _err(stderr, L.ClockError(L.EXIT_INPUT, "a move count is not negative"))
     return _change(args, stdout, stderr, "moves", args.side, args.count, render=_times)
+
+
+def run_add_increment(args, stdout, stderr):
+    """+INC a move from now on (FIDE Guidelines III): one arbiter action on each clock."""
+    try:
+        ms = parse_ms(args.amount)
+    except L.ClockError as e:
+        return _err(stderr, e)
+    if ms <= 0:
+        return _err(stderr, L.ClockError(L.EXIT_INPUT, "the increment is a time above 0, "
+                                         "e.g. 5s, not %r" % args.amount))
+    return _change(args, stdout, stderr, "addinc", args.side, ms, render=_times)
 
 
 def run_key(args, stdout, stderr):

@@ -111,6 +111,10 @@ def _act(c, rec):
         c.set_time(s, rec.arg, t)
 
 
+def _rec_main(rec, s):
+    return rec.w if s == 0 else rec.b
+
+
 def _adopt(c, rec, res):
     """A restoring boot: the clock's saved state replaces the replay's (a power cut)."""
     snap = rec.snapshot
@@ -132,6 +136,10 @@ def _adopt(c, rec, res):
     for s, pre in ((0, "white_"), (1, "black_")):
         for name in L.SNAPSHOT_SIDE:
             getattr(c, name)[s] = snap[pre + name]
+        # out of time: saved since the log has it; before, a flag down and no time
+        out = snap.get(pre + "out")
+        c.out[s] = bool(out) if out is not None else c.flag_at[s] >= 0 and _rec_main(rec, s) == 0
+    c.undo_opp_gain = snap.get("undo_opp_gain", 0)
 
 
 def _app_dict(rec):

@@ -306,8 +306,11 @@ def describe_correction(c):
             what += " (the amount of a +2 min penalty to the opponent)"
         return what + reason
     if typ == "undo":
-        return "last press by %s marked as not a move (%s taken back)%s" % (
-            side, fmt(-c.get("delta_ms", 0)), reason)
+        opp = c.get("opponent_delta_ms", 0)
+        return "last press by %s marked as not a move (%s taken back%s)%s" % (
+            side, fmt(-c.get("delta_ms", 0)),
+            ", and %s from %s's increment at turn start" % (fmt(-opp), other(side))
+            if opp and side in ("white", "black") else "", reason)
     if typ == "set-time":
         return "%s's time set; now White %s, Black %s%s" % (
             side, fmt(c.get("white_ms")), fmt(c.get("black_ms")), reason)
@@ -316,6 +319,8 @@ def describe_correction(c):
     if typ == "set-stage":
         return "%s put in stage %s%s" % (side, c.get("stage"), reason)
     if typ == "add-stage":
+        if not c.get("added_ms") and c.get("inc_ms"):  # FIDE Guidelines III
+            return "from now on +%s a move for %s%s" % (fmt(c["inc_ms"]), side, reason)
         return "stage added for %s: %s more%s" % (side, fmt(c.get("added_ms")), reason)
     if typ == "unflag":
         return "%s's flag taken back%s" % (side, reason)
@@ -393,7 +398,12 @@ def rule_flag(events, ruleset, control=None, control_text=None, game=None, board
         r.facts.append("Position at the flag: %s" % board.fen())
 
     # A control missed at a stage passed on time-out (the clock's "TIME" mode) is a flag too.
-    candidates = [dict(f, kind="flag") for f in facts.standing_flags]
+    # The clock logs such a time-out as a flag of the stage followed by the stage passed at
+    # the same instant: it is ruled on below from the stage pass, with the presses made.
+    timeouts = {(s["side"], s["t_ms"]) for s in facts.stage_passes
+                if s.get("cause") == "timeout"}
+    candidates = [dict(f, kind="flag") for f in facts.standing_flags
+                  if (f["side"], f["t_ms"]) not in timeouts]
     for s in facts.stage_passes:
         if s.get("cause") != "timeout" or control is None:
             continue

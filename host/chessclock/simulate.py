@@ -83,6 +83,12 @@ def _parse_action(action, args, line_no):
             raise ScriptError("line %d: add-stage takes white, black or both and a stage"
                               % line_no)
         return (action, _side(args[0], line_no, True), _stage_from(" ".join(args[1:]), line_no))
+    if action == "add-increment":  # "+5 s a move from now on" (FIDE Guidelines III)
+        need(2, "white, black or both and the increment in ms")
+        inc = _int(args[1], line_no, "the increment")
+        if inc == 0:
+            raise ScriptError("line %d: an increment is more than 0 ms" % line_no)
+        return (action, _side(args[0], line_no, True), inc)
     if action == "split":
         need(2, "the elapsed ms and White's share in percent")
         return (action, _int(args[0], line_no, "the elapsed time"),
@@ -140,6 +146,8 @@ class Replay:
             rec["moves"] = c.moves[side]
         elif ev in (E.EV_ADJUST, E.EV_UNDO):
             rec["delta_ms"] = arg if ev == E.EV_ADJUST else -arg
+            if ev == E.EV_UNDO and c.undo_taken_opp:  # the opponent's turn-start increment
+                rec["opponent_delta_ms"] = -c.undo_taken_opp
         elif ev == E.EV_SET_MOVES:
             rec["moves"] = arg
         elif ev == E.EV_SET_STAGE:
@@ -147,6 +155,9 @@ class Replay:
         elif ev == E.EV_ADD_STAGE:
             rec["stage"] = c.stage[side] + 1
             rec["added_ms"] = arg
+            st = c.current_stage(side)
+            if st.inc_ms:
+                rec["inc_ms"] = st.inc_ms
         elif ev in (E.EV_OVERTIME, E.EV_PERIOD):
             rec["periods"] = arg
         self._times(rec)
@@ -195,6 +206,8 @@ class Replay:
             c.set_stage(act[1], act[2], t)
         elif name == "add-stage":
             c.add_stage(act[1], act[2], t)
+        elif name == "add-increment":
+            c.add_increment(act[1], act[2], t)
         elif name == "split":
             c.split(act[1], act[2], t)
         if not done:

@@ -190,6 +190,63 @@ def test_arbiter_menu_penalty_time_moves_and_resume_the_other_side():
     assert E.EV_ADJUST in events and E.EV_SET_MOVES in events
 
 
+def test_arbiter_menu_increment_for_both_from_now_on():
+    # FIDE Guidelines III, "+5 s a move from now on": one item, one START, both sides
+    board, app = boot()
+    start(board, app, 1000)
+    board.press_lever(LEFT, 3000000)
+    until(app, board, 3100)
+    t = nav(board, app, 4000, BTN_START)       # pause (Black's turn)
+    board.press_buttons(BTN_MENU, t * 1000, hold_us=2500000)
+    until(app, board, t + 3000)
+    times = list(app.clock.main)
+    t = nav(board, app, t + 3000, BTN_PLUS, BTN_PLUS, BTN_PLUS, BTN_PLUS, BTN_PLUS,
+            BTN_PLUS)
+    assert text(board.left) == "InC" and text(board.right) == "+2s"  # blitz: +2 s now
+    t = nav(board, app, t, BTN_START, BTN_PLUS)  # edit: 5 s, then 6 s
+    assert text(board.right) == "+6s"
+    t = nav(board, app, t, BTN_START)
+    assert text(board.right) == "donE"
+    c = app.clock
+    assert c.main == times and c.stage == [1, 1]
+    assert c.current_stage(E.WHITE).inc_ms == c.current_stage(E.BLACK).inc_ms == 6000
+    seen = []
+    listener = c.listener
+
+    def spy(ev, side, t_ms, arg):
+        seen.append((ev, side, arg))
+        listener(ev, side, t_ms, arg)
+
+    c.listener = spy
+    t = nav(board, app, t, BTN_MENU, BTN_START)  # close, resume: Black runs
+    board.press_lever(RIGHT, (t + 1000) * 1000)
+    until(app, board, t + 1200)
+    assert (E.EV_PRESS, E.BLACK, 6000) in seen  # the press credits the new increment
+    from clockcore.eventlog import Reader
+    r = Reader()
+    added = [r.decode(p) for p in app.store.read_log()]
+    added = [(x.side, x.arg, x.fields["inc_ms"], x.fields["reason"]) for x in added
+             if x.code == E.EV_ADD_STAGE]
+    assert added == [(E.WHITE, 0, 6000, 4), (E.BLACK, 0, 6000, 4)]
+
+
+def test_link_adds_an_increment_alone_in_one_request():
+    from clockcore import protocol as P
+    board, app = boot()
+    key = bytes(range(32))
+    app.link.handle(P.encode_request(1, "keyset", [key.hex()])[:-1])
+    app.clock.start(app.now)
+    for rid, op, args in ((10, "addstage", ("both", "0m+5s")), (20, "addinc", ("white", "2000")),
+                          (30, "addinc", ("both", "0"))):
+        nonce = P.decode_reply(app.link.handle(P.encode_request(rid, "auth")[:-1])[:-1])
+        line = P.encode_request(rid + 1, op, args, key, nonce[2]["nonce"].encode())
+        ok = P.decode_reply(app.link.handle(line[:-1])[:-1])[1]
+        assert ok == (rid != 30), (op, args)
+    c = app.clock
+    assert c.stage == [2, 1] and c.main == [180000, 180000]  # no time of their own
+    assert c.current_stage(E.WHITE).inc_ms == 2000 and c.current_stage(E.BLACK).inc_ms == 5000
+
+
 def test_flag_shows_on_the_display_and_no_buzzer_in_competition():
     board, app = boot()
     start(board, app, 1000)

@@ -18,6 +18,7 @@ ARGS = {
     "verify": (), "set": ("300+2",), "start": (), "pause": (), "resume": (), "end": (),
     "adjust": ("white", "1000"), "settime": ("black", "60000"), "moves": ("black", "3"),
     "stage": ("white", "1"), "undo": (), "addstage": ("both", "15m"),
+    "addinc": ("both", "5000"),
     "split": ("1000", "60"), "wallclock": ("1796000000",), "keyset": (KEY.hex(),),
     "logclear": ("0",), "maintenance": (),
 }

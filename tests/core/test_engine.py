@@ -319,8 +319,11 @@ def test_stage_on_time_out_dgt_time_mode():
     c.tick(100000)
     st = rec.of("stage")
     assert st == [("stage", W, 12000, 5000, 5000, 8000)]
-    assert c.flag_at[W] == 17000
-    assert rec.of("flag")[0][3] == 0  # presses in the stage when it fell
+    # the time-out of stage 1 is its flag event, with the 2 presses made (all it asks:
+    # not a fall); the flag of the last stage is the fall
+    assert rec.of("flag") == [("flag", W, 12000, 2, 0, 8000), ("flag", W, 17000, 0, 0, 8000)]
+    assert rec.names()[-3:] == ["flag", "stage", "flag"]
+    assert c.flag_at[W] == 17000 and c.flag_order == [W, E.NOBODY]
 
 
 def test_stage_on_time_out_logs_presses_made_in_the_stage():
@@ -499,3 +502,215 @@ def test_control_errors_are_refused_at_construction():
     bad = one([Stage(1000), Stage(1000)])  # sudden death not last
     raises(ValueError, E.Clock, bad)
     raises(ValueError, E.Clock, one([Stage(0)]))
+
+
+# ---- issue 10: byo-yomi after a multi-stage control (Art. 6.9) -------------------------------
+
+def _multi_byo(**options):
+    # `1m/2, 30s, byo 3x10s`: 1 min for 2 moves, then 30 s, then 3 periods of 10 s
+    return make(one([Stage(60000, moves=2), Stage(30000)], byo_periods=3, byo_ms=10000),
+                **options)
+
+
+def test_running_out_in_an_earlier_stage_is_a_flag_not_overtime():
+    c, rec = _multi_byo()
+    c.start(0)
+    c.press(W, 20000)   # W 40000, 1 of 2 moves
+    c.press(B, 25000)   # B 55000
+    c.tick(100000)      # W runs out at 25000 + 40000
+    assert rec.names() == ["start", "press", "press", "flag"]
+    assert rec.of("flag") == [("flag", W, 65000, 1, 0, 55000)]
+    assert c.periods == [0, 0] and c.state == E.FROZEN
+
+
+def test_flag_in_earlier_stage_without_freeze_gets_next_stage_then_byo_yomi():
+    c, rec = _multi_byo(freeze=False)
+    c.start(0)
+    c.press(W, 20000)
+    c.press(B, 25000)
+    c.tick(68000)
+    assert c.flag_at[W] == 65000 and c.state == E.RUNNING and c.overrun[W] == 3000
+    # W's 2nd press completes stage 1: nothing for the move, stage 2's 30 s in full
+    c.press(W, 70000)
+    assert rec.events[-2:] == [("press", W, 70000, 0, 0, 55000),
+                               ("stage", W, 70000, 30000, 30000, 55000)]
+    assert c.flag_at[W] == 65000 and c.flag_order == [W, E.NOBODY]  # the flag stays
+    assert c.overrun[W] == 5000 and c.out == [False, False]
+    c.press(B, 80000)   # B 45000, its 2nd move: + 30000
+    assert c.main == [30000, 75000]
+    c.tick(112000)      # W's 30 s run out at 110000: overtime, now (last stage)
+    assert rec.of("overtime") == [("overtime", W, 110000, 3, 10000, 75000)]
+    c.press(W, 114000)  # a move inside the period keeps it and counts
+    assert c.main[W] == 10000 and c.moves[W] == 3 and c.stage_moves[W] == 1
+    c.press(B, 115000)  # B 74000
+    c.tick(150000)
+    assert [e[:4] for e in rec.of("period")] == [("period", W, 125000, 2),
+                                                ("period", W, 135000, 1)]
+    assert rec.of("flag")[-1] == ("flag", W, 145000, 1, 0, 74000)
+    assert c.flag_at[W] == 65000  # a side's first flag is the one kept
+
+
+def test_time_mode_flag_of_stage_then_next_stage_then_byo_yomi():
+    c, rec = _multi_byo(stage_on_flag=True)
+    c.start(0)
+    c.press(W, 20000)
+    c.press(B, 25000)
+    c.tick(100000)
+    # 1 press of 2: a fall, recorded; TIME mode adds stage 2 at once and does not freeze
+    assert rec.events[-3:] == [("flag", W, 65000, 1, 0, 55000),
+                               ("stage", W, 65000, 30000, 30000, 55000),
+                               ("overtime", W, 95000, 3, 10000, 55000)]
+    assert c.stage_cause == E.CAUSE_TIMEOUT
+    assert c.flag_at[W] == 65000 and c.state == E.RUNNING and c.main[W] == 5000
+
+
+def test_time_mode_repeating_last_stage_repeats_on_time_out():
+    # "10 s for every 2 moves", TIME mode: the next 10 s come when time runs out
+    c, rec = make(one([Stage(10000, moves=2)]), stage_on_flag=True)
+    c.start(0)
+    c.tick(15000)
+    assert rec.events[-2:] == [("flag", W, 10000, 0, 0, 10000),
+                               ("stage", W, 10000, 10000, 10000, 10000)]
+    assert c.main[W] == 5000 and c.stage[W] == 0 and c.state == E.RUNNING
+
+
+def test_flag_in_earlier_stage_next_stage_with_no_time_flags_again():
+    # Armageddon-like `5s/2, 0m+2s`, no freeze: the 2nd press brings 0 s: out of stage 2
+    c, rec = make(one([Stage(5000, moves=2), Stage(0, inc_ms=2000)]), freeze=False)
+    c.start(0)
+    c.tick(6000)        # W flag at 5000 after 0 presses
+    c.press(W, 7000)
+    c.press(B, 8000)
+    c.press(W, 9000)    # W's 2nd press: stage 2 with 0 s: the flag of stage 2 at once
+    assert rec.names()[-3:] == ["press", "stage", "flag"]
+    assert rec.events[-1] == ("flag", W, 9000, 0, 0, 4000)
+    c.press(B, 10000)
+    c.press(W, 11000)   # out of time: no increment
+    assert c.main[W] == 0 and rec.events[-1][3] == 0
+
+
+def test_arbiter_time_to_a_side_past_its_flag_keeps_the_flag():
+    c, rec = make(one([Stage(10000, moves=1), Stage(5000)]), freeze=False)
+    c.start(0)
+    c.tick(12000)
+    c.press(W, 12000)   # its 1st move: stage 2's 5 s
+    c.adjust(W, 1000, 12500)
+    assert c.flag_at[W] == 10000 and "unflag" not in rec.names()
+    c2, rec2 = make(sudden_death(10000), freeze=False)
+    c2.start(0)
+    c2.tick(12000)
+    c2.adjust(W, 1000, 12000)  # out of time: the correction takes the flag back
+    assert c2.flag_at[W] == -1 and rec2.names()[-1] == "unflag"
+
+
+# ---- issue 10: an increment alone, from now on (FIDE Guidelines III) --------------------
+
+def test_add_increment_for_both_from_now_on():
+    c, rec = make(sudden_death(300000))
+    c.start(0)
+    c.press(W, 10000)   # W 290000
+    c.pause(20000)      # B 290000
+    c.add_increment(E.NOBODY, 5000, 20000)
+    assert rec.events[-2:] == [("add-stage", W, 20000, 0, 290000, 290000),
+                               ("add-stage", B, 20000, 0, 290000, 290000)]
+    assert c.stage == [1, 1] and c.current_stage(B).inc_ms == 5000
+    c.resume(21000)
+    c.press(B, 25000)   # 4 s used, + 5 s
+    c.press(W, 30000)   # 5 s used, + 5 s
+    assert c.main == [290000, 291000]
+    assert [e[3] for e in rec.of("press")] == [0, 5000, 5000]
+
+
+def test_add_stage_zero_time_with_increment_is_the_same_action():
+    a, _ = make(sudden_death(300000))
+    b, _ = make(sudden_death(300000))
+    for c in (a, b):
+        c.start(0)
+        c.press(W, 10000)
+    a.add_increment(E.NOBODY, 5000, 12000)
+    b.add_stage(E.NOBODY, Stage(0, inc_ms=5000), 12000)
+    for c in (a, b):
+        c.press(B, 15000)
+    assert a.main == b.main == [290000, 300000]  # B: 5 s used, + 5 s
+
+
+def test_add_stage_refuses_what_adds_nothing_or_cannot_run():
+    c, rec = make(sudden_death(300000))
+    c.start(0)
+    raises(ValueError, c.add_stage, E.NOBODY, Stage(0), 1000)
+    raises(ValueError, c.add_stage, E.NOBODY, Stage(0, moves=10, inc_ms=1000), 1000)
+    raises(ValueError, c.add_stage, E.NOBODY, Stage(0, inc_ms=1000, delay_ms=1000,
+                                                    delay_kind=DELAY_BRONSTEIN), 1000)
+    raises(ValueError, c.add_increment, W, 0, 1000)
+    assert len(c.stages[W]) == 1 and rec.names() == ["start"]
+
+
+def test_add_increment_gives_nothing_to_a_side_out_of_time():
+    c, rec = make(sudden_death(5000), freeze=False)
+    c.start(0)
+    c.tick(6000)        # W flag at 5000
+    c.add_increment(E.NOBODY, 5000, 6000)
+    assert c.flag_at[W] == 5000 and "unflag" not in rec.names()
+    c.press(W, 7000)
+    assert c.main[W] == 0 and rec.events[-1][3] == 0
+    c.press(B, 8000)    # 1 s used, + 5 s
+    assert c.main[B] == 9000
+
+
+def test_add_increment_with_increment_at_turn_start():
+    c, rec = make(sudden_death(60000), inc_at_turn_start=True)
+    c.start(0)
+    c.press(W, 1000)    # W 59000
+    c.add_increment(E.NOBODY, 5000, 2000)  # B's turn has started: from its next turn
+    c.press(B, 3000)    # B 58000; W's turn starts: + 5 s
+    assert c.main == [64000, 58000]
+
+
+# ---- issue 10: undo reverses what the press credited, to whichever side ------------------
+
+def test_undo_takes_back_the_opponents_increment_at_turn_start():
+    c, rec = make(sudden_death(180000, inc_ms=2000), inc_at_turn_start=True)
+    c.start(0)          # W 182000
+    c.press(W, 5000)    # W 177000; B's turn starts: 182000
+    c.pause(6000)       # B 181000
+    assert c.undo_press(6000)
+    assert c.main == [177000, 179000] and c.moves == [0, 0] and c.turn == B
+    assert rec.events[-1] == ("undo", W, 6000, 0, 177000, 179000)
+    assert not c.undo_press(6000)
+
+
+def test_undo_with_increment_on_the_press_takes_the_movers():
+    c, rec = make(sudden_death(180000, inc_ms=2000))
+    c.start(0)
+    c.press(W, 5000)    # W 177000
+    assert c.undo_press(6000)
+    assert c.main == [175000, 179000]
+    assert rec.events[-1] == ("undo", W, 6000, 2000, 175000, 179000)
+
+
+def test_undo_never_takes_a_side_below_zero_its_flag_falls_then():
+    c, rec = make(sudden_death(10000, inc_ms=2000), inc_at_turn_start=True)
+    c.start(0)          # W 12000
+    c.press(W, 1000)    # W 11000, B 12000
+    c.tick(11500)       # B 1500 left
+    assert c.undo_press(11500)
+    assert c.main == [11000, 0]
+    c.tick(12000)
+    assert rec.of("flag") == [("flag", B, 11500, 0, 11000, 0)]
+
+
+def test_arbiter_puts_a_side_in_overtime_back_in_a_stage_with_moves():
+    # byo-yomi belongs to the stage for the rest of the game: set_stage to a stage with a
+    # move count leaves it, and the press completing that stage passes it
+    c, rec = make(one([Stage(10000, moves=1), Stage(5000)], byo_periods=2, byo_ms=3000))
+    c.start(0)
+    c.press(W, 1000)    # W 9000 + 5000
+    c.press(B, 2000)    # B 9000 + 5000
+    c.tick(17000)       # W's 14 s run out at 16000: overtime, 2 s left of the period
+    assert c.periods[W] == 2 and c.main[W] == 2000
+    c.pause(17000)
+    c.set_stage(W, 0, 17000)
+    assert c.periods[W] == 0 and c.stage[W] == 0
+    c.resume(17000)
+    c.press(W, 17500)   # 1 move of 1: stage 2's 5 s on what is left
+    assert c.main[W] == 1500 + 5000 and c.stage[W] == 1 and c.periods[W] == 0

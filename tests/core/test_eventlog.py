@@ -146,3 +146,23 @@ def test_varints():
     for v in (0, 1, -1, 63, -64, 64, 300, -300, 2 ** 30, -(2 ** 31), 2 ** 40):
         p = L.put_varint(buf, 0, v)
         assert L.get_varint(buf, 0) == (v, p)
+
+
+def test_boot_snapshot_has_the_out_of_time_state_and_older_ones_still_read():
+    c = E.Clock(Control(SideControl([Stage(10000, 2), Stage(5000)])), freeze=False)
+    c.start(0)
+    c.tick(12000)                       # White out of time in stage 1
+    assert c.out == [True, False]
+    for cut in (0, 3):                  # as written now; as written before the tail
+        body = L.snapshot_body(c)
+        body = body[:len(body) - cut]
+        sink = Sink()
+        w = L.Writer(sink.append)
+        w.log_big(L.EV_BOOT, -1, 12000, 1, c, body)
+        w.flush()
+        snap = L.Reader().decode(sink.payloads[0]).snapshot
+        assert snap["white_flag_at"] == 10000 and snap["white_overrun"] == 2000
+        if cut:
+            assert "white_out" not in snap and "undo_opp_gain" not in snap
+        else:
+            assert (snap["white_out"], snap["black_out"], snap["undo_opp_gain"]) == (1, 0, 0)

@@ -38,6 +38,7 @@ def fields(c):
             c.stage_cause, list(c.periods), list(c.period_moves), list(c.flag_at),
             list(c.flag_order), list(c.overrun), c.turn_used, c.delay_left, c.undo_side,
             c.undo_gain, c.undo_moves, c.undo_stage, c.undo_stage_moves, c.undo_period_moves,
+            c.undo_opp_gain, list(c.out),
             c.inc_at_turn_start, c.stage_on_flag, c.freeze, repr(c.stages[0]),
             repr(c.stages[1]), repr(c.sides[0]), repr(c.sides[1]))
 
@@ -257,7 +258,7 @@ def test_other_versions_and_bad_values_raise_value_error():
         b[i] = v
         return bytes(b)
 
-    assert "version" in raises(ValueError, G.decode, with_byte(2, 2)).args[0]
+    assert "version" in raises(ValueError, G.decode, with_byte(2, 3)).args[0]
     raises(ValueError, G.decode, with_byte(2, 0))
     raises(ValueError, G.decode, with_byte(0, ord("X")))
     raises(ValueError, G.decode, with_byte(3, 0x80))   # unknown flag
@@ -281,3 +282,29 @@ def test_other_versions_and_bad_values_raise_value_error():
 
 def test_meta_must_be_a_dict():
     raises(ValueError, G.encode, _game(), [1, 2])
+
+
+def _as_version_1(payload):
+    """The same game in format 1: no undo_opp_gain after the turn fields, no out per side."""
+    b = bytes(payload)
+    head = 3 + 7  # magic, version, the head
+    turn = b[head:head + 72]
+    pos = head + 72
+    w = b[pos:pos + 72]
+    bl = b[pos + 72:pos + 144]
+    rest = b[pos + 144:]
+    return b"GS\x01" + b[3:head] + turn[:64] + w[:64] + bl[:64] + rest
+
+
+def test_a_game_saved_in_format_1_is_still_read():
+    # A flag in stage 1 without freeze: White is out of time (main 0, flag down).
+    c = E.Clock(parse("10m/2, 5m"), freeze=False)
+    c.start(0)
+    c.tick(700000)
+    assert c.out == [True, False]
+    old = _as_version_1(G.encode(c, META))
+    assert old[2] == 1
+    back, meta = G.decode(old)
+    assert meta == META
+    assert back.out == [True, False] and back.undo_opp_gain == 0
+    assert back.main == c.main and back.flag_at == c.flag_at

@@ -663,3 +663,12 @@ def test_parse_stage_one_stage_for_both_sides():
     assert N.parse_stage("15").time_ms == 15000
     for bad in ("15m/40, 5m", "5m vs 4m", "hourglass 3m", "1h + byo 5x30s", "?"):
         assert "one stage" in message(ValueError, N.parse_stage, bad), bad
+
+
+def test_parse_stage_takes_an_increment_alone():
+    # "+5 s a move from now on" (FIDE Guidelines III): a stage with no time of its own
+    assert N.parse_stage("0m+5s") == Stage(0, inc_ms=5000)
+    assert N.parse_stage("0m d5s") == Stage(0, delay_ms=5000, delay_kind=DELAY_SIMPLE)
+    assert N.parse_stage("15m+10s") == Stage(900000, inc_ms=10000)
+    for bad in ("0m", "0m/10+5s", "15m vs 10m", "?", "1m, byo 3x10s", ""):
+        assert message(ValueError, N.parse_stage, bad), bad

@@ -3,6 +3,7 @@
 
 from check import raises
 
+from clockcore import engine as E
 from clockcore import notation as N
 from clockcore import presets as P
 from clockcore.control import DELAY_SIMPLE, Control, SideControl, Stage
@@ -62,7 +63,8 @@ def test_us_g90_d5():
 def test_seed_presets():
     p = get("fide-5min-1990")
     assert p.control == one(Stage(300000))
-    assert p.both_flags_draw and not p.audible_flag and p.freeze
+    # both flags down = draw (RAP 9): the clock keeps running after the first, silently
+    assert p.both_flags_draw and not p.audible_flag and not p.freeze
     assert p.source == "FCE Butlletí 54 (1990), RAP 1, 9"
 
     p = get("fide-active-1987")
@@ -101,7 +103,23 @@ def test_defaults_and_silent_flags():
         assert p.source and p.title, p.key
         assert p.ledger == (p.key == "cxeb-correspondence"), p.key
         assert p.both_flags_draw == (p.key == "fide-5min-1990"), p.key
-        assert p.freeze == (p.key not in ("fide-active-1987", "fide-active-1987-inc")), p.key
+        assert p.freeze == (p.key not in ("fide-active-1987", "fide-active-1987-inc",
+                                          "fide-5min-1990")), p.key
+        if p.both_flags_draw:  # a ruling that needs the second flag: no freeze
+            assert not p.freeze, p.key
+
+
+def test_five_minute_1990_both_flags_can_fall_on_the_clock():
+    p = get("fide-5min-1990")
+    c = E.Clock(p.control, freeze=p.freeze, stage_on_flag=p.stage_on_flag,
+                inc_at_turn_start=p.inc_at_turn_start)
+    c.start(0)
+    c.press(E.WHITE, 1000)         # W 299000
+    c.tick(400000)                 # B's flag at 1000 + 300000; W does not run yet
+    assert c.flag_at == [-1, 301000] and c.state == E.RUNNING
+    c.press(E.BLACK, 402000)       # a flagged side's press still passes the turn
+    c.tick(800000)                 # W's flag at 402000 + 299000
+    assert c.flag_at == [701000, 301000] and c.flag_order == [E.BLACK, E.WHITE]
 
 
 def test_running_presets_validate_and_round_trip():

@@ -8,7 +8,12 @@ interval arithmetic: it looks at the clock after every call and inside every eve
 - a flag, a byo-yomi period and a stage passed on time-out happen exactly when that side's
   time reaches zero, never earlier or later;
 - every credit at a press is the legal one (increment, Bronstein min(used, delay), byo-yomi
-  restart, stage time) and a flagged side never gains time again.
+  restart, stage time), every press counts for its stage, and a side out of time gains
+  nothing but the next stage's time on the press completing a stage's moves;
+- byo-yomi starts only after the stage for the rest of the game; a flag in a stage with a
+  move count freezes only in move-counter mode, and in TIME mode is a fall only when the
+  presses made are fewer than the stage asks;
+- an undo takes back exactly what the last press brought, to whichever side it went.
 """
 
 from hypothesis import HealthCheck, assume, event, given, settings
@@ -65,7 +70,7 @@ def controls(draw):
 actions = st.lists(
     st.tuples(st.integers(0, 2500),
               st.sampled_from(["press", "press", "press", "press", "press-w", "press-b",
-                               "tick", "tick", "pause", "resume"])),
+                               "tick", "tick", "pause", "resume", "undo"])),
     min_size=1, max_size=60)
 
 
@@ -109,6 +114,8 @@ def run(control, options, script):
             clock.pause(t)
         elif act == "resume":
             clock.resume(t)
+        elif act == "undo":
+            clock.undo_press(t)
         else:
             clock.tick(t)
         seen.append(Obs(clock, t))
@@ -117,11 +124,21 @@ def run(control, options, script):
 
 def check(control, options, seen):
     sides = (control.white, control.black)
+    time_mode = options["stage_on_flag"]
     elapsed = [0, 0]      # time each side's clock ran, from the observations
     charged = [0, 0]      # what it cost them: delay, main time, or overrun after a flag
-    flagged = [False, False]
-    turn_run = 0          # time the current turn has run
+    # The checker's own account of each side, never read from the clock:
+    out = [False, False]       # out of time: no time added, its clock runs as overrun
+    fell = [False, False]      # a flag recorded as a fall (a side's first is kept)
+    stage = [0, 0]             # the stage it is in
+    in_stage = [0, 0]          # presses made in that stage
+    turn_run = 0               # time the current turn has run
+    last_press = None          # what undo takes back: (side, before, counters, bonus)
     prev = seen[0]
+
+    def stage_of(s):
+        return sides[s].stages[stage[s]]
+
     for cur in seen[1:]:
         dt = cur.t - prev.t
         assert dt >= 0
@@ -135,7 +152,7 @@ def check(control, options, seen):
             if sides[r].mode == MODE_UPCOUNT:
                 exp_main[r] += dt
                 charged[r] += dt
-            elif flagged[r]:
+            elif out[r]:
                 charged[r] += dt  # overrun, no-freeze
             else:
                 from_delay = min(dt, prev.delay)
@@ -143,11 +160,15 @@ def check(control, options, seen):
                 exp_main[r] = prev.main[r] - (dt - from_delay)
                 assert exp_main[r] >= 0, "time ran out with no event at the instant"
                 charged[r] += dt
-                if sides[r].mode == MODE_HOURGLASS and not flagged[1 - r]:
+                if sides[r].mode == MODE_HOURGLASS and not out[1 - r]:
                     exp_main[1 - r] += dt - from_delay
         if cur.ev is None or cur.ev in (E.EV_PAUSE, E.EV_RESUME, E.EV_IGNORED):
             assert cur.main == exp_main, (cur.ev, cur.t, cur.main, exp_main)
             assert cur.delay == exp_delay
+            if cur.ev is None and last_press is not None and len(last_press) == 4:
+                # the press and all it brought at its instant: what an undo takes back
+                s = last_press[0]
+                last_press = last_press + (cur.main[s] - last_press[1],)
         elif cur.ev == E.EV_START:  # White's first turn starts: delay, increment if now
             st_w = sides[cur.side].stages[0]
             if options["inc_at_turn_start"]:
@@ -155,25 +176,41 @@ def check(control, options, seen):
             assert cur.main == exp_main
             assert cur.delay == (st_w.delay_ms if st_w.delay_kind == DELAY_SIMPLE else 0)
         elif cur.ev in (E.EV_FLAG, E.EV_OVERTIME, E.EV_PERIOD) or (
-                cur.ev == E.EV_STAGE and prev.state == E.RUNNING and prev.turn == cur.side
-                and cur.turn == cur.side):
+                cur.ev == E.EV_STAGE and time_mode):
             s = cur.side
             # exactly at the instant the side's time (delay included) reached zero
             assert exp_main[s] == 0 and exp_delay == 0, (cur.ev, exp_main, exp_delay)
+            st_s = stage_of(s)
             if cur.ev == E.EV_FLAG:
                 assert cur.main[s] == 0
-                flagged[s] = True
+                assert cur.arg == in_stage[s]  # the presses made in the stage
+                # a fall unless TIME mode passed a stage whose presses were all made
+                if not (time_mode and st_s.moves and in_stage[s] >= st_s.moves):
+                    fell[s] = True
+                else:
+                    event("case: TIME mode, a stage passed with its moves made")
+                stops = not (time_mode and st_s.moves)  # TIME mode: the next stage follows
+                assert (cur.state == E.FROZEN) == (options["freeze"] and stops)
+                out[s] = True
             elif cur.ev == E.EV_STAGE:
-                assert options["stage_on_flag"]
-                assert cur.main[s] == sides[s].stages[cur.stage[s]].time_ms == cur.arg
+                # TIME mode: only after the flag event of the stage, at the same instant
+                assert prev.ev == E.EV_FLAG and prev.side == s and dt == 0 and st_s.moves
+                stage[s] = min(stage[s] + 1, len(sides[s].stages) - 1)
+                in_stage[s] = 0
+                assert cur.main[s] == stage_of(s).time_ms == cur.arg
+                out[s] = cur.main[s] == 0
             else:
+                # byo-yomi follows only the stage for the rest of the game (Art. 6.9)
+                assert st_s.moves == 0 and sides[s].byo_periods
                 assert cur.main[s] == sides[s].byo_ms
+                out[s] = False
             assert cur.main[1 - s] == exp_main[1 - s]
         elif cur.ev == E.EV_PRESS:
             s = cur.side
             o = 1 - s
-            st_s = sides[s].stages[prev.stage[s]]
-            if flagged[s] or sides[s].mode == MODE_UPCOUNT:
+            st_s = stage_of(s)
+            counters = (stage[s], in_stage[s], out[s])
+            if out[s] or sides[s].mode == MODE_UPCOUNT:
                 assert cur.arg == 0
                 assert cur.main[s] == exp_main[s]
             elif prev.periods[s] and prev.period_moves[s] + 1 >= sides[s].byo_moves:
@@ -184,25 +221,50 @@ def check(control, options, seen):
                     legal += min(turn_run, st_s.delay_ms)
                 assert cur.arg == legal
                 assert cur.main[s] == exp_main[s] + legal
+            if sides[s].mode != MODE_UPCOUNT:
+                in_stage[s] += 1  # every press counts for the stage, out of time or not
             # the opponent's turn starts: its delay, its increment if credited now
-            st_o = sides[o].stages[cur.stage[o]]
+            st_o = stage_of(o)
             bonus = 0
-            if options["inc_at_turn_start"] and not flagged[o]:
+            if options["inc_at_turn_start"] and not out[o]:
                 bonus = st_o.inc_ms
             assert cur.main[o] == exp_main[o] + bonus
             want_delay = st_o.delay_ms if st_o.delay_kind == DELAY_SIMPLE else 0
-            assert cur.delay == (0 if flagged[o] else want_delay)
+            assert cur.delay == (0 if out[o] else want_delay)
             turn_run = 0
+            last_press = (s, exp_main[s], counters, bonus)
         elif cur.ev == E.EV_STAGE:  # passed by the press just before, same instant
             s = cur.side
-            assert dt == 0 and not options["stage_on_flag"]
-            assert cur.arg == sides[s].stages[cur.stage[s]].time_ms
+            assert dt == 0 and not time_mode and prev.ev == E.EV_PRESS and prev.side == s
+            assert stage_of(s).moves and in_stage[s] >= stage_of(s).moves
+            stage[s] = min(stage[s] + 1, len(sides[s].stages) - 1)
+            in_stage[s] = 0
+            assert cur.arg == stage_of(s).time_ms
             assert cur.main[s] == prev.main[s] + cur.arg
+            # a side out of time in a stage with moves gets the next stage's time
+            if out[s] and cur.arg:
+                event("case: a side out of time gets the next stage's time")
+            out[s] = out[s] and cur.main[s] == 0
+        elif cur.ev == E.EV_UNDO:
+            assert last_press is not None and len(last_press) == 5
+            s, before, counters, bonus, gain = last_press
+            o = 1 - s
+            assert cur.side == s and cur.arg == gain
+            assert cur.main[s] == exp_main[s] - gain
+            # the opponent's increment at turn start goes too (never below zero)
+            assert cur.main[o] == exp_main[o] - min(bonus, exp_main[o])
+            stage[s], in_stage[s], out[s] = counters
+            if bonus:
+                event("case: undo takes back the opponent's increment")
+            last_press = None
         else:
             raise AssertionError("unexpected event %r" % E.EVENT_NAMES[cur.ev])
         for s in (0, 1):
-            if flagged[s]:  # nothing is ever added after the last control is passed
+            if out[s]:  # nothing is added to a side out of time
                 assert cur.main[s] == 0
+            assert cur.flagged[s] == fell[s]
+            if sides[s].mode == MODE_COUNTDOWN:
+                assert cur.stage[s] == stage[s] and cur.stage_moves[s] == in_stage[s]
         prev = cur
     return elapsed, charged
 

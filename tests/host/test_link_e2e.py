@@ -160,3 +160,40 @@ def test_many_ports_one_failing(clock, tmp_path):
     assert code == L.EXIT_UNREACHABLE
     rows = json.loads(out)
     assert rows[0]["ok"] and not rows[1]["ok"] and "cannot open" in rows[1]["error"]
+
+
+def test_increment_alone_over_the_link_is_one_logged_action(clock):
+    # FIDE Guidelines III: "+5 s a move from now on" for both, one arbiter action
+    server, storage, tmp = clock
+    port = server.path
+    keyfile = str(tmp / "arbiter.key")
+    assert cc("key", "new", keyfile)[0] == 0
+    assert cc("key", "use", keyfile)[0] == 0
+    assert cc("key", "set", "--port", port)[0] == 0
+    assert cc("set", "5m", "--yes", "--port", port)[0] == 0
+    assert cc("start", "--port", port)[0] == 0
+    assert cc("pause", "--port", port)[0] == 0
+    code, out, err = cc("add-increment", "0s", "--port", port)
+    assert code == 2 and "above 0" in err
+    before = status(port)
+    code, out, err = cc("add-increment", "5s", "--port", port, "--json")
+    assert code == 0, err
+    after = status(port)
+    assert (after["w"], after["b"]) == (before["w"], before["b"])  # no time of its own
+    assert (after["wstage"], after["bstage"]) == (2, 2)
+    assert cc("resume", "--port", port)[0] == 0
+    with L.Link(port) as lk:
+        lk.request("sim", "press", "left")                    # White's move: + 5 s
+    time.sleep(0.3)
+    s = status(port)
+    assert s["run"] == "black" and int(s["w"]) > int(before["w"]) + 4000
+    archive = str(tmp / "archive")
+    code, out, err = cc("log-pull", "--port", port, "--archive", archive, "--json")
+    assert code == 0, err
+    path = json.loads(out)["result"]["file"]
+    code, out, err = cc("log", "verify", path)                # the replay handles it
+    assert code == 0, out + err
+    code, out, err = cc("log", "export", path, "--format", "jsonl")
+    added = [e for e in map(json.loads, out.splitlines()) if e["type"] == "add-stage"]
+    assert [(e["side"], e["added_ms"], e["inc_ms"], e["reason"]) for e in added] == \
+        [("white", 0, 5000, "host"), ("black", 0, 5000, "host")]

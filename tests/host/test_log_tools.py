@@ -185,3 +185,55 @@ def test_cli_show_export_jsonl_csv_and_pgn_with_moves(tmp_path):
         assert main(["log", "export", path, "--format", "pgn"]) == 0
     g = chess.pgn.read_game(io.StringIO(out.getvalue()))
     assert [round(n.clock() * 1000) for n in g.mainline()] == [p[1] for p in plies]
+
+
+def test_issue_10_time_mode_flags_undo_increment_alone_and_a_cut_replay(monkeypatch):
+    # TIME mode, increment at turn start, no freeze, byo-yomi after the last stage: the
+    # log's replay must give every event the clock gave (flags of a stage at time-out,
+    # the undo taking back the opponent's increment, an increment alone), across a cut.
+    from clockcore import presets as P
+    from clockcore.control import Control, SideControl, Stage
+
+    def control():
+        return Control(SideControl([Stage(20000, moves=3, inc_ms=1000),
+                                    Stage(10000, inc_ms=1000)], byo_periods=2, byo_ms=5000))
+
+    preset = P.Preset("t10", "issue 10", control, freeze=False, stage_on_flag=True,
+                      inc_at_turn_start=True)
+    real = P.resolve
+    monkeypatch.setattr(P, "resolve", lambda spec: (control(), preset) if spec == "t10"
+                        else real(spec))
+
+    def after(board, app, t):
+        c = app.clock
+        board.press_buttons(BTN_START, (t + 500) * 1000)  # pause
+        until(app, board, t + 800)
+        assert c.undo_press(app.now)
+        c.resume(app.now)
+        until(app, board, t + 60000)  # Black: flag of stage 1, stage 2, overtime, flag
+        return t + 60000
+
+    board, app = game("t10", 3, 2000, after=after)
+    assert app.clock.out == [False, True] and app.clock.flag_at[E.WHITE] == -1
+    app2 = A.App(SimBoard(board.root))                      # the power goes, comes back
+    app2.step()
+    board2 = app2.board
+    assert app2.clock.out == app.clock.out and app2.clock.flag_at == app.clock.flag_at
+    board2.press_buttons(BTN_START, 1000000)
+    until(app2, board2, 1500)
+    app2.clock.add_increment(E.NOBODY, 5000, app2.now)
+    board2.press_lever(RIGHT, 3000000)  # Black, out of time: nothing; White +5 s from now
+    until(app2, board2, 3500)
+    board2.press_lever(LEFT, 5000000)
+    until(app2, board2, 60000)
+    res = verified(board2)
+    kinds = types(res)
+    for k in ("flag", "stage", "undo", "add-stage", "overtime", "period", "boot"):
+        assert k in kinds, k
+    undo = [d for d in res.events if d["type"] == "undo"][0]
+    assert undo["opponent_delta_ms"] == -1000   # Black's turn-start increment, taken back
+    timeouts = [d for d in res.events if d["type"] == "stage" and d["cause"] == "timeout"]
+    assert timeouts
+    for s in timeouts:  # each time-out is the flag of its stage, at the same instant
+        i = res.events.index(s)
+        assert res.events[i - 1]["type"] == "flag" and res.events[i - 1]["t_ms"] == s["t_ms"]

@@ -9,7 +9,7 @@ from clockcore import engine as E
 from clockcore import protocol as P
 
 OPS = ["hello", "status", "set", "start", "pause", "resume", "adjust", "moves", "stage",
-       "undo", "addstage", "split", "settime", "keyset", "logclear", "maintenance", "log",
+       "undo", "addstage", "addinc", "split", "settime", "keyset", "logclear", "maintenance", "log",
        "auth", "verify", "wallclock", "end", "sim", "x"]
 BOARD, APP = boot()
 until(APP, BOARD, 100)

@@ -564,3 +564,27 @@ def test_every_rule_set_cites_every_topic():
     for rs in R.RULESETS.values():
         assert set(rs.articles) == topics, rs.key
         assert all(rs.articles.values())
+
+
+def test_flag_in_an_earlier_stage_stays_first_after_the_side_plays_on():
+    """FIDE 6.9 / 6.4, clock without freeze: White's flag fell in stage 1 (1 press of 2);
+    White's 2nd press brought stage 2's time, then Black's flag fell: White's is first."""
+    script = ("0 start\n20000 press white\n25000 press black\n70000 press white\n"
+              "200000 end\n")
+    events, control = replay("1m/2, 30s", script, freeze=False)
+    assert [(e["side"], e["t_ms"]) for e in events if e["type"] == "flag"] == \
+        [("white", 65000), ("black", 125000)]
+    r = RU.rule_flag(events, R.get("fide2023"), control, "1m/2, 30s")
+    assert "White's flag fell first, at 1:05.000" in r.text(), r.text()
+    assert "Stage 2 reached by white at 1:10.000 (cause: moves" in r.text()
+    assert r.moves_check == {"required": 2, "scoresheet": None, "counter": 1}
+    assert r.result == "0-1"
+
+
+def test_corrections_name_the_opponents_increment_and_an_increment_alone():
+    assert RU.describe_correction({"type": "undo", "side": "white", "delta_ms": 0,
+                                   "opponent_delta_ms": -2000}) == (
+        "last press by white marked as not a move (0:00.000 taken back, and 0:02.000 from "
+        "black's increment at turn start)")
+    assert RU.describe_correction({"type": "add-stage", "side": "black", "added_ms": 0,
+                                   "inc_ms": 5000}) == "from now on +0:05.000 a move for black"

@@ -147,3 +147,76 @@ def test_script_from_a_file_and_the_console_entry_point(tmp_path):
                          text=True, check=False)
     assert res.returncode == 2 and res.stdout == ""
     assert "cannot read the script" in res.stderr
+
+
+# ---- issue 10: engine deviations, replayed ------------------------------------------------
+
+def test_byo_yomi_after_a_multi_stage_control_flag_in_stage_one():
+    script = "0 start\n20000 press white\n25000 press black\n100000 end\n"
+    code, ev, err = sim(["--control", "1m/2, 30s, byo 3x10s"], script)
+    assert code == 0, err
+    assert [e["type"] for e in ev] == ["start", "press", "press", "flag", "end", "final"]
+    assert ev[3]["t_ms"] == 65000 and ev[3]["stage"] == 1 and ev[3]["presses_in_stage"] == 1
+    assert ev[-1]["flags"] == [{"side": "white", "t_ms": 65000}]
+    # without freeze: White's 2nd press still brings stage 2's 30 s, then byo-yomi
+    script = ("0 start\n20000 press white\n25000 press black\n70000 press white\n"
+              "80000 press black\n112000 end\n")
+    code, ev, err = sim(["--control", "1m/2, 30s, byo 3x10s", "--no-freeze"], script)
+    assert code == 0, err
+    assert [e["type"] for e in ev] == ["start", "press", "press", "flag", "press", "stage",
+                                       "press", "stage", "overtime", "end", "final"]
+    assert ev[5]["added_ms"] == 30000 and ev[5]["white_ms"] == 30000
+    assert ev[8]["t_ms"] == 110000 and ev[8]["white_periods"] == 3
+    assert ev[-1]["flags"] == [{"side": "white", "t_ms": 65000}]
+
+
+def test_time_mode_time_out_is_the_stage_flag_with_its_presses():
+    script = "0 start\n20000 press white\n25000 press black\n70000 end\n"
+    code, ev, err = sim(["--control", "1m/2, 30s", "--next-stage", "flag"], script)
+    assert code == 0, err
+    flag, stage = ev[3], ev[4]
+    assert (flag["type"], flag["t_ms"], flag["stage"], flag["presses_in_stage"]) == \
+        ("flag", 65000, 1, 1)
+    assert (stage["type"], stage["t_ms"], stage["cause"], stage["white_ms"]) == \
+        ("stage", 65000, "timeout", 30000)
+    assert ev[-1]["state"] == "ended" and ev[-1]["white_ms"] == 25000
+
+
+def test_five_minute_1990_preset_lets_both_flags_fall():
+    script = "0 start\n1000 press white\n402000 press black\n800000 end\n"
+    code, ev, err = sim(["--control", "fide-5min-1990"], script)
+    assert code == 0, err
+    assert ev[-1]["flags"] == [{"side": "black", "t_ms": 301000},
+                               {"side": "white", "t_ms": 701000}]
+
+
+def test_increment_alone_as_one_arbiter_action():
+    base = "0 start\n10000 press white\n20000 pause\n"
+    after = "21000 resume\n25000 press black\n30000 press white\n31000 end\n"
+    outs = []
+    for action in ("20000 add-stage both 0m+5s\n", "20000 add-increment both 5000\n"):
+        code, ev, err = sim(["--control", "5m"], base + action + after)
+        assert code == 0, err
+        added = [e for e in ev if e["type"] == "add-stage"]
+        assert [(e["side"], e["added_ms"], e["inc_ms"]) for e in added] == \
+            [("white", 0, 5000), ("black", 0, 5000)]
+        presses = [e for e in ev if e["type"] == "press"]
+        assert [p["credit_ms"] for p in presses] == [0, 5000, 5000]
+        outs.append((ev[-1]["white_ms"], ev[-1]["black_ms"]))
+    # White 300 - 10 - 5 + 5 s; Black 300 - 10 - 4 + 5 - 1 s (running at the end)
+    assert outs == [(290000, 290000)] * 2
+    for bad, message in (("20000 add-increment both 0\n", "more than 0 ms"),
+                         ("20000 add-increment both\n", "add-increment takes"),
+                         ("20000 add-stage both 0m\n", "no time")):
+        code, ev, err = sim(["--control", "5m"], base + bad)
+        assert code == 2 and ev == [] and message in err, err
+
+
+def test_undo_takes_back_the_opponents_increment_at_turn_start():
+    script = "0 start\n5000 press white\n6000 pause\n6000 undo\n"
+    code, ev, err = sim(["--control", "3m+2s", "--increment-at", "turn-start"], script)
+    assert code == 0, err
+    undo = ev[3]
+    assert undo == {"t_ms": 6000, "type": "undo", "side": "white", "delta_ms": 0,
+                    "opponent_delta_ms": -2000, "white_ms": 177000, "black_ms": 179000}
+    assert ev[-1]["white_moves"] == 0

@@ -67,3 +67,20 @@ def test_no_allocation_when_flags_fall_without_freeze():
     n = allocated(lambda: play(c, t, 1000, 1500))
     assert c.flag_at[0] >= 0 and c.flag_at[1] >= 0
     assert n == 0
+
+
+def test_no_allocation_playing_on_after_flags_in_stages_with_moves():
+    # freeze off: out of time each stage, the next stage's time on every 2nd press
+    c = E.Clock(Control(SideControl([Stage(1000, moves=2)])), freeze=False)
+    c.start(0)
+    t = play(c, 0, 50, 1500)
+    n = allocated(lambda: play(c, t, 1000, 1500))
+    assert c.flag_at[0] >= 0 and c.stage_moves[0] < 2
+    assert n == 0
+
+
+def test_no_allocation_time_mode_flags_and_stages():
+    c = E.Clock(Control(SideControl([Stage(1000, moves=40), Stage(1000, moves=3)],
+                                    )), stage_on_flag=True, inc_at_turn_start=True)
+    c.start(0)
+    check_mode(c, 1700)
