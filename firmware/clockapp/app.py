@@ -281,6 +281,9 @@ class App:
             lk = self.link
         if lk is not None:
             lk.poll()
+            sp = self.serial_port
+            if sp is not None and sp.queued:   # replies not sent yet: what the port takes now
+                sp.drain()
         self.buzzer.update(now)
         if now - self.battery_at >= BATTERY_EVERY_MS:
             self._battery(now)
