@@ -133,6 +133,10 @@ class App:
         self.scratch = bytearray(b" " * 8)
         self.led_lever = -2     # the running-side LED last set (-2: not yet, so boot sets it)
         self.displays = board.displays()
+        # Displays that draw in two halves (SSD1306Display: draw, then finish) show which
+        # side runs on both before either sends the rest (see refresh).
+        self.two_phase = (hasattr(self.displays[LEFT], "finish"),
+                          hasattr(self.displays[RIGHT], "finish"))
         self.buzzer = Buzzer(board)
         self.buzzer.enabled = self.settings.sound
         # The event log (clockapp/logstore.py), created at the first event; the wall-clock
@@ -443,7 +447,14 @@ class App:
                 changed = True
             if changed:
                 v.touch()
-                self.displays[lever].render(v)
+                if self.two_phase[lever]:
+                    self.displays[lever].draw(v)
+                else:
+                    self.displays[lever].render(v)
+        if self.two_phase[LEFT]:
+            self.displays[LEFT].finish()
+        if self.two_phase[RIGHT]:
+            self.displays[RIGHT].finish()
 
     def _time(self, v, c, side):
         s = self.scratch
