@@ -67,11 +67,62 @@ class DriverBoard(SimBoard):
         return self._gauge.soc_pct() if self._gauge else -1
 
 
-def make_board(root, display=None):
-    return DriverBoard(root, display) if display else SimBoard(root)
+class HostPort:
+    """The host at the other end of the cable (a serial port as clockapp/serialport.py's):
+    sends request frames, takes every reply at once, keeps the last one."""
+
+    def __init__(self):
+        self.inbox = b""
+        self.pos = 0
+        self.queued = 0
+        self.replies = 0
+        self.last = None
+        self.rid = 0
+
+    def send(self, op, *args):
+        from clockcore import protocol as P
+        self.rid += 1
+        self.inbox = self.inbox[self.pos:] + P.encode_request(self.rid, op, list(args))
+        self.pos = 0
+        return self.rid
+
+    def reply(self, rid):
+        """The fields of the reply to request rid, once it came (else None)."""
+        from clockcore import protocol as P
+        if self.last is None:
+            return None
+        got, ok, fields = P.decode_reply(self.last[:-1])
+        if got != rid:
+            return None
+        assert ok, fields
+        return fields
+
+    def any(self):
+        return self.pos < len(self.inbox)
+
+    def readinto(self, buf):
+        n = min(len(buf), len(self.inbox) - self.pos)
+        buf[:n] = self.inbox[self.pos:self.pos + n]
+        self.pos += n
+        return n
+
+    def write(self, data):
+        self.replies += 1
+        self.last = data
+        return True
+
+    def drain(self):
+        return 0
 
 
-def fresh(root, display=None):
+def make_board(root, display=None, host=False):
+    board = DriverBoard(root, display) if display else SimBoard(root)
+    if host:
+        board.port = HostPort()
+    return board
+
+
+def fresh(root, display=None, host=False):
     import os
     try:
         os.mkdir(root)
@@ -80,7 +131,7 @@ def fresh(root, display=None):
     for name in os.listdir(root):
         os.remove(root + "/" + name)
     gc.collect()  # as clockapp.app.run() does on a board
-    board = make_board(root, display)
+    board = make_board(root, display, host)
     app = App(board)
     app.step()
     return board, app
@@ -97,29 +148,70 @@ class Blitz:
     time, 120 presses, 120 state saves and log flushes. step() plays at most `passes` loop
     passes (1 ms each) or one press, so that bench/wasm32/heap.mjs can measure the heap
     between steps; play() runs the game in one go. display: None for the simulated
-    displays, or "tm1637" / "ssd1306" for a build's real drivers (DriverBoard)."""
+    displays, or "tm1637" / "ssd1306" for a build's real drivers (DriverBoard).
 
-    def __init__(self, root, display=None, board=None, app=None):
+    With a host attached (make_board(..., host=True): a HostPort on the board's serial)
+    the game is the one of issue 9's heap figure: the control typed by the host (`set
+    3+2`, parsed by the notation module), `status` every second of the game, and the
+    whole log pulled at the end (`log FROM 4096` until more=0)."""
+
+    def __init__(self, root, display=None, board=None, app=None, host=False):
         # board and app: already made and stepped once (bench/wasm32/heap.mjs makes them
         # in steps of their own); otherwise made here on an emptied root.
         if board is None:
-            board, app = fresh(root, display)
+            board, app = fresh(root, display, host)
         self.board, self.app = board, app
-        self.board.press_buttons(BTN_START, 500000)
+        self.host = board.port if isinstance(board.port, HostPort) else None
         self.until = 1000000
         self.t = 1000000            # the last press
         self.i = 0
         self.x = 12345
+        self.wait = -1              # the host's request waiting for its reply
+        self.pulled = -1            # log: the next sequence number to ask for (-1: not yet)
+        self.polled = 1000000       # the last status request (board time)
+        if self.host is not None:
+            self.wait = self.host.send("set", "3+2")
+            while self.host.reply(self.wait) is None:
+                run_until(app, board, board.t + 1000)
+            self.wait = -1
+            assert app.settings.spec == "3+2"
+        self.board.press_buttons(BTN_START, board.t + 500000)
+        self.until = board.t + 1000000
+        self.t = self.until
 
     def step(self, passes=100):
         board, app = self.board, self.app
-        if board.t < self.until:
-            run_until(app, board, min(self.until, board.t + passes * 1000))
+        host = self.host
+        if host is not None and self.wait >= 0:
+            f = host.reply(self.wait)
+            if f is not None:
+                self.wait = -1
+                if self.pulled >= 0:            # pulling the log
+                    if f["more"] == "0":
+                        return False
+                    self.pulled = int(f["next"])
+                    self.wait = host.send("log", str(self.pulled), "4096")
+        if host is not None and self.i < 120 and self.wait < 0 \
+                and board.t - self.polled >= 1000000:
+            self.polled = board.t
+            self.wait = host.send("status")
+        if board.t < self.until or (self.pulled >= 0 and self.wait >= 0):
+            end = min(self.until, board.t + passes * 1000)
+            if host is not None:    # no further than the next status request
+                end = min(end, self.polled + 1000000)
+            run_until(app, board, max(end, board.t + 1000))
             return True
         if self.i == 120:
             c = app.clock
             assert c.moves == [60, 60], c.moves
             assert c.flag_at == [-1, -1]
+            if host is not None:
+                if self.wait >= 0:              # the last status: its reply first
+                    run_until(app, board, board.t + 1000)
+                    return True
+                self.pulled = 0
+                self.wait = host.send("log", "0", "4096")
+                return True
             return False
         self.x = (self.x * 1103515245 + 12345) & 0x7FFFFFFF
         self.t += 1300000 + self.x % 2400000
@@ -136,6 +228,12 @@ class Blitz:
 
 def blitz(root):
     Blitz(root).play()
+
+
+def blitz_host(root):
+    g = Blitz(root, host=True)
+    g.play()
+    print("host replies", g.host.replies)
 
 
 def loop(root):
@@ -314,7 +412,8 @@ def oled(root):
 
 
 def main(mode, root):
-    {"boot": boot, "blitz": blitz, "loop": loop, "oled": oled}[mode](root)
+    {"boot": boot, "blitz": blitz, "blitz_host": blitz_host, "loop": loop,
+     "oled": oled}[mode](root)
 
 
 if __name__ == "__main__":
