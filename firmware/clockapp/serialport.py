@@ -35,6 +35,7 @@
 # (a pty master), where a write returns what the kernel took.
 
 import select
+import time
 
 try:
     from micropython import const
@@ -42,16 +43,20 @@ except ImportError:  # CPython
     def const(x):
         return x
 
-try:
-    from time import ticks_diff, ticks_ms
-except ImportError:  # CPython
-    import time as _time
+_monotonic = getattr(time, "monotonic", time.time)   # CPython's; MicroPython never calls it
 
-    def ticks_ms():
-        return int(_time.monotonic() * 1000)
 
-    def ticks_diff(a, b):
-        return a - b
+def _cpython_ms():
+    return int(_monotonic() * 1000)
+
+
+def _plain_diff(a, b):
+    return a - b
+
+
+# MicroPython's wrapping millisecond ticks; CPython's monotonic clock in their place
+ticks_ms = getattr(time, "ticks_ms", _cpython_ms)
+ticks_diff = getattr(time, "ticks_diff", _plain_diff)
 
 _POLLIN = const(1)
 _POLLOUT = const(4)
@@ -66,7 +71,7 @@ class OutQueue:
     bytes written now (0..n), never waiting."""
 
     def _out_init(self, budget, rate):
-        self.frames = [None] * QUEUE_FRAMES
+        self.frames = [b""] * QUEUE_FRAMES   # the slots (empty: b"")
         self.head = 0
         self.count = 0          # frames queued
         self.off = 0            # bytes of the head frame already written
@@ -76,6 +81,10 @@ class OutQueue:
         self.rate = rate
         self.tokens = 0         # bytes the line has drained since the last write (rate)
         self.tick = ticks_ms()
+
+    def _send(self, data, off, n):
+        """Write data[off:off + n] as far as the port takes it now: the count written."""
+        raise NotImplementedError
 
     def write(self, data):
         n = len(data)
@@ -112,7 +121,7 @@ class OutQueue:
             if self.rate:
                 self.tokens -= w
             if self.off >= len(data):
-                self.frames[self.head] = None
+                self.frames[self.head] = b""
                 self.head = (self.head + 1) % QUEUE_FRAMES
                 self.count -= 1
                 self.off = 0
