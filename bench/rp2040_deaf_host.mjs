@@ -157,7 +157,6 @@ async function phase(ms, label) {
 
 const results = [];
 results.push(await phase(4000, "host reads"));
-if (process.env.DEBUG) { const o = pico.output; console.log(JSON.stringify(o.slice(-1500))); console.log(JSON.stringify(writes.map((w) => w.slice(-14).map((x) => [Math.round(x[0] / 1000), x[1]])))); }
 const deafMark = pico.mark();
 deaf = true;
 results.push(await phase(6000, "host deaf"));
@@ -177,7 +176,7 @@ let broken = 0;
 for (const l of lines) {
   const m = /^=(.*)\*([0-9a-f]{8})\r?$/.exec(l);
   if (m && crc32(m[1]) === m[2]) whole++;
-  else { broken++; if (process.env.DEBUG) console.log("broken", JSON.stringify(l.slice(0, 80))); }
+  else broken++;
 }
 const summary = { while_deaf_bytes_received: got, replies_whole: whole, lines_broken: broken,
                   requests: rid };
