@@ -67,11 +67,15 @@ class DriverBoard(SimBoard):
         return self._gauge.soc_pct() if self._gauge else -1
 
 
-def make_board(root, display=None):
-    return DriverBoard(root, display) if display else SimBoard(root)
+def make_board(root, display=None, host=False):
+    board = DriverBoard(root, display) if display else SimBoard(root)
+    if host:    # bench/hostport.py: a module of its own, off the heap of the other figures
+        from hostport import HostPort
+        board.port = HostPort()
+    return board
 
 
-def fresh(root, display=None):
+def fresh(root, display=None, host=False):
     import os
     try:
         os.mkdir(root)
@@ -80,7 +84,7 @@ def fresh(root, display=None):
     for name in os.listdir(root):
         os.remove(root + "/" + name)
     gc.collect()  # as clockapp.app.run() does on a board
-    board = make_board(root, display)
+    board = make_board(root, display, host)
     app = App(board)
     app.step()
     return board, app
@@ -199,6 +203,9 @@ def loop(root):
 
 
 def main(mode, root):
+    if mode in ("oled", "blitz_host"):   # bench/oled_bench.py, bench/hostport.py
+        mod = __import__("oled_bench" if mode == "oled" else "hostport")
+        return mod.main(root)
     {"boot": boot, "blitz": blitz, "loop": loop}[mode](root)
 
 

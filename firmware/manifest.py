@@ -4,6 +4,11 @@
 #
 #   make -C ports/rp2 BOARD=RPI_PICO FROZEN_MANIFEST=/path/to/chessclock/firmware/manifest.py
 #
+# or for an ESP32 without PSRAM (WROOM), where it is the route that fits the heap with a
+# host attached (docs/FIRMWARE.md, "ESP32: which image to flash"):
+#
+#   make -C ports/esp32 BOARD=ESP32_GENERIC FROZEN_MANIFEST=/path/to/chessclock/firmware/manifest.py
+#
 # The frozen modules are the same that `make firmware` compiles to .mpy. main.py and
 # board.json still go onto the board's filesystem (`chessclock deploy`, or
 # `mpremote cp firmware/main.py :main.py` and `chessclock boards show NAME > board.json`),
@@ -17,4 +22,4 @@ metadata(description="Chess clock firmware: engine, app, display drivers, board"
 package("clockcore")
 package("clockapp")
 package("drivers")
-package("boards", files=["mcu.py"])  # the real board only; boards/sim.py is for the host
+package("boards", files=["__init__.py", "mcu.py"])  # the real board; boards/sim.py is the host's

@@ -4,6 +4,10 @@
 //                                            `make deploy` gives: files on the board's flash)
 //   node heap.mjs LABEL DISPLAY --romfs IMAGE  the code run in place from a ROMFS image (as
 //                                            frozen modules or a ROMFS partition)
+//   ... --host                               with a host attached (issue 9): the control
+//                                            typed by the host, status every second, the
+//                                            log pulled at the end (bench/hostport.py);
+//                                            the figures' names get "_host" after LABEL
 // DISPLAY is tm1637 or ssd1306: the game runs with that build's real display drivers (and,
 // for ssd1306, the fuel gauge's) on buses that lead nowhere (app_bench.DriverBoard). It
 // prints METRIC lines.
@@ -29,11 +33,13 @@ const label = args.shift();
 const display = args.shift();
 if (display !== "tm1637" && display !== "ssd1306") throw new Error("DISPLAY: tm1637 or ssd1306");
 let romfs;
+let host = false;
 const dirs = [];
 while (args.length) {
   const opt = args.shift();
   if (opt === "--romfs") romfs = fs.readFileSync(args.shift());
   else if (opt === "--dir") dirs.push(args.shift());
+  else if (opt === "--host") host = true;
   else throw new Error("unknown option " + opt);
 }
 
@@ -71,30 +77,40 @@ const modules = ["clockcore.ticks", "clockcore.control", "clockcore.engine",
   "clockapp.view", "clockapp.levers", "clockapp.storage", "clockapp.gamestate",
   "clockapp.logstore", "clockapp.menu", "clockapp.app", "boards.sim"].concat(
   display === "tm1637" ? ["drivers.tm1637"] : ["drivers.ssd1306", "drivers.max17048"],
-  ["app_bench"]);
+  // a board imports its serial port at boot; the link comes with the host's first byte
+  host ? ["clockapp.serialport", "clockcore.protocol", "clockapp.link"] : [],
+  ["app_bench"], host ? ["hostport"] : []);
 let bootPeak = 0;
 for (const m of modules) bootPeak = Math.max(bootPeak, step("import " + m)[1]);
 // Then what fresh() does, a step each: the board, the app, its first loop pass.
 for (const code of ["import os\nos.mkdir('/st')",
-                    "board = app_bench.make_board('/st', '" + display + "')",
+                    "board = app_bench.make_board('/st', '" + display + "', " +
+                    (host ? "True" : "False") + ")",
                     "app = app_bench.App(board)", "app.step()",
-                    "g = app_bench.Blitz('/st', None, board, app)"]) {
+                    host ? "g = hostport.HostBlitz('/st', None, board, app)"
+                         : "g = app_bench.Blitz('/st', None, board, app)"]) {
   bootPeak = Math.max(bootPeak, step(code)[1]);
 }
 const afterBoot = step("pass")[0];
 
-let gamePeak = 0, gameLive = 0, steps = 0;
+let gamePeak = 0, gameLive = 0, steps = 0, pullPeak = 0;
 for (;;) {
-  const [a, b] = step("_more = g.step(10)");
+  const [a, b] = step(host ? "_more = g.step(10)\n_pull = g.pulled >= 0" : "_more = g.step(10)");
   gameLive = Math.max(gameLive, a);
-  gamePeak = Math.max(gamePeak, b);
+  // With a host, the log pull is kept apart: one request builds a 4 KB reply in one loop
+  // pass, and without a collection inside the step the bytearray growth it does (freed
+  // as it goes on a board) adds up to megabytes here: no useful bound (docs/BENCHMARKS.md).
+  if (host && mp.globals.get("_pull")) pullPeak = Math.max(pullPeak, b);
+  else gamePeak = Math.max(gamePeak, b);
   steps++;
   if (!mp.globals.get("_more")) break;
 }
-const m = (name, v, unit) => console.log(`METRIC ${name}_wasm32_${label}_${display} ${v} ${unit}`);
+const tag = host ? label + "_host" : label;
+const m = (name, v, unit) => console.log(`METRIC ${name}_wasm32_${tag}_${display} ${v} ${unit}`);
 m("heap_after_boot", afterBoot, "bytes");
 m("heap_peak_bound_boot", bootPeak, "bytes");
 m("heap_live_max_blitz", gameLive, "bytes");
 m("heap_peak_bound_blitz_moves", gamePeak, "bytes");
 m("heap_peak_bound_blitz", Math.max(bootPeak, gamePeak), "bytes");
-console.log(`# wasm32 ${label} ${display}: ${modules.length + 5} boot steps, ${steps} game steps`);
+if (host) m("heap_end_of_step_max_log_pull", pullPeak, "bytes");
+console.log(`# wasm32 ${tag} ${display}: ${modules.length + 5} boot steps, ${steps} game steps`);

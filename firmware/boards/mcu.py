@@ -280,7 +280,16 @@ class McuBoard(Board):
         free while the app runs (main.py disabled Ctrl-C)."""
         if self._serial is None:
             from clockapp.serialport import StreamSerial
-            self._serial = StreamSerial(sys.stdin, sys.stdout)
+            if sys.platform == "rp2":
+                # USB CDC: POLLOUT promises one free byte of the TX FIFO, no more. A byte
+                # costs about 80 us (a poll, a write, a USB packet: measured on the
+                # emulated RP2040), so 16 a pass: about 1.3 ms.
+                self._serial = StreamSerial(sys.stdin, sys.stdout, chunk=1, budget=16)
+            else:
+                # ESP32 DevKitC: the UART REPL (always POLLOUT) behind a USB bridge;
+                # 11 bytes/ms is under what 115200 baud drains, so its FIFO never fills.
+                # One byte per POLLOUT also keeps TinyUSB CDC builds (S2/S3) from waiting.
+                self._serial = StreamSerial(sys.stdin, sys.stdout, chunk=1, rate=11)
         return self._serial
 
     def enter_maintenance(self):

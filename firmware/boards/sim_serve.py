@@ -36,7 +36,9 @@ class _Elapsed:
 def _port():
     if sys.implementation.name == "micropython":
         from clockapp.serialport import StreamSerial
-        return StreamSerial(sys.stdin, sys.stdout)
+        # a Linux pty says POLLOUT only while under 256 bytes wait (clockapp/serialport.py);
+        # a large budget a pass: the simulator's CPU is not a board's
+        return StreamSerial(sys.stdin, sys.stdout, chunk=256, budget=8192)
     from clockapp.serialport import FdSerial
     return FdSerial(sys.stdin.fileno() if len(sys.argv) < 4 else int(sys.argv[3]))
 

@@ -134,6 +134,10 @@ class App:
         self.scratch = bytearray(b" " * 8)
         self.led_lever = -2     # the running-side LED last set (-2: not yet, so boot sets it)
         self.displays = board.displays()
+        # Displays that draw in two halves (SSD1306Display: draw, then finish) show which
+        # side runs on both before either sends the rest (see refresh).
+        self.two_phase = (hasattr(self.displays[LEFT], "finish"),
+                          hasattr(self.displays[RIGHT], "finish"))
         self.buzzer = Buzzer(board)
         self.buzzer.enabled = self.settings.sound
         # The event log (clockapp/logstore.py), created at the first event; the wall-clock
@@ -290,6 +294,9 @@ class App:
             lk = self.link
         if lk is not None:
             lk.poll()
+            sp = self.serial_port
+            if sp is not None and sp.queued:   # replies not sent yet: what the port takes now
+                sp.drain()
         self.buzzer.update(now)
         if now - self.battery_at >= BATTERY_EVERY_MS:
             self._battery(now)
@@ -449,7 +456,14 @@ class App:
                 changed = True
             if changed:
                 v.touch()
-                self.displays[lever].render(v)
+                if self.two_phase[lever]:
+                    self.displays[lever].draw(v)
+                else:
+                    self.displays[lever].render(v)
+        if self.two_phase[LEFT]:
+            self.displays[LEFT].finish()
+        if self.two_phase[RIGHT]:
+            self.displays[RIGHT].finish()
 
     def _time(self, v, c, side):
         s = self.scratch

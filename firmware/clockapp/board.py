@@ -111,6 +111,7 @@ class Board:
 
     # ---- serial link (clockapp/link.py) ----------------------------------------------
     def serial(self):
-        """The host link's port: an object with any(), readinto(buf) (non-blocking) and
-        write(data) (clockapp/serialport.py), or None when the board has none."""
+        """The host link's port: an object with any(), readinto(buf), write(frame),
+        drain() and queued, none of which blocks (clockapp/serialport.py), or None when
+        the board has none."""
         return None

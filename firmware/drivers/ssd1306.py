@@ -4,10 +4,18 @@
 #
 # Memory (datasheet, horizontal addressing): 8 pages of 8 rows; byte page*128 + x holds
 # column x of the page, bit 0 the top row. The framebuffer `buffer` is that layout, 1024
-# bytes. Drawing marks what it changed in `dirty` (per page, one bit per 16 columns);
-# update() sends only those parts (a column/page window command, then the data with the
-# 0x40 control byte in front, from preallocated bytearrays), show() sends everything.
-# Per-frame paths (fill_rect, pixel, text, update, SSD1306Display.render) do not allocate.
+# bytes. Drawing marks the columns whose bytes it really changed: per page, which 8-column
+# groups, and the first and last column. update() sends only those, as rectangles: a run of
+# groups (cut to the exact first/last column), grown down over the next pages while that
+# costs less than more rectangles; one column/page window command and one data write each (0x40
+# control byte in front, copied into a preallocated bytearray). A changed digit is two I2C
+# writes of about its own columns, not ten of 16-column chunks.
+# show() sends everything. Per-frame paths (fill_rect, pixel, text, update,
+# SSD1306Display.render) do not allocate.
+#
+# Why not `framebuf` (C, on both ports) for the drawing: its fill_rect cannot say which bytes
+# changed, and finding them again costs the same Python loop as drawing here; and the host's
+# tests (CPython) run this very code.
 
 try:
     from micropython import const
@@ -40,7 +48,10 @@ CTRL_DATA = const(0x40)          # control byte: display data follows
 WIDTH = const(128)
 HEIGHT = const(64)
 PAGES = const(8)
-_CHUNK = const(16)               # columns per dirty bit
+_GROUPS = const(16)              # 8-column groups a page (dirty bits)
+_ALL = const(0xFFFF)
+_RECT = const(12)                # bus bytes a rectangle costs besides its data
+_VIEWS = const(48)               # data lengths whose send buffers are kept
 
 # 5x7 font, 5 column bytes a glyph (bit 0 on top), drawn in 6x8 cells. Lower case draws as
 # upper case; anything missing draws blank.
@@ -117,6 +128,23 @@ def glyph_column(c, col):
     return FONT[FONT_INDEX[c & 0x7F] * 5 + col]
 
 
+def _cost(m, pages):
+    """About what sending groups m over `pages` pages costs, in bus bytes: the data, and
+    12 a rectangle (the window command, the data write's control byte, addresses, start
+    and stop)."""
+    n = 0
+    runs = 0
+    was = 0
+    while m:
+        b = m & 1
+        n += b
+        if b and not was:
+            runs += 1
+        was = b
+        m >>= 1
+    return pages * n * 8 + runs * _RECT
+
+
 class SSD1306:
     """SSD1306 128x64 on I2C; `i2c` has writeto(addr, buf). Clears the panel on init."""
 
@@ -127,14 +155,17 @@ class SSD1306:
         self.width = WIDTH
         self.height = HEIGHT
         self.buffer = bytearray(WIDTH * PAGES)
-        self.dirty = bytearray(PAGES)
+        self.dmask = [0] * PAGES         # per page: bit g set when columns 8g..8g+7 changed
+        self.dlo = bytearray(PAGES)      # first changed column of each page (mask not 0)
+        self.dhi = bytearray(PAGES)      # last changed column
         self._win = bytearray((CTRL_CMD, SET_COL_ADDR, 0, WIDTH - 1, SET_PAGE_ADDR, 0, 0))
         self._cmd1 = bytearray((CTRL_CMD, 0))
         self._cmd2 = bytearray((CTRL_CMD, 0, 0))
-        # _runs[k]: control byte 0x40 then k chunks of data (k = 1..8; 8 is a whole page)
-        self._runs = [bytearray(1 + k * _CHUNK) for k in range(PAGES + 1)]
-        for b in self._runs:
-            b[0] = CTRL_DATA
+        self._out = bytearray(1 + WIDTH * PAGES)   # 0x40 and the data of one rectangle
+        self._out[0] = CTRL_DATA
+        self._outmv = memoryview(self._out)
+        self._views = {}                 # length -> memoryview of _out (see _view)
+        self.sent = 0                    # data bytes sent (benchmarks, tests)
         self.init_display()
 
     def init_display(self):
@@ -189,48 +220,94 @@ class SSD1306:
         self._all_dirty()
         self.update()
 
-    def update(self):
-        """Send what changed since the last update/show; nothing when nothing changed."""
-        d = self.dirty
-        p = 0
-        while p < PAGES:
-            m = d[p]
-            if m:
-                d[p] = 0
-                c = 0
-                while c < 8:
-                    if (m >> c) & 1:
-                        e = c + 1
-                        while e < 8 and (m >> e) & 1:
-                            e += 1
-                        self._send(p, c, e - c)
-                        c = e
-                    else:
-                        c += 1
-            p += 1
+    def update(self, first=0, last=PAGES - 1):
+        """Send what changed in pages first..last since it was last sent; nothing when
+        nothing changed. Each run of changed 8-column groups of a page is a rectangle
+        (its ends cut to the exact columns at the page's edges), and a run that is the
+        same on the next pages grows down over them while that sends less than a new
+        rectangle would (_cost): one window, one data write each."""
+        mask = self.dmask
+        lo = self.dlo
+        hi = self.dhi
+        p = first
+        while p <= last:
+            m = mask[p]
+            if not m:
+                p += 1
+                continue
+            a = lo[p]
+            b = hi[p]
+            q = p
+            cost = _cost(m, 1)
+            while q < last and mask[q + 1]:
+                n = mask[q + 1]
+                # one rectangle over more pages, or a new one: whichever sends less
+                grown = _cost(m | n, q - p + 2)
+                if grown > cost + _cost(n, 1):
+                    break
+                cost = grown
+                m |= n
+                q += 1
+                if lo[q] < a:
+                    a = lo[q]
+                if hi[q] > b:
+                    b = hi[q]
+            g = 0
+            while g < _GROUPS:
+                if (m >> g) & 1:
+                    e = g
+                    while e + 1 < _GROUPS and (m >> (e + 1)) & 1:
+                        e += 1
+                    x0 = g << 3
+                    x1 = (e << 3) + 7
+                    self._send(p, q, a if a > x0 else x0, b if b < x1 else x1)
+                    g = e + 1
+                else:
+                    g += 1
+            while p <= q:
+                mask[p] = 0
+                p += 1
 
-    def _send(self, page, chunk, n):
+    def _send(self, p0, p1, x0, x1):
         w = self._win
-        x = chunk * _CHUNK
-        w[2] = x
-        w[3] = x + n * _CHUNK - 1
-        w[5] = page
-        w[6] = page
+        w[2] = x0
+        w[3] = x1
+        w[5] = p0
+        w[6] = p1
         self.i2c.writeto(self.addr, w)
-        out = self._runs[n]
+        out = self._out
         fb = self.buffer
-        src = page * WIDTH + x - 1
-        end = n * _CHUNK
         j = 1
-        while j <= end:
-            out[j] = fb[src + j]
-            j += 1
-        self.i2c.writeto(self.addr, out)
+        p = p0
+        while p <= p1:
+            src = p * WIDTH + x0 - j
+            end = j + x1 - x0
+            while j <= end:
+                out[j] = fb[src + j]
+                j += 1
+            p += 1
+        self.sent += j - 1
+        self.i2c.writeto(self.addr, self._view(j))
+
+    def _view(self, n):
+        # The first n bytes of _out. A slice allocates, so the few lengths a display uses
+        # again and again (a digit's rectangle, the bar) are kept: no allocation once warm.
+        v = self._views.get(n)
+        if v is None:
+            v = self._outmv[:n]
+            if len(self._views) < _VIEWS:
+                self._views[n] = v
+        return v
 
     # ---- drawing ---------------------------------------------------------------------
     def _mark(self, page, x0, x1):
-        # dirty bits for columns x0..x1 of a page
-        self.dirty[page] |= ((0xFF << (x0 >> 4)) & (0xFF >> (7 - (x1 >> 4)))) & 0xFF
+        # columns x0..x1 of a page changed: their 8-column groups, and the page's extremes
+        m = self.dmask[page]
+        if not m or x0 < self.dlo[page]:
+            self.dlo[page] = x0
+        if not m or x1 > self.dhi[page]:
+            self.dhi[page] = x1
+        self.dmask[page] = m | (((2 << (x1 >> 3)) - 1) ^ ((1 << (x0 >> 3)) - 1))
 
     def fill(self, c):
         v = 0xFF if c else 0
@@ -242,10 +319,11 @@ class SSD1306:
         self._all_dirty()
 
     def _all_dirty(self):
-        d = self.dirty
         p = 0
         while p < PAGES:
-            d[p] = 0xFF
+            self.dmask[p] = _ALL
+            self.dlo[p] = 0
+            self.dhi[p] = WIDTH - 1
             p += 1
 
     def pixel(self, x, y, c):
@@ -259,7 +337,7 @@ class SSD1306:
             new = old & ~(1 << (y & 7))
         if new != old:
             self.buffer[i] = new
-            self.dirty[y >> 3] |= 1 << (x >> 4)
+            self._mark(y >> 3, x, x)
 
     def get_pixel(self, x, y):
         return (self.buffer[(y >> 3) * WIDTH + x] >> (y & 7)) & 1
@@ -418,11 +496,17 @@ def _blank(buf, n):
 
 class SSD1306Display:
     """A SideView on an SSD1306 128x64 (layout above). Redraws only when view.version
-    changed, only the parts that changed, and sends only the changed columns."""
+    changed, only the parts that changed, and sends only the changed columns.
+
+    render(view) draws and sends. The app uses the two halves instead: draw(view) on both
+    displays, then finish() on both. draw() sends only page 0, the running bar, at once:
+    on a press both bars (which side runs) are on the glass after about 270 bytes, before
+    either display's digits go out."""
 
     def __init__(self, i2c, addr=0x3C, external_vcc=False):
         self.oled = SSD1306(i2c, addr, external_vcc)
         self._version = -1
+        self._pending = False            # drawn below the bar, not sent yet
         self._field = bytearray(8)       # scratch for small text
         self._shown = bytearray(8)       # time or text drawn in the main area
         self._main = _NONE               # 0: time, 1: text, _NONE: nothing yet
@@ -442,9 +526,20 @@ class SSD1306Display:
         self._white = _NONE
 
     def render(self, view):
+        self.draw(view)
+        self.finish()
+
+    def finish(self):
+        """Send what draw() left (everything below the bar)."""
+        if self._pending:
+            self._pending = False
+            self.oled.update(1, PAGES - 1)
+
+    def draw(self, view):
         if view.version == self._version:
             return
         self._version = view.version
+        self._pending = True
         o = self.oled
         f = self._field
         v = 1 if view.running else 0
@@ -534,7 +629,7 @@ class SSD1306Display:
                 f[0] = 68  # D
                 _delay_text(f, view.delay_ds)
             o.text(f, _X_DELAY, _BOTTOM_Y, 6)
-        o.update()
+        o.update(0, 0)   # the running bar first (see the class)
 
     # ---- main area -------------------------------------------------------------------
     def _clear_main(self):
@@ -655,28 +750,38 @@ class SSD1306Display:
         if c == 46:  # '.'
             o.fill_rect(x, y + h - t, t, t, 1)
             return
-        o.fill_rect(x, y, w, h, 0)
         if 48 <= c <= 57:
             s = SEG7[c - 48]
         elif c == 45:  # '-'
             s = 0x40
         else:
             s = 0
+        # The cell holds only segments of this size (a new layout clears the main area):
+        # the unlit segments are cleared first, then the lit ones drawn, so that only the
+        # bytes of segments that really change are marked, and sent.
         m = (h - t) // 2          # top of the middle bar
-        if s & 0x01:  # a
-            o.fill_rect(x, y, w, t, 1)
-        if s & 0x02:  # b
-            o.fill_rect(x + w - t, y, t, m + t, 1)
-        if s & 0x04:  # c
-            o.fill_rect(x + w - t, y + m, t, h - m, 1)
-        if s & 0x08:  # d
-            o.fill_rect(x, y + h - t, w, t, 1)
-        if s & 0x10:  # e
-            o.fill_rect(x, y + m, t, h - m, 1)
-        if s & 0x20:  # f
-            o.fill_rect(x, y, t, m + t, 1)
-        if s & 0x40:  # g
-            o.fill_rect(x, y + m, w, t, 1)
+        on = 0
+        while on < 2:
+            want = 0 if on == 0 else 1
+            k = 0
+            while k < 7:
+                if ((s >> k) & 1) == want:
+                    if k == 0:    # a
+                        o.fill_rect(x, y, w, t, want)
+                    elif k == 1:  # b
+                        o.fill_rect(x + w - t, y, t, m + t, want)
+                    elif k == 2:  # c
+                        o.fill_rect(x + w - t, y + m, t, h - m, want)
+                    elif k == 3:  # d
+                        o.fill_rect(x, y + h - t, w, t, want)
+                    elif k == 4:  # e
+                        o.fill_rect(x, y + m, t, h - m, want)
+                    elif k == 5:  # f
+                        o.fill_rect(x, y, t, m + t, want)
+                    else:         # g
+                        o.fill_rect(x, y + m, w, t, want)
+                k += 1
+            on += 1
 
 
 def _delay_text(f, ds):

@@ -434,12 +434,11 @@ def test_ssd1306_init_sequence_and_clear():
         (0xAE,), (0x20, 0x00), (0x40,), (0xA1,), (0xA8, 63), (0xC8,), (0xD3, 0), (0xDA, 0x12),
         (0xD5, 0x80), (0xD9, 0xF1), (0xDB, 0x30), (0x81, 0xFF), (0xA4,), (0xA6,),
         (0x8D, 0x14), (0x2E,), (0xAF,),
-        (0x21, 0, 127), (0x22, 0, 0), (0x21, 0, 127), (0x22, 1, 1), (0x21, 0, 127),
-        (0x22, 2, 2), (0x21, 0, 127), (0x22, 3, 3)]
+        (0x21, 0, 127), (0x22, 0, 7)]
     assert bus.on
     assert bus.ram == bytearray(1024)   # the garbage is gone
-    assert bus.data_bytes == 1024       # one page at a time
-    assert bus.windows[0] == (0, 127, 0, 0) and bus.windows[7] == (0, 127, 7, 7)
+    assert bus.data_bytes == 1024       # in one window, one data write
+    assert bus.windows == [(0, 127, 0, 7)] and bus.writes == 3
     ext = S.SSD1306(FakeI2C(), external_vcc=True)
     assert (0xD9, 0x22) in ext.i2c.cmds and (0x8D, 0x10) in ext.i2c.cmds
 
@@ -454,13 +453,13 @@ def test_ssd1306_drawing_primitives():
     o.pixel(200, 9, 1)  # off screen: ignored
     o.update()
     assert bus.pixel(5, 9) == 1 and bus.lit(0, 0, 128, 64) == 1
-    assert bus.windows[-1] == (0, 15, 1, 1)  # one 16-column chunk of page 1
+    assert bus.windows[-1] == (5, 5, 1, 1)  # the one column of page 1 that changed
     o.fill_rect(30, 3, 40, 10, 1)  # rows 3..12: pages 0 and 1
     o.update()
     assert bus.lit(30, 3, 40, 10) == 400 and bus.lit(0, 0, 128, 64) == 401
     assert bus.pixel(30, 2) == 0 and bus.pixel(29, 3) == 0 and bus.pixel(70, 3) == 0
     assert bus.pixel(30, 13) == 0
-    assert bus.windows[-2:] == [(16, 79, 0, 0), (16, 79, 1, 1)]
+    assert bus.windows[-1] == (30, 69, 0, 1)  # both pages in one window
     o.fill_rect(-10, 60, 300, 100, 1)  # clipped
     o.update()
     assert bus.lit(0, 60, 128, 4) == 512
@@ -601,3 +600,122 @@ def test_ssd1306_any_history_ends_as_a_fresh_draw():
         draw(fresh, f, view(time, **kw))
         assert bus.ram == fresh.ram, time
 
+
+
+class CountingI2C(FakeI2C):
+    """FakeI2C that also counts what goes over the bus: transactions and bytes (the
+    address byte included), and the windows of the data writes since reset()."""
+
+    def reset(self):
+        self.n_tx = 0
+        self.n_bytes = 0
+        self.windows = []
+
+    def writeto(self, addr, buf):
+        self.n_tx = getattr(self, "n_tx", 0) + 1
+        self.n_bytes = getattr(self, "n_bytes", 0) + 1 + len(buf)
+        FakeI2C.writeto(self, addr, buf)
+
+
+def full_redraw(v):
+    """The panel of a display that drew only v."""
+    bus = CountingI2C()
+    S.SSD1306Display(bus).render(v)
+    return bus
+
+
+def test_ssd1306_a_press_sends_only_what_changed():
+    # White's clock ran at 2:58; White presses: its bar goes, 2 s increment (3:00); Black's
+    # bar comes. Each display gets only the bar's page and the columns of the digits that
+    # changed (in 8-column groups), as few writes, and ends up exactly as a full redraw of
+    # its new view would leave it. Sending the whole main area (640 bytes), or every digit,
+    # fails here.
+    cases = (
+        # (before, after) for one display
+        ((b"    2:58", True), (b"    3:00", False)),   # the mover: bar off, 3 digits
+        ((b"    2:41", False), (b"    2:41", True)),   # the other: bar on only
+        ((b"    0:59", True), (b"    1:01", False)),
+        ((b"    19.9", True), (b"    21.9", False)),
+        ((b"    4:07", True), (b"    4:09", False)),   # one digit
+    )
+    for (t0, run0), (t1, run1) in cases:
+        bus = CountingI2C()
+        d = S.SSD1306Display(bus)
+        d.render(view(t0, running=run0, white=True))
+        bus.reset()
+        v = view(t1, running=run1, white=True)
+        d.render(v)
+        assert bus.ram == full_redraw(v).ram, (t0, t1)   # what a full redraw shows
+        assert bus.ram == d.oled.buffer
+        changed = [i for i in range(8) if t0[i] != t1[i]]
+        allowed = set()
+        for i in changed:
+            x = d.cell_x[i]
+            allowed.update(range(x & ~7, ((x + 23) | 7) + 1))   # a 24-px digit's groups
+        main = 0
+        rects = 0
+        for c0, c1, p0, p1 in bus.windows:
+            if (p0, p1) == (0, 0):
+                assert (c0, c1) == (0, 127)                    # the bar
+                continue
+            assert p0 >= 2 and p1 <= 6, (c0, c1, p0, p1)       # the digits' pages only
+            assert set(range(c0, c1 + 1)) <= allowed, (t1, c0, c1)
+            main += (c1 - c0 + 1) * (p1 - p0 + 1)
+            rects += 1
+        assert main <= len(changed) * 24 * 5 + 14 * 5, (t1, main)
+        # one window and one data write a rectangle; on the bus (bytes, plus start and stop
+        # a write) no more than sending each changed digit as one rectangle of its 8-column
+        # groups over its 5 pages (a full redraw of the main area alone is 640 bytes)
+        assert bus.n_tx == 2 * len(bus.windows)
+        groups = sum(((d.cell_x[i] + 23) >> 3) - (d.cell_x[i] >> 3) + 1 for i in changed)
+        per_digit = 142 * (run0 != run1) + len(changed) * ((1 + 7) + 2 + 4) + groups * 8 * 5
+        assert bus.n_bytes + 2 * bus.n_tx <= per_digit, (t1, bus.n_bytes, per_digit)
+        if t0 == t1:   # the bar alone: one page, one window, one data write
+            assert bus.windows == [(0, 127, 0, 0)] and bus.n_tx == 2
+            assert bus.n_bytes == (1 + 7) + (1 + 1 + 128)   # address, window; address, 0x40, data
+
+
+def test_ssd1306_one_digit_is_one_rectangle_of_its_changed_columns():
+    bus = CountingI2C()
+    d = S.SSD1306Display(bus)
+    d.render(view(b"    4:58"))
+    bus.reset()
+    d.render(view(b"    4:59"))   # 8 -> 9: only segment e goes out (6 columns)
+    assert bus.n_tx == 2 and len(bus.windows) == 1
+    c0, c1, p0, p1 = bus.windows[0]
+    assert (c0, c1) == (85, 90) and p0 >= 2 and p1 <= 6
+    assert bus.n_bytes == (1 + 7) + (1 + 1 + 6 * 3)   # rows 33-55: pages 4-6
+    assert read_digit(bus, 85, 16, 24, 40, 6) == 57
+
+
+def test_ssd1306_draw_sends_the_bar_first_finish_the_rest():
+    # The app: draw() on both displays (each sends only its bar), then finish() on both;
+    # both bars are on the glass before any digit goes out.
+    a, b = CountingI2C(0x3C), CountingI2C(0x3D)
+    da, db = S.SSD1306Display(a, 0x3C), S.SSD1306Display(b, 0x3D)
+    va, vb = SideView(), SideView()
+    va.time[:] = b"    2:58"
+    va.running = True
+    vb.time[:] = b"    2:41"
+    for d, v in ((da, va), (db, vb)):
+        v.touch()
+        d.render(v)
+    a.reset()
+    b.reset()
+    va.running = False
+    va.time[:] = b"    3:00"
+    vb.running = True
+    va.touch()
+    vb.touch()
+    da.draw(va)
+    db.draw(vb)
+    assert a.windows == [(0, 127, 0, 0)] and b.windows == [(0, 127, 0, 0)]
+    assert a.lit(0, 0, 128, 7) == 0 and b.lit(0, 0, 128, 7) == 128 * 7
+    assert read_digit(a, 85, 16, 24, 40, 6) == 56          # still 2:58 on the glass
+    da.finish()
+    db.finish()
+    assert a.ram == da.oled.buffer and b.ram == db.oled.buffer
+    assert read_digit(a, 85, 16, 24, 40, 6) == 48 and len(b.windows) == 1
+    n = a.n_tx
+    da.finish()                                            # nothing left: no traffic
+    assert a.n_tx == n

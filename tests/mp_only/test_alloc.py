@@ -84,3 +84,33 @@ def test_no_allocation_time_mode_flags_and_stages():
                                     )), stage_on_flag=True, inc_at_turn_start=True)
     c.start(0)
     check_mode(c, 1700)
+
+
+def test_no_allocation_when_the_oled_shows_presses_and_seconds():
+    # The SSD1306 build: a press (bars, digits) and the seconds, drawn and sent in halves as
+    # the app does (draw, finish); warm first (the driver keeps the send buffers it used).
+    from clockapp.view import SideView
+    from drivers.ssd1306 import SSD1306Display
+
+    class Bus:
+        def writeto(self, addr, buf):
+            pass
+
+    d = SSD1306Display(Bus())
+    v = SideView()
+    times = (b"    2:58", b"    3:00", b"    2:59", b"    1:01", b"    0:59", b"    19.9")
+
+    def show(n):
+        i = 0
+        while i < n:
+            v.time[:] = times[i % 6]
+            v.running = i % 4 < 2
+            v.touch()
+            d.draw(v)
+            d.finish()
+            i += 1
+
+    show(100)
+    show(100)   # also the step from the last state back to the first
+    n = allocated(lambda: show(1000))
+    assert n == 0, (n, len(d.oled._views))

@@ -1,0 +1,201 @@
+# Replies never block the clock (issue 9): the serial port's bounded queue of whole frames
+# (clockapp/serialport.py) under a host that reads nothing, or a few bytes at a time, and
+# the app's loop meanwhile. Runs on CPython and on the MicroPython unix port.
+
+from simutil import fresh_dir
+
+from boards.sim import SimBoard, run_until
+from clockapp import serialport as S
+from clockapp.app import App
+from clockapp.board import BTN_START, LEFT, RIGHT
+from clockcore import engine as E
+from clockcore import protocol as P
+
+
+class FakePort(S.OutQueue):
+    """A port whose host sends `inbox` and takes at most `room` bytes a drain (None: all);
+    every _send call is counted, so a test sees that nothing waits for room."""
+
+    def __init__(self, room=None, budget=S.PASS_BUDGET, rate=0):
+        self.inbox = bytearray()
+        self.out = bytearray()
+        self.room = room
+        self.per_drain = room
+        self.sends = 0
+        self._out_init(budget, rate)
+
+    def any(self):
+        return len(self.inbox) > 0
+
+    def readinto(self, buf):
+        n = min(len(buf), len(self.inbox))
+        buf[:n] = self.inbox[:n]
+        self.inbox = self.inbox[n:]
+        return n
+
+    def _send(self, data, off, n):
+        self.sends += 1
+        if self.room is not None:
+            n = min(n, self.room)
+            self.room -= n
+        self.out += data[off:off + n]
+        return n
+
+    def drain(self):
+        if self.per_drain is not None:
+            self.room = self.per_drain   # the host took `per_drain` bytes since last time
+        return S.OutQueue.drain(self)
+
+
+def frames(n, size=40):
+    return [bytes([65 + i]) * (size - 1) + b"\n" for i in range(n)]
+
+
+def test_a_port_that_takes_nothing_keeps_whole_frames_and_drops_the_rest():
+    p = FakePort(room=0)
+    fs = frames(S.QUEUE_FRAMES + 2)
+    took = [p.write(f) for f in fs]
+    assert took == [True] * S.QUEUE_FRAMES + [False, False]
+    assert p.dropped == 2 and p.count == S.QUEUE_FRAMES
+    assert p.queued == 40 * S.QUEUE_FRAMES and p.out == b""
+    for _ in range(10):
+        assert p.drain() == 40 * S.QUEUE_FRAMES
+    # the host reads again: exactly the queued frames, in order, whole
+    p.per_drain = None
+    p.room = None
+    assert p.drain() == 0 or p.drain() == 0 or p.drain() == 0 or p.drain() == 0
+    assert bytes(p.out) == b"".join(fs[:S.QUEUE_FRAMES])
+    assert p.count == 0 and p.queued == 0
+
+
+def test_a_few_bytes_at_a_time_and_the_budget_a_pass():
+    p = FakePort(room=3)
+    f = frames(2, 100)
+    p.write(f[0])
+    p.write(f[1])
+    assert len(p.out) == 6      # each write sent what the port took at once
+    was = 6
+    while p.drain():
+        assert len(p.out) == was + 3
+        was += 3
+    assert bytes(p.out) == f[0] + f[1]
+    # a port that takes all: no more than the budget in one drain
+    p = FakePort(room=None, budget=64)
+    p.write(b"x" * 300)
+    assert len(p.out) == 64 and p.queued == 236
+    p.drain()
+    assert len(p.out) == 128
+
+
+def test_the_byte_bound_takes_one_large_frame_and_drops_a_second():
+    p = FakePort(room=0)
+    big = b"L" * (S.QUEUE_BYTES + 100)
+    assert p.write(big)                  # an empty queue takes any frame
+    assert not p.write(b"small\n")       # over the byte bound
+    assert p.dropped == 1
+    p.room = None
+    p.per_drain = None
+    while p.drain():
+        pass
+    assert bytes(p.out) == big
+
+
+def test_a_rate_limited_port_writes_what_the_line_drains():
+    t = [1000]
+    old = S.ticks_ms
+    S.ticks_ms = lambda: t[0]
+    try:
+        p = FakePort(room=None, budget=64, rate=11)
+        p.write(b"y" * 200)
+        assert len(p.out) == 0           # no time has passed since the port was made
+        t[0] += 2
+        p.drain()
+        assert len(p.out) == 22          # 2 ms at 11 bytes/ms
+        t[0] += 1000
+        p.drain()
+        assert len(p.out) == 22 + 64     # a long pause: one pass's budget, no more
+        t[0] += 1
+        p.drain()
+        assert len(p.out) == 22 + 64 + 11
+    finally:
+        S.ticks_ms = old
+
+
+def _request(port, rid, op, *args):
+    port.inbox += P.encode_request(rid, op, list(args))
+
+
+def _app(port):
+    board = SimBoard(fresh_dir())
+    board.port = port
+    app = App(board)
+    app.step()
+    return board, app
+
+
+def _replies(out):
+    """Every line of what the clock sent is a whole, valid reply frame: their ids."""
+    ids = []
+    for line in bytes(out).split(b"\n")[:-1]:
+        rid, ok, f = P.decode_reply(line)
+        assert ok, f
+        ids.append(rid)
+    assert out[-1:] in (b"", b"\n")
+    return ids
+
+
+def test_the_clock_runs_on_while_the_host_reads_nothing():
+    port = FakePort(room=0)
+    board, app = _app(port)
+    board.press_buttons(BTN_START, 100000)
+    run_until(app, board, 200000)
+    assert app.clock.state == E.RUNNING
+    # 10 s of play; the host asks for status every 100 ms and never reads a reply
+    fed = board.watchdog_fed
+    renders = board.left.renders + board.right.renders
+    rid = 0
+    shown = []
+    t = board.t
+    for k in range(100):
+        rid += 1
+        _request(port, rid, "status")
+        if k % 20 == 10:    # a press every 2 s
+            board.press_lever(app.lever_of_side(app.clock.turn), board.t + 500)
+        t += 100000
+        run_until(app, board, t)
+        d = board.left if app.lever_of_side(app.clock.turn) == LEFT else board.right
+        shown.append(board.t - d.drawn_at)
+    assert board.watchdog_fed - fed >= 9500   # a pass a ms (flash writes take some)
+    assert board.left.renders + board.right.renders - renders >= 10   # the seconds moved
+    assert max(shown) <= 1000000    # the running side's display drawn within the second
+    assert app.clock.moves == [3, 2]                      # every press counted
+    assert port.out == b"" and port.count == S.QUEUE_FRAMES
+    assert port.dropped == 100 - S.QUEUE_FRAMES
+    assert app.link.requests == 100                       # every request was handled
+    # The host reads again: the four oldest replies, whole; a fresh request is answered.
+    port.room = None
+    port.per_drain = None
+    rid += 1
+    _request(port, rid, "status")   # while four replies wait: dropped, the host times out
+    run_until(app, board, board.t + 50000)
+    assert _replies(port.out) == [1, 2, 3, 4] and port.queued == 0
+    rid += 1
+    _request(port, rid, "status")   # ... and asks again
+    run_until(app, board, board.t + 20000)
+    assert _replies(port.out) == [1, 2, 3, 4, rid]
+
+
+def test_the_clock_runs_on_while_the_host_reads_three_bytes_a_pass():
+    port = FakePort(room=3)
+    board, app = _app(port)
+    board.press_buttons(BTN_START, 100000)
+    run_until(app, board, 200000)
+    board.press_lever(LEFT, 300000)
+    board.press_lever(RIGHT, 2300000)
+    for rid in range(1, 6):     # one request every 500 ms, each reply about 350 bytes
+        _request(port, rid, "status")
+        run_until(app, board, 200000 + rid * 500000)
+    assert app.clock.moves == [1, 1] and app.clock.state == E.RUNNING
+    # 2,500 passes of 3 to 6 bytes: every reply came out whole, in order, none dropped
+    assert _replies(port.out) == [1, 2, 3, 4, 5] and port.dropped == 0
+    assert port.sends >= len(port.out) // 3
