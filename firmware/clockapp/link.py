@@ -41,7 +41,9 @@ AUTH_LOG_MS = const(1000)
 CHUNK = const(64)
 
 CHANGE = const(1)
-CAPS = "status,control,start,pause,resume,end,correct,wallclock,log,auth,maintenance"
+CAPS = ("status,control,start,pause,resume,end,correct,wallclock,log,auth,maintenance,"
+        "logack,head")
+HEAD_DOMAIN = b"chessclock log head key"   # the log key: HMAC(arbiter key, this)
 
 
 def _side(arg):
@@ -68,6 +70,12 @@ def _nargs(args, lo, hi):
         raise P.ProtocolError(P.E_ARGS, "takes %d to %d arguments" % (lo, hi))
 
 
+def head_text(clock_id, seq, chain_hex, t, wall):
+    """What the clock signs about its log: format 1, clock id, last sequence number (-1:
+    empty), its chain (16 hex), the clock's time line (ms) and wall clock (s, -1 unknown)."""
+    return "ccl-head 1 %s %d %s %d %d" % (clock_id, seq, chain_hex, t, wall)
+
+
 class Link:
     def __init__(self, app, serial):
         self.app = app
@@ -79,7 +87,9 @@ class Link:
         self.cpos = 0
         self.cend = 0
         key = app.store.load(KEY_FILE)
-        self.key = key if key is not None and len(key) == KEY_BYTES else None
+        self.key = None
+        self.head_key = None    # HMAC(key, HEAD_DOMAIN): signs the log's head
+        self._use_key(key if key is not None and len(key) == KEY_BYTES else None)
         self.nonce = None
         self.last_rid = -1
         self.wall_s = -1        # wall-clock seconds (Unix time) at app time wall_at
@@ -92,6 +102,7 @@ class Link:
         self.log_pending = None  # a record read but not sent yet
         self.read_end_seq = -1  # last sequence number sent by a read that reached the end
         self.read_end_size = -1
+        self.sent_max = -1      # highest sequence number sent to the host since boot
         self.after = None       # run on the next pass, after the reply went out
         self.ops = {
             "hello": (self.op_hello, 0), "status": (self.op_status, 0),
@@ -105,8 +116,13 @@ class Link:
             "undo": (self.op_undo, CHANGE), "addstage": (self.op_addstage, CHANGE),
             "split": (self.op_split, CHANGE), "wallclock": (self.op_wallclock, CHANGE),
             "keyset": (self.op_keyset, CHANGE), "logclear": (self.op_logclear, CHANGE),
+            "logack": (self.op_logack, CHANGE),
             "maintenance": (self.op_maintenance, CHANGE),
         }
+
+    def _use_key(self, key):
+        self.key = key
+        self.head_key = P.hmac_sha256(key, HEAD_DOMAIN) if key is not None else None
 
     # ---- the loop ------------------------------------------------------------------
     def poll(self):
@@ -408,7 +424,7 @@ class Link:
             raise P.ProtocolError(P.E_ARGS, "the key is 64 hex digits")
         if not self.app.store.save(KEY_FILE, key):
             raise P.ProtocolError(P.E_INTERNAL, "could not save the key")
-        self.key = key
+        self._use_key(key)
         self.nonce = None   # a new session is needed with the new key
         self.last_rid = -1
         return (("key", 1),)
@@ -491,20 +507,49 @@ class Link:
             n += 1
             rec = None
         nxt = last + 1 if n else start
+        if n and (self.sent_max < 0 or ((last - self.sent_max) & 0xFFFFFFFF) < 0x80000000):
+            self.sent_max = last
         if more:
             self.log_next = nxt
         else:
             self._log_reset()
             self.read_end_seq = last if n else start - 1
             self.read_end_size = self.app.store.log_size()
-            logw = self.app.logw
-            if n and logw is not None:
-                # Read to its end: these games may go first if the flash fills up
-                # (unpulled ones never do; docs/EVENT-LOG.md).
-                logw.mark_pulled(last)
+        # Reading marks nothing pulled: only a keyed host's `logack` does (a host without
+        # the key could otherwise make the clock prune games the arbiter never got).
         data = binascii.b2a_base64(bytes(out)).strip() if n else b""
         return (("n", n), ("first", first), ("last", last), ("next", nxt), ("more", more),
-                ("data", data))
+                ("data", data)) + self.head()
+
+    def head(self):
+        """The log's signed head: the last record on flash (its sequence number and chain),
+        the clock's time line and wall clock now, the clock id; `hmac` = hex
+        HMAC-SHA256(log key, HEAD_TEXT) where the log key is HMAC(arbiter key,
+        HEAD_DOMAIN), or "-" on a clock without a key. docs/EVENT-LOG.md."""
+        app = self.app
+        w = app.logw.writer if app.logw is not None else None
+        seq = (w.seq - 1) if w is not None and w.seq else -1
+        chain = binascii.hexlify(w.chain).decode() if w is not None else "0" * 16
+        b = app.board
+        cid = b.clock_id() if hasattr(b, "clock_id") else "unknown"
+        text = head_text(cid, seq, chain, app.now, self.wall_now())
+        mac = "-"
+        if self.head_key is not None:
+            mac = binascii.hexlify(P.hmac_sha256(self.head_key, text.encode())).decode()
+        return (("head", text), ("hmac", mac))
+
+    def op_logack(self, args):
+        """logack SEQ: the host (the arbiter's, on a keyed clock) has every record up to SEQ
+        safely: those games may be removed when the log is over its budget."""
+        _nargs(args, 1, 1)
+        seq = _int(args[0])
+        if seq < 0 or self.sent_max < 0 or ((self.sent_max - seq) & 0xFFFFFFFF) >= 0x80000000:
+            raise P.ProtocolError(P.E_NOT_READ, "records up to %d were not sent to a host"
+                                  % seq)
+        logw = self.app.logw
+        if logw is None or not logw.mark_pulled(seq):
+            raise P.ProtocolError(P.E_INTERNAL, "could not save the acknowledgement")
+        return (("acked", seq),)
 
     def op_logclear(self, args):
         """logclear UPTO: remove the log, only when it was read to its end and UPTO is the

@@ -476,10 +476,15 @@ def unpack_records(blob):
     return out
 
 
-def pull(link, archive, game, clear=False, chunk=4096, progress=None):
+def pull(link, archive, game, clear=False, chunk=4096, progress=None, ack=True):
     """Pull a clock's log into ARCHIVE/CLOCK/GAME.log from where the last pull stopped
-    (GAME.next holds the next sequence number). Returns a summary dict."""
+    (GAME.next holds the next sequence number), then the clock's signed head (an `HD`
+    frame, for `log verify`); then acknowledge it (`logack`: the clock may remove those
+    games when its log is full; on a keyed clock only with the arbiter's key). Returns a
+    summary dict."""
     import base64
+
+    from chessclock.logtools import head_frame
     hello = link.request("hello")
     clock = "".join(c if c.isalnum() or c in "-_" else "_" for c in hello["clock"])
     folder = os.path.join(archive, clock)
@@ -489,34 +494,66 @@ def pull(link, archive, game, clear=False, chunk=4096, progress=None):
     start = 0
     if os.path.exists(state):
         with open(state) as f:
-            start = int(f.read().strip() or 0)
+            try:
+                start = int(f.read().strip() or 0)
+            except ValueError:
+                raise L.ClockError(L.EXIT_INPUT, "%s is damaged" % state,
+                                   "remove it and GAME.log to pull again") from None
     got = 0
     last = start - 1
+    head = None
     with open(path, "ab") as out:
-        while True:
-            r = link.request("log", start, chunk)
-            n = int(r["n"])
-            if n:
-                recs = unpack_records(base64.b64decode(r["data"]))
-                if len(recs) != n:
-                    raise L.ClockError(L.EXIT_FAILED, "log chunk damaged")
-                out.write(b"".join(log_record(p) for p in recs))
-                out.flush()
-                got += n
-                last = int(r["last"])
-            start = int(r["next"])
-            with open(state + ".tmp", "w") as f:
-                f.write("%d\n" % start)
-            os.replace(state + ".tmp", state)
-            if progress:
-                progress(got)
-            if r["more"] == "0":
+        for _ in range(5):   # the clock may write on while we read: pull up to its head
+            while True:
+                r = link.request("log", start, chunk)
+                n = int(r["n"])
+                if n:
+                    recs = unpack_records(base64.b64decode(r["data"]))
+                    if len(recs) != n:
+                        raise L.ClockError(L.EXIT_FAILED, "log chunk damaged")
+                    out.write(b"".join(log_record(p) for p in recs))
+                    out.flush()
+                    got += n
+                    last = int(r["last"])
+                start = int(r["next"])
+                with open(state + ".tmp", "w") as f:
+                    f.write("%d\n" % start)
+                os.replace(state + ".tmp", state)
+                if progress:
+                    progress(got)
+                if r["more"] == "0":
+                    break
+            head = r.get("head")
+            if head is None or int(head.split(" ")[3]) <= last:
                 break
-    result = {"clock": hello["clock"], "file": path, "records": got, "next": start}
+        if head is not None:
+            out.write(head_frame(head, r.get("hmac", "-")))
+        os.fsync(out.fileno())
+    result = {"clock": hello["clock"], "file": path, "records": got, "next": start,
+              "signed": head is not None and r.get("hmac", "-") != "-", "acked": None}
+    if ack and last >= 0:
+        try:
+            link.request("logack", last, change=True)
+            result["acked"] = last
+        except L.ClockError as e:
+            result["ack_error"] = str(e)
     if clear:
         link.request("logclear", last, change=True)
         result["cleared"] = last
     return result
+
+
+def _pull_line(r):
+    text = "%d records -> %s" % (r["records"], r["file"])
+    if not r.get("signed"):
+        text += "  (the clock has no key: the log is not signed)"
+    if r.get("acked") is not None:
+        text += "  (acknowledged up to %d)" % r["acked"]
+    elif r.get("ack_error"):
+        text += "  (not acknowledged: the clock keeps these games; %s)" % r["ack_error"]
+    if "cleared" in r:
+        text += "  (log cleared up to %d)" % r["cleared"]
+    return text
 
 
 def run_log_pull(args, stdout, stderr):
@@ -541,10 +578,7 @@ def run_log_pull(args, stdout, stderr):
             stderr.write("\n")
         return r
 
-    return on_each(args, stdout, stderr, fn, key=key,
-                   render=lambda r: "%d records -> %s%s" % (
-                       r["records"], r["file"],
-                       "  (log cleared up to %d)" % r["cleared"] if "cleared" in r else ""))
+    return on_each(args, stdout, stderr, fn, key=key, render=_pull_line)
 
 
 # `chessclock log pull` is the same command as `chessclock log-pull`.

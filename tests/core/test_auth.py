@@ -19,7 +19,7 @@ ARGS = {
     "adjust": ("white", "1000"), "settime": ("black", "60000"), "moves": ("black", "3"),
     "stage": ("white", "1"), "undo": (), "addstage": ("both", "15m"),
     "split": ("1000", "60"), "wallclock": ("1796000000",), "keyset": (KEY.hex(),),
-    "logclear": ("0",), "maintenance": (),
+    "logclear": ("0",), "maintenance": (), "logack": ("0",),
 }
 
 

@@ -107,10 +107,15 @@ def test_configure_start_press_correct_pull(clock):
     with open(r["file"], "rb") as f:
         data = f.read()
     from chessclock.clock_cmd import log_record
-    assert data == b"".join(log_record(p) for p in clock_log)
-    # the pulled log verifies (chain, CRCs, replay) and tells what happened, in order
+    records = b"".join(log_record(p) for p in clock_log)
+    assert data[:len(records)] == records       # the clock's records, then its signed head
+    assert data[len(records):len(records) + 2] == b"HD"
+    assert r["signed"] and r["acked"] is not None   # the arbiter's key acknowledged them
+    # the pulled log verifies (chain, CRCs, replay, the clock's signature on its head) and
+    # tells what happened, in order
     code, out, err = cc("log", "verify", r["file"])
     assert code == 0, out + err
+    assert "verification: AUTHENTIC" in out
     code, out, err = cc("log", "export", r["file"], "--format", "jsonl")
     assert code == 0, err
     happened = [(e["type"], e.get("side")) for e in map(json.loads, out.splitlines())

@@ -160,9 +160,10 @@ def test_cli_show_export_jsonl_csv_and_pgn_with_moves(tmp_path):
     out = io.StringIO()
     import contextlib
     with contextlib.redirect_stdout(out):
-        assert main(["log", "verify", path]) == 0
+        assert main(["log", "verify", path]) == 1      # a flash image: not signed
+        assert main(["log", "verify", path, "--intact-only"]) == 0
         assert main(["log", "show", path]) == 0
-    assert "verified" in out.getvalue() and "press" in out.getvalue()
+    assert "verification: INTACT" in out.getvalue() and "press" in out.getvalue()
     res = verified(board)
     lines = logtools.to_jsonl(res).splitlines()
     first_press = [json.loads(x) for x in lines if '"press"' in x][0]

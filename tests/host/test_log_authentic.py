@@ -1,0 +1,153 @@
+"""Issue 11: the log as evidence. A log pulled from the clock carries the clock's head,
+signed with a key derived from the arbiter's key; `chessclock log verify` then proves that
+no record was changed, added or cut off before that head. Every attack the issue lists
+fails: an empty file, a log cut at any record (the flag cut off), a damaged first record,
+a forged record whose chain was recomputed, a head from another key. The simulator board
+runs the real firmware; its serial link is driven in-process."""
+
+import os
+
+from chessclock import clock_cmd, logtools
+from chessclock import link as HL
+from simutil import boot, until
+
+from clockapp.board import BTN_START, LEFT, RIGHT
+from clockcore import eventlog as L
+from clockcore import protocol as P
+
+KEY = bytes(range(32))
+
+
+class InProcess(HL.Link):
+    """chessclock.link.Link over the app's own handler: no pty, same protocol."""
+
+    def __init__(self, app, key=None):
+        self.app = app
+        self.port = "sim"
+        self.key = key
+        self.timeout = 1
+        self.rid = 0
+        self.nonce = None
+        self.buf = b""
+
+    def exchange(self, frame_bytes, rid, op):
+        line = self.app.link.handle(frame_bytes.rstrip(b"\n"))
+        got, ok, fields = P.decode_reply(line.rstrip(b"\n"))
+        return ok, fields
+
+    def close(self):
+        pass
+
+
+def flagged_game(key=KEY):
+    board, app = boot()
+    if key is not None:
+        InProcess(app).request("keyset", key.hex(), change=True)
+    app.new_game("180+2")
+    board.press_buttons(BTN_START, 500000)
+    t = 2000
+    for i in range(6):
+        board.press_lever(LEFT if i % 2 == 0 else RIGHT, t * 1000)
+        t += 1500
+    until(app, board, t + 200000)                     # White runs out
+    assert app.clock.flag_at[0] >= 0
+    return board, app
+
+
+def pulled(tmp_path, app, key=KEY):
+    r = clock_cmd.pull(InProcess(app, key), str(tmp_path), "g")
+    with open(r["file"], "rb") as f:
+        return r, f.read()
+
+
+def frames_of(data):
+    return L.unframe(data)[0]
+
+
+def test_a_pulled_log_is_authentic_and_acknowledged(tmp_path):
+    board, app = flagged_game()
+    r, data = pulled(tmp_path, app)
+    assert r["signed"] and r["acked"] == app.logw.writer.seq - 1
+    assert app.logw.pulled == r["acked"]                       # the clock took the ack
+    res = logtools.verify(data, key=KEY)
+    assert res.problems == [] and res.auth_problems == [], (res.problems, res.auth_problems)
+    assert res.status() == "AUTHENTIC" and res.auth.seq == r["acked"]
+    assert len(res.played()) == 1 and res.played()[0].flagged
+    # the same file checked with another key is not authenticated
+    other = logtools.verify(data, key=bytes(32))
+    assert other.problems == [] and any("does not match" in p for p in other.auth_problems)
+    # no key at all: intact, not authenticated, and it says why
+    assert any("no arbiter key" in p for p in logtools.verify(data).auth_problems)
+
+
+def test_every_cut_forgery_and_damage_fails(tmp_path):
+    board, app = flagged_game()
+    r, data = pulled(tmp_path, app)
+    frames = frames_of(data)
+    head_at = logtools.find_heads(data)[-1][0]
+    assert head_at == frames[-1][0] + 8 + len(frames[-1][1])   # the head ends the file
+
+    def fails(blob, what):
+        res = logtools.verify(blob, key=KEY)
+        assert res.problems or res.auth_problems, what
+        assert res.status() != "AUTHENTIC", what
+
+    fails(b"", "an empty file")
+    fails(data[head_at:], "a head alone")
+    # cut at every record: the head goes with the tail, or stays with a file missing records
+    for off, payload in frames[1:]:
+        fails(data[:off], "cut at byte %d" % off)
+        fails(data[:off] + data[head_at:], "cut at byte %d, head kept" % off)
+    flag = [off for off, p in frames if p[4] & 0x3F == 4]
+    assert flag
+    # the damaged first record
+    fails(b"\x00" + data[1:], "first record damaged")
+    # a forged record with its CRC and the whole chain recomputed: a press after the last
+    # header made a second later (the replay may or may not notice; the head does)
+    recs = [p for _, p in frames]
+    last_header = max(i for i, p in enumerate(recs) if p[4] & 0x3F == L.EV_HEADER)
+    k = next(i for i in range(last_header, len(recs)) if recs[i][4] & 0x3F == 1)
+    dt, end = L.get_varint(recs[k], 5)
+    buf = bytearray(16)
+    n = L.put_varint(buf, 0, dt + 1000)
+    recs[k] = recs[k][:5] + bytes(buf[:n]) + recs[k][end:]
+    chain = frames_of(data)[last_header - 1][1][-L.CHAIN:] if last_header else L.ZERO_CHAIN
+    out = b"".join(L.frame(p) for p in recs[:last_header])
+    for p in recs[last_header:]:
+        body = bytes(p[:-L.CHAIN])
+        ch = L.chain_of(chain, body)
+        out += L.frame(body + ch)
+        chain = ch
+    res = logtools.verify(out + data[head_at:], key=KEY)
+    assert [x for x in res.problems if "chain" in x] == []      # the chain holds
+    assert any("holds changed" in x for x in res.auth_problems), res.auth_problems
+    # records added after the head are not covered
+    extra = L.frame(recs[-1])
+    assert logtools.verify(data + extra, key=KEY).status() != "AUTHENTIC"
+    # a head signed by a clock without the key proves nothing
+    board2, app2 = flagged_game(key=None)
+    r2, data2 = pulled(tmp_path / "nokey", app2, key=None)
+    res2 = logtools.verify(data2, key=KEY)
+    assert res2.problems == [] and any("no arbiter key" in p for p in res2.auth_problems)
+
+
+def test_log_verify_command_refuses_what_is_not_proven(tmp_path, capsys):
+    from chessclock import cli
+
+    board, app = flagged_game()
+    r, data = pulled(tmp_path, app)
+    keyfile = tmp_path / "arbiter.key"
+    keyfile.write_text(KEY.hex() + "\n")
+    assert cli.main(["log", "verify", r["file"], "--key", str(keyfile)]) == 0
+    out = capsys.readouterr().out
+    assert "verification: AUTHENTIC" in out and "1 games played" in out
+    cut = tmp_path / "cut.log"
+    cut.write_bytes(data[:frames_of(data)[-2][0]])
+    assert cli.main(["log", "verify", str(cut), "--key", str(keyfile)]) == 1
+    assert "NOT AUTHENTICATED" in capsys.readouterr().out
+    empty = tmp_path / "empty.log"
+    empty.write_bytes(b"")
+    assert cli.main(["log", "verify", str(empty), "--intact-only"]) == 1
+    raw = board.root + "log.bin"   # the flash image: intact, its authenticity not checked
+    assert cli.main(["log", "verify", raw, "--intact-only"]) == 0
+    assert os.path.exists(raw)
