@@ -7,57 +7,10 @@ runs the real firmware; its serial link is driven in-process."""
 
 import os
 
-from chessclock import clock_cmd, logtools
-from chessclock import link as HL
-from simutil import boot, until
+from inproc import KEY, flagged_game, pulled
 
-from clockapp.board import BTN_START, LEFT, RIGHT
+from chessclock import logtools
 from clockcore import eventlog as L
-from clockcore import protocol as P
-
-KEY = bytes(range(32))
-
-
-class InProcess(HL.Link):
-    """chessclock.link.Link over the app's own handler: no pty, same protocol."""
-
-    def __init__(self, app, key=None):
-        self.app = app
-        self.port = "sim"
-        self.key = key
-        self.timeout = 1
-        self.rid = 0
-        self.nonce = None
-        self.buf = b""
-
-    def exchange(self, frame_bytes, rid, op):
-        line = self.app.link.handle(frame_bytes.rstrip(b"\n"))
-        got, ok, fields = P.decode_reply(line.rstrip(b"\n"))
-        return ok, fields
-
-    def close(self):
-        pass
-
-
-def flagged_game(key=KEY):
-    board, app = boot()
-    if key is not None:
-        InProcess(app).request("keyset", key.hex(), change=True)
-    app.new_game("180+2")
-    board.press_buttons(BTN_START, 500000)
-    t = 2000
-    for i in range(6):
-        board.press_lever(LEFT if i % 2 == 0 else RIGHT, t * 1000)
-        t += 1500
-    until(app, board, t + 200000)                     # White runs out
-    assert app.clock.flag_at[0] >= 0
-    return board, app
-
-
-def pulled(tmp_path, app, key=KEY):
-    r = clock_cmd.pull(InProcess(app, key), str(tmp_path), "g")
-    with open(r["file"], "rb") as f:
-        return r, f.read()
 
 
 def frames_of(data):
@@ -95,7 +48,7 @@ def test_every_cut_forgery_and_damage_fails(tmp_path):
     fails(b"", "an empty file")
     fails(data[head_at:], "a head alone")
     # cut at every record: the head goes with the tail, or stays with a file missing records
-    for off, payload in frames[1:]:
+    for off, _payload in frames[1:]:
         fails(data[:off], "cut at byte %d" % off)
         fails(data[:off] + data[head_at:], "cut at byte %d, head kept" % off)
     flag = [off for off, p in frames if p[4] & 0x3F == 4]
