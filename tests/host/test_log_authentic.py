@@ -104,3 +104,71 @@ def test_log_verify_command_refuses_what_is_not_proven(tmp_path, capsys):
     raw = board.root + "log.bin"   # the flash image: intact, its authenticity not checked
     assert cli.main(["log", "verify", raw, "--intact-only"]) == 0
     assert os.path.exists(raw)
+
+
+def test_ruling_reads_the_clocks_log_and_verifies_it_first(tmp_path, capsys):
+    import json
+
+    from chessclock import cli
+
+    board, app = flagged_game()
+    r, data = pulled(tmp_path, app)
+    keyfile = tmp_path / "arbiter.key"
+    keyfile.write_text(KEY.hex() + "\n")
+    k = ["--key", str(keyfile)]
+    html = tmp_path / "r.html"
+    inc = tmp_path / "i.txt"
+    assert cli.main(["ruling", r["file"], "--html", str(html), "--incident", str(inc)]
+                    + k) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("VERIFICATION") and "verification: AUTHENTIC" in out
+    assert "RESULT: 0-1" in out and "UNVERIFIED" not in out
+    for report in (html.read_text(), inc.read_text()):
+        assert "verification: AUTHENTIC" in report and r["file"] in report
+    assert app.board.clock_id() in html.read_text()
+    assert cli.main(["ruling", r["file"], "--json"] + k) == 0
+    j = json.loads(capsys.readouterr().out)
+    assert j["verification"]["verified"] and j["result"] == "0-1"
+    # cut before the flag (head kept): refused, or ruled in large letters
+    frames = frames_of(data)
+    flag_at = [off for off, p in frames if p[4] & 0x3F == 4][0]
+    cut = tmp_path / "cut.log"
+    cut.write_bytes(data[:flag_at] + data[logtools.find_heads(data)[-1][0]:])
+    assert cli.main(["ruling", str(cut)] + k) == 2
+    assert "did not verify" in capsys.readouterr().err
+    assert cli.main(["ruling", str(cut), "--unverified"] + k) == 0
+    out = capsys.readouterr().out
+    assert "UNVERIFIED: THESE EVENTS ARE NOT PROVEN" in out and "(UNVERIFIED)" in out
+    # the flash image (no signed head) and an export: not evidence
+    assert cli.main(["ruling", board.root + "log.bin"] + k) == 2
+    capsys.readouterr()
+    assert cli.main(["log", "export", r["file"], "--format", "jsonl"]) == 0
+    export = tmp_path / "g.jsonl"
+    export.write_text(capsys.readouterr().out)
+    assert cli.main(["ruling", str(export)]) == 0
+    assert "UNVERIFIED" in capsys.readouterr().out
+
+
+def test_ruling_refuses_what_is_not_a_scoresheet_or_not_text(tmp_path, capsys):
+    from chessclock import cli
+
+    board, app = flagged_game()
+    r, data = pulled(tmp_path, app)
+    keyfile = tmp_path / "arbiter.key"
+    keyfile.write_text(KEY.hex() + "\n")
+    k = ["--key", str(keyfile)]
+    for name, content in (("notes.pgn", b"the game was fine\n"), ("empty.pgn", b""),
+                          ("bin.pgn", b"\xff\xfe\x00garbage")):
+        f = tmp_path / name
+        f.write_bytes(content)
+        assert cli.main(["ruling", r["file"], "--pgn", str(f)] + k) == 2, name
+        err = capsys.readouterr().err
+        assert err.startswith("chessclock ruling: ") and err.count("\n") == 1, err
+    binary = tmp_path / "x.jsonl"
+    binary.write_bytes(b"\xff\xfe\x00\x01")
+    assert cli.main(["ruling", str(binary)]) == 2
+    assert "neither a clock's log nor JSON Lines" in capsys.readouterr().err
+    assert cli.main(["ruling", r["file"], "--game", "999"] + k) == 2
+    assert "the log has" in capsys.readouterr().err
+    assert cli.main(["ruling", r["file"], "--plot", str(tmp_path / "no" / "p.png")] + k) == 2
+    assert "cannot write" in capsys.readouterr().err
