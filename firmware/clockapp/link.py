@@ -25,12 +25,13 @@ import struct
 from clockcore import engine as E
 from clockcore import protocol as P
 from clockcore.eventlog import R_HOST
+from clockcore.version import VERSION as FIRMWARE_VERSION
 
 # arg: the protocol error code of the refusal. 42 is app.EV_AUTH_FAIL, the code the event
 # log reserved for the link (40 became app.EV_POWER_OFF).
 EV_AUTH_FAILED = const(42)
 EV_WALL_CLOCK = const(44)  # app.EV_WALL_CLOCK: arg, the unix seconds given
-FIRMWARE_VERSION = "0.2.0"
+
 KEY_FILE = "arbiter.key"
 KEY_BYTES = const(32)
 LOG_CHUNK_DEFAULT = const(1024)
@@ -38,6 +39,7 @@ LOG_CHUNK_MAX = const(4096)   # payload bytes in one log reply
 LOG_SCAN_MAX = const(256)     # records skipped per pass when seeking a sequence number
 READ_BUDGET = const(4)        # serial reads per pass
 AUTH_LOG_MS = const(1000)
+AUTH_LOG_MAX = const(4)       # refusals logged one by one in a second; more are counted
 CHUNK = const(64)
 
 CHANGE = const(1)
@@ -95,6 +97,9 @@ class Link:
         self.wall_s = -1        # wall-clock seconds (Unix time) at app time wall_at
         self.wall_at = 0
         self.auth_logged_at = -AUTH_LOG_MS
+        self.auth_logged_n = 0
+        self.flood_n = 0        # refusals past AUTH_LOG_MAX in this second, not logged yet
+        self.flood_code = 0
         self.refused = 0        # authorisation refusals since boot
         self.requests = 0
         self.log_iter = None    # read_log() generator kept between log requests
@@ -126,6 +131,8 @@ class Link:
 
     # ---- the loop ------------------------------------------------------------------
     def poll(self):
+        if self.flood_n and self.app.now - self.auth_logged_at >= AUTH_LOG_MS:
+            self._log_flood()
         if self.after is not None:
             fn = self.after
             self.after = None
@@ -224,12 +231,32 @@ class Link:
         return self.app.clock.state in (E.RUNNING, E.PAUSED, E.FROZEN)
 
     def refuse(self, rid, code, detail):
+        """Refuse and log it: every refusal, one record each up to AUTH_LOG_MAX a second;
+        past that (a flood, which must not wear the flash) the rest of the second is
+        counted and logged as one record with its count."""
         self.refused += 1
         app = self.app
         if app.now - self.auth_logged_at >= AUTH_LOG_MS:
+            self._log_flood()
             self.auth_logged_at = app.now
-            app.log(EV_AUTH_FAILED, -1, app.now, code)
+            self.auth_logged_n = 0
+        if self.auth_logged_n < AUTH_LOG_MAX:
+            self.auth_logged_n += 1
+            self._log_refusal(code, 1)
+        else:
+            self.flood_n += 1
+            self.flood_code = code
         raise P.ProtocolError(code, detail, rid)
+
+    def _log_refusal(self, code, count):
+        app = self.app
+        if app.logw is not None:
+            app.logw.log(EV_AUTH_FAILED, -1, app.now, code, app.clock, count)
+
+    def _log_flood(self):
+        if self.flood_n:
+            self._log_refusal(self.flood_code, self.flood_n)
+            self.flood_n = 0
 
     def authorise(self, rid, op, mac, signed):
         if self.key is None:
@@ -408,7 +435,8 @@ class Link:
             raise P.ProtocolError(P.E_ARGS, "seconds since 1970, not negative")
         self.wall_s = t
         self.wall_at = self.app.now
-        self.app.wall_s = t  # the next game header carries it
+        self.app.wall_s = t  # game headers carry it (counted on from wall_at)
+        self.app.wall_at = self.app.now
         self.app.log(EV_WALL_CLOCK, -1, self.app.now, t)
         return (("wall", t),)
 

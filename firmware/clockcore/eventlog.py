@@ -87,7 +87,7 @@ FIELDS = {0: (), 1: ("moves", "stage"), 2: ("arg",), 3: ("arg", "stage", "cause"
           8: ("arg", "reason"), 9: (), 10: ("arg",), 11: ("arg",), 12: ("arg", "reason"),
           13: ("arg", "reason"),
           14: ("arg", "reason", "moves", "inc_ms", "delay_ms", "delay_kind"),
-          15: ("arg", "reason"), 16: (), 36: ()}
+          15: ("arg", "reason"), 16: (), 36: (), 42: ("arg", "count")}
 ARG_ONLY = ("arg",)
 KEY_CODES = (EV_BOOT, EV_HEADER)
 CORRECTIONS = (7, 8, 12, 13, 14, 15)
@@ -271,8 +271,8 @@ def extras_into(clock, ev, side, reason, x):
         x[2] = st.inc_ms
         x[3] = st.delay_ms
         x[4] = st.delay_kind
-    elif ev in CORRECTIONS:
-        x[0] = reason
+    elif ev in CORRECTIONS or ev == EV_AUTH_FAIL:
+        x[0] = reason   # a refusal's: how many it stands for
 
 
 # ---- writing (firmware) ----------------------------------------------------------------

@@ -47,6 +47,12 @@ def _chosen(argv):
     return None
 
 
+def _version():
+    from chessclock import __version__
+    return "chessclock %s (firmware %s, serial protocol 1, log format 2)" % (
+        __version__, __version__)
+
+
 def build_parser(argv=None):
     """The parser; only the chosen command's module is imported to add its arguments, so
     `chessclock --help` imports no command module (nor pyserial, chess, ...)."""
@@ -56,6 +62,7 @@ def build_parser(argv=None):
     p = argparse.ArgumentParser(
         prog="chessclock",
         description="Host tools for the chess clock: configure, replay and check clocks.")
+    p.add_argument("--version", action="version", version=_version())
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name, (module, help_text) in COMMANDS.items():

@@ -332,12 +332,29 @@ def _key_or_exit(args, stderr):
         return None, _err(stderr, e)
 
 
-def _change(args, stdout, stderr, op, *op_args, render=None):
+def send_wall_clock(link):
+    """Give the clock the host's time of day (Unix seconds, UTC): its log and PGN then have
+    real dates. A clock that refuses it (a game in progress on a clock without a key) still
+    takes the command that follows if it may."""
+    try:
+        link.request("wallclock", int(time.time()), change=True)
+        return True
+    except L.ClockError as e:
+        if e.code == L.EXIT_UNREACHABLE:
+            raise
+        return False
+
+
+def _change(args, stdout, stderr, op, *op_args, render=None, wall=False):
     key, code = _key_or_exit(args, stderr)
     if code:
         return code
-    return on_each(args, stdout, stderr, lambda link: link.request(op, *op_args, change=True),
-                   key=key, render=render)
+
+    def fn(link):
+        if wall:
+            send_wall_clock(link)
+        return link.request(op, *op_args, change=True)
+    return on_each(args, stdout, stderr, fn, key=key, render=render)
 
 
 def run_set(args, stdout, stderr):
@@ -371,11 +388,11 @@ def run_set(args, stdout, stderr):
         if sys.stdin.readline().strip().lower() not in ("y", "yes"):
             stdout.write("not sent\n")
             return 0
-    return _change(args, stdout, stderr, "set", args.control)
+    return _change(args, stdout, stderr, "set", args.control, wall=True)
 
 
 def run_start(args, stdout, stderr):
-    return _change(args, stdout, stderr, "start")
+    return _change(args, stdout, stderr, "start", wall=True)
 
 
 def run_pause(args, stdout, stderr):
@@ -453,9 +470,20 @@ def run_key(args, stdout, stderr):
             old = L.read_key(args.old_key)
         except L.ClockError as e:
             return _err(stderr, e)
-    return on_each(args, stdout, stderr,
-                   lambda lk: lk.request("keyset", key.hex(), change=True), key=old,
-                   render=lambda f: "key set")
+    def put(lk):
+        try:
+            r = lk.request("keyset", key.hex(), change=True)
+        except L.ClockError as e:
+            if e.code == L.EXIT_AUTH and old is None:
+                raise L.ClockError(e.code, "%s: this clock has a key already" % lk.port,
+                                   "replacing it needs the one it has: --old-key FILE") \
+                    from None
+            raise
+        lk.key = key        # the new key signs from now on
+        lk.nonce = None
+        send_wall_clock(lk)
+        return r
+    return on_each(args, stdout, stderr, put, key=old, render=lambda f: "key set")
 
 
 # ---- log pull -------------------------------------------------------------------------------

@@ -94,6 +94,15 @@ def _utc(wall_s):
         return "?"
 
 
+def _iso(wall_s):
+    import datetime
+    try:
+        return datetime.datetime.fromtimestamp(wall_s, datetime.timezone.utc).strftime(
+            "%Y-%m-%dT%H:%M:%SZ")
+    except (OverflowError, OSError, ValueError):
+        return None
+
+
 def head_frame(text, mac):
     """The bytes `log pull` appends for a signed head."""
     payload = ("%s %s" % (text, mac)).encode("ascii")
@@ -145,6 +154,10 @@ class Game:
         self.flagged = False
         self.ended = False
         self.number = 0      # from 1, in the log
+        self.flag_side = -1  # the side whose flag fell first
+        self.utc_start = None  # ISO UTC of the start (else of the header), when known
+        if rec.header["wall_s"] > 0:
+            self.utc_start = _iso(rec.header["wall_s"])
         self.plies = []      # [(side, clk_ms, emt_ms, seq)]
         self.replay = None
 
@@ -243,6 +256,10 @@ def _adopt(c, rec, res):
             getattr(c, name)[s] = snap[pre + name]
 
 
+REFUSALS = {8: "a change without the arbiter's key", 9: "a wrong key or mac, or no session",
+            10: "a replayed request"}
+
+
 def _app_dict(rec):
     d = {"t_ms": rec.t, "type": rec.name()}
     if rec.side != E.NOBODY:
@@ -258,6 +275,9 @@ def _app_dict(rec):
                   "inc_at_turn_start": h["inc_at_turn_start"]})
     elif rec.code == 2:
         d["state"] = E.STATE_NAMES[rec.arg] if 0 <= rec.arg < 5 else rec.arg
+    elif rec.code == L.EV_AUTH_FAIL:
+        d["refused"] = REFUSALS.get(rec.arg, "error %d" % rec.arg)
+        d["count"] = rec.fields.get("count", 1)
     else:
         d["arg"] = rec.arg
     d["white_ms"] = rec.w
@@ -301,6 +321,8 @@ def verify(data, allow_torn_end=False, key=None):
     game = None
     eng = None
     broken = False
+    wall_ref = None     # (t, unix seconds) on this boot's time line, when the host gave it
+    utc = {}
     for off, payload in frames:
         try:
             rec = reader.decode(payload)
@@ -311,6 +333,14 @@ def verify(data, allow_torn_end=False, key=None):
             continue
         rec.offset = off
         res.records.append(rec)
+        if rec.code == L.EV_BOOT:
+            wall_ref = None     # a new time line
+        elif rec.code == L.EV_HEADER and rec.header["wall_s"] > 0:
+            wall_ref = (rec.t, rec.header["wall_s"])
+        elif rec.code == L.EV_WALL_CLOCK:
+            wall_ref = (rec.t, rec.arg)
+        if wall_ref is not None:
+            utc[rec.seq] = _iso(wall_ref[1] + (rec.t - wall_ref[0]) // 1000)
         if rec.link is False:
             res.problems.append("seq %d (byte %d): the chain or sequence is broken: a record "
                                 "before it was changed, removed or reordered" % (rec.seq, off))
@@ -346,8 +376,10 @@ def verify(data, allow_torn_end=False, key=None):
         if game is not None:
             if rec.code == 0:
                 game.started = True
-            elif rec.code == 4:
+                game.utc_start = utc.get(rec.seq) or game.utc_start
+            elif rec.code == 4 and not game.flagged:
                 game.flagged = True
+                game.flag_side = rec.side
             elif rec.code == 9:
                 game.ended = True
         if eng is None or broken:
@@ -363,6 +395,9 @@ def verify(data, allow_torn_end=False, key=None):
             broken = True
     if eng is not None and not broken and eng.queue:
         _left_over(eng, res)
+    for d in res.events:
+        if d["seq"] in utc:
+            d["utc"] = utc[d["seq"]]
     if not res.records:
         res.problems.append("no log record in it: not a clock's log (or an empty one)")
     elif res.records[0].seq != 0 and res.records[0].anchor:
@@ -530,13 +565,17 @@ def to_jsonl(res):
 
 def to_pgn(game, moves_pgn=None):
     """The game as PGN: [%clk] (time left after the move) and [%emt] (time used on it) per
-    move, TimeControl tag; merged with a PGN's moves when given (else null moves)."""
+    move, TimeControl tag, Date/UTCDate/UTCTime from the clock's wall clock, Result and
+    Termination "time forfeit" after a flag; merged with a PGN's moves when given. Without
+    moves (a clock-only PGN) no move is invented (null moves are refused by most readers):
+    the presses' times go into the game's comment."""
     import chess.pgn
 
     if moves_pgn is not None:
         pg = chess.pgn.read_game(io.StringIO(moves_pgn))
-        if pg is None:
-            raise ValueError("no game in the PGN given")
+        if pg is None or pg.errors:
+            raise ValueError("the PGN given is not a game%s"
+                             % (": %s" % pg.errors[0] if pg is not None and pg.errors else ""))
         moves = list(pg.mainline_moves())
         out = chess.pgn.Game()
         for k, v in pg.headers.items():
@@ -548,12 +587,31 @@ def to_pgn(game, moves_pgn=None):
     h = game.header
     out.headers["TimeControl"] = _tc_pgn(h["control"])
     out.headers["Annotator"] = "chessclock %s, clock %s" % (h["firmware"], h["clock_id"])
+    if game.utc_start:
+        day, tod = game.utc_start[:10].replace("-", "."), game.utc_start[11:19]
+        if "?" in out.headers.get("Date", "?"):
+            out.headers["Date"] = day
+        out.headers["UTCDate"] = day
+        out.headers["UTCTime"] = tod
+    if game.flag_side >= 0:
+        if out.headers.get("Result", "*") == "*":
+            out.headers["Result"] = "0-1" if game.flag_side == 0 else "1-0"
+        out.headers["Termination"] = "time forfeit"
     node = out
     n = len(game.plies) if moves is None else min(len(game.plies), len(moves))
-    for i in range(n):
+    if moves is None:
+        words = []
+        for i in range(n):
+            side, clk, emt, _ = game.plies[i]
+            words.append("%s%s %s%s" % ("%d. " % (i // 2 + 1) if side == 0 else "",
+                                        "White" if side == 0 else "Black", _hms(clk),
+                                        " (%s)" % _hms(emt) if emt >= 0 else ""))
+        out.comment = ("Clock only, no moves (export with --pgn SCORESHEET for them): time left "
+                       "after each press (time it took): " + "; ".join(words)) if words \
+            else "Clock only: no press recorded"
+    for i in range(n if moves is not None else 0):
         side, clk, emt, _ = game.plies[i]
-        mv = chess.Move.null() if moves is None else moves[i]
-        node = node.add_variation(mv)
+        node = node.add_variation(moves[i])
         c = "[%%clk %s]" % _hms(clk)
         if emt >= 0:
             c += " [%%emt %s]" % _hms(emt)

@@ -9,6 +9,7 @@ from clockapp.board import BTN_START, LEFT, RIGHT
 from clockcore import protocol as P
 
 KEY = bytes(range(32))
+WALL = 1796000000    # 2026-11-30 00:53:20 UTC
 
 
 class InProcess(HL.Link):
@@ -36,6 +37,7 @@ def flagged_game(key=KEY):
     board, app = boot()
     if key is not None:
         InProcess(app).request("keyset", key.hex(), change=True)
+    InProcess(app, key).request("wallclock", WALL, change=True)
     app.new_game("180+2")
     board.press_buttons(BTN_START, 500000)
     t = 2000

@@ -67,6 +67,9 @@ def test_configure_start_press_correct_pull(clock):
     assert cc("key", "new", keyfile)[0] == 0
     assert cc("key", "use", keyfile)[0] == 0
     assert cc("key", "set", "--port", port)[0] == 0
+    code, out, err = cc("key", "set", "--port", port)     # a keyed clock: the old key needed
+    assert code == L.EXIT_AUTH and "--old-key" in err
+    assert abs(int(status(port)["wall"]) - time.time()) < 5  # key set gave the time of day
     code, out, err = cc("set", "300+2", "--port", port)
     assert code == 2 and "--yes" in err                      # not sent without --yes
     code, out, err = cc("set", "300+2", "--yes", "--port", port)
@@ -116,6 +119,12 @@ def test_configure_start_press_correct_pull(clock):
     code, out, err = cc("log", "verify", r["file"])
     assert code == 0, out + err
     assert "verification: AUTHENTIC" in out
+    # real dates: the host gave the clock its time at set and start
+    code, out, err = cc("log", "export", r["file"], "--format", "pgn")
+    import chess.pgn
+    g = chess.pgn.read_game(io.StringIO(out))
+    today = time.strftime("%Y.%m.%d", time.gmtime())
+    assert g.headers["Date"] == today and g.headers["UTCDate"] == today
     code, out, err = cc("log", "export", r["file"], "--format", "jsonl")
     assert code == 0, err
     happened = [(e["type"], e.get("side")) for e in map(json.loads, out.splitlines())

@@ -7,8 +7,9 @@ runs the real firmware; its serial link is driven in-process."""
 
 import os
 
-from inproc import KEY, flagged_game, pulled
+from inproc import KEY, InProcess, flagged_game, pulled
 
+from chessclock import link as HL
 from chessclock import logtools
 from clockcore import eventlog as L
 
@@ -172,3 +173,29 @@ def test_ruling_refuses_what_is_not_a_scoresheet_or_not_text(tmp_path, capsys):
     assert "the log has" in capsys.readouterr().err
     assert cli.main(["ruling", r["file"], "--plot", str(tmp_path / "no" / "p.png")] + k) == 2
     assert "cannot write" in capsys.readouterr().err
+
+
+def test_pgn_has_dates_result_and_termination_and_refusals_are_shown(tmp_path, capsys):
+    import io
+
+    import chess.pgn
+
+    from chessclock import cli
+
+    board, app = flagged_game()
+    for _ in range(2):                                  # two refusals in one second
+        try:
+            InProcess(app).request("pause", change=True)
+        except HL.ClockError:
+            pass
+    app.step()
+    r, data = pulled(tmp_path, app)
+    assert cli.main(["log", "export", r["file"], "--format", "pgn"]) == 0
+    text = capsys.readouterr().out
+    g = chess.pgn.read_game(io.StringIO(text))
+    assert g.headers["Date"] == "2026.11.30" and g.headers["UTCDate"] == "2026.11.30"
+    assert g.headers["Result"] == "0-1" and g.headers["Termination"] == "time forfeit"
+    assert g.errors == [] and list(g.mainline_moves()) == []
+    assert cli.main(["log", "show", r["file"]]) in (0, 1)
+    shown = capsys.readouterr().out
+    assert shown.count("refused=a change without the arbiter's key") == 2
