@@ -32,6 +32,14 @@ COMMANDS = {
     "resume": ("clock_cmd", "resume paused clocks (arbiter's key)"),
     "adjust": ("clock_cmd", "add or take time from a side, e.g. adjust white +2m"),
     "moves": ("clock_cmd", "set a side's move counter, e.g. moves black 40"),
+    "settime": ("clock_cmd", "set a side's time, e.g. settime white 4:30 (arbiter's key)"),
+    "undo": ("clock_cmd", "the last press was not a move: take it back (arbiter's key)"),
+    "stage": ("clock_cmd", "put a side in stage N, e.g. stage black 2 (arbiter's key)"),
+    "addstage": ("clock_cmd", "add a stage to a side or both, e.g. addstage both 15m"),
+    "split": ("clock_cmd", "charge a late arrival: split 75m --visitor black (60/40)"),
+    "end": ("clock_cmd", "end the game on clocks (arbiter's key)"),
+    "wallclock": ("clock_cmd", "set clocks' time of day to this computer's (UTC)"),
+    "press": ("clock_cmd", "press a lever of a `sim-serve` clock: press left|right"),
     "key": ("clock_cmd", "the arbiter's key: new, use, set on clocks, check"),
     "log-pull": ("clock_cmd", "pull clocks' event logs into a local archive (resumable)"),
 }
@@ -88,6 +96,17 @@ def main(argv=None):
         return 0
     except KeyboardInterrupt:
         return 130
+    except UnicodeDecodeError as e:  # a binary or non-UTF-8 file where text was expected
+        sys.stderr.write("chessclock %s: a file given is not UTF-8 text (%s)\n"
+                         % (args.command, e.reason))
+        return 2
+    except Exception as e:  # a bug: one line, never a traceback (CHESSCLOCK_DEBUG shows it)
+        import os
+        if os.environ.get("CHESSCLOCK_DEBUG"):
+            raise
+        sys.stderr.write("chessclock %s: unexpected error (a bug, please report it): %s: %s\n"
+                         % (args.command, type(e).__name__, str(e)[:200]))
+        return 1
 
 
 if __name__ == "__main__":

@@ -718,11 +718,20 @@ def add_arguments_show(p):
     p.add_argument("file", metavar="FILE", help="log.bin from the clock or `log pull`")
 
 
+def _not_a_log(res, path, stderr, prog):
+    if not res.records:
+        stderr.write("%s: %s is not a clock's log (no log record in it)\n" % (prog, path))
+        return True
+    return False
+
+
 def run_show(args, stdout, stderr):
     data = _read(args.file, stderr)
     if data is None:
         return 2
     res = verify(data, True)
+    if _not_a_log(res, args.file, stderr, "chessclock log show"):
+        return 2
     stdout.write(table(res))
     for p in res.problems:
         stdout.write("FAIL: %s\n" % p)
@@ -742,6 +751,11 @@ def run_export(args, stdout, stderr):
     if data is None:
         return 2
     res = verify(data, True)
+    if _not_a_log(res, args.file, stderr, "chessclock log export"):
+        return 2
+    if args.format != "pgn" and args.game:
+        stderr.write("chessclock log export: --game is for --format pgn\n")
+        return 2
     for p in res.problems:
         stderr.write("chessclock log export: warning: %s\n" % p)
     if args.format == "jsonl":
@@ -753,7 +767,8 @@ def run_export(args, stdout, stderr):
             stderr.write("chessclock log export: no game in %s\n" % args.file)
             return 2
         if not 0 <= args.game <= len(res.games):
-            stderr.write("chessclock log export: the log has %d games\n" % len(res.games))
+            stderr.write("chessclock log export: --game %d: the log has %d games (1 to %d)\n"
+                         % (args.game, len(res.games), len(res.games)))
             return 2
         game = res.games[args.game - 1] if args.game else res.games[-1]
         text = None
@@ -762,7 +777,12 @@ def run_export(args, stdout, stderr):
                 with open(args.pgn, encoding="utf-8") as f:
                     text = f.read()
             except OSError as e:
-                stderr.write("chessclock log export: cannot read %s: %s\n" % (args.pgn, e))
+                stderr.write("chessclock log export: cannot read %s: %s\n"
+                             % (args.pgn, e.strerror or e))
+                return 2
+            except UnicodeDecodeError:
+                stderr.write("chessclock log export: %s is not a scoresheet (not UTF-8 "
+                             "text)\n" % args.pgn)
                 return 2
         try:
             stdout.write(to_pgn(game, text))

@@ -161,11 +161,23 @@ def resolve_control(spec, events=()):
     return control, spec, preset
 
 
+MAX_DURATION_MS = 100 * 3600 * 1000   # nothing an arbiter times is 100 hours
+
+
 def parse_duration(text):
     """'75m', '1h15m', '90s', '4500000ms', '1:15:00', '75:00' (m:ss), '75' (minutes) -> ms."""
     t = text.strip().lower().replace(" ", "")
     if not t:
         raise RulingError("empty duration")
+    if len(t) > 24:
+        raise RulingError("%r... is not a duration a clock holds" % t[:20])
+    ms = _parse_duration(t, text)
+    if ms >= MAX_DURATION_MS:
+        raise RulingError("%s is more than any clock holds (100 hours)" % text.strip())
+    return ms
+
+
+def _parse_duration(t, text):
     if ":" in t:
         parts = t.split(":")
         if not all(p.isdigit() for p in parts) or len(parts) > 3:
@@ -732,8 +744,9 @@ def rule_late(elapsed_ms, visitor, ruleset, control=None, default_ms=None):
                "default")
     r.split = {visitor: vshare, home: hshare}
     white_pct = R.LATE_VISITOR_PERCENT if visitor == "white" else 100 - R.LATE_VISITOR_PERCENT
-    r.rule("On the clock: `split %d %d` (arbiter menu or simulate script), exact to the "
-           "millisecond" % (elapsed_ms, white_pct), "late_split")
+    r.rule("On the clock: `chessclock split %dms --visitor %s` (the link's split %d %d; "
+           "or the arbiter menu), exact to the millisecond"
+           % (elapsed_ms, visitor, elapsed_ms, white_pct), "late_split")
     if control is not None:
         times = {s: control.side(i).stages[0].time_ms for i, s in enumerate(SIDES)}
         left = {s: times[s] - r.split[s] for s in SIDES}
@@ -830,8 +843,9 @@ def rule_replace(events, ruleset, at_seq=None, at_ms=None, control=None):
                                           st["stage"]["black"]), "irregularity")
     r.rule("Start %s's clock when play resumes" % (st["running"] or "the side to move"),
            "interruption")
-    r.rule("Arbiter commands: set-time white %d, set-time black %d, set-moves white %d, "
-           "set-moves black %d" % (w, b, st["moves"]["white"], st["moves"]["black"]),
+    r.rule("Commands for the replacement clock: chessclock set CONTROL, then chessclock "
+           "settime white %dms; chessclock settime black %dms; chessclock moves white %d; "
+           "chessclock moves black %d" % (w, b, st["moves"]["white"], st["moves"]["black"]),
            "counter")
     r.state = st
     r.summary = "replacement: White %s, Black %s" % (fmt(w), fmt(b))
@@ -943,6 +957,8 @@ def _run(args, stdout):
     if args.plot or args.html or args.incident:
         from chessclock import ruling_report as RR
 
+        if args.plot and not str(args.plot).lower().endswith((".png", ".svg")):
+            raise RulingError("--plot %s: the picture is a .png or a .svg file" % args.plot)
         try:
             if args.plot:
                 RR.plot(events, args.plot)
