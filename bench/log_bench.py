@@ -16,7 +16,7 @@ def classical_game(seed=12345):
     w = L.Writer(lambda p: out.append(p) or True)
     control, p = presets.resolve("fide-classical")
     c = E.Clock(control, lambda ev, side, t, arg: w.log(ev, side, t, arg, c))
-    w.log_big(L.EV_HEADER, -1, 0, 0, c, L.header_body("pico-e6614103e7", "0.1.0",
+    w.log_big(L.EV_HEADER, -1, 0, 0, c, L.header_body("pico-e6614103e7", "0.3.0",
                                                       "fide-classical", True,
                                                       L.clock_options(c), 0, c.sides))
     w.log_big(L.EV_BOOT, -1, 0, 0, c, b"")

@@ -2,8 +2,43 @@
 # board from /board.json (made by `chessclock build` from boards.toml) and runs the clock.
 # Anything missing is reported on the serial console and the board stays at the REPL, so
 # `chessclock deploy` can always reach it.
+#
+# The REPL can read every file on the flash, so before it is left free (maintenance mode,
+# a board that cannot start, a crash) the arbiter's key is removed: a cable at power-on
+# never reads it (docs/EVENT-LOG.md, "Threat model"). Ctrl-C is refused from the first line.
 
 import sys
+
+KEY_FILES = ("arbiter.key", "arbiter.key.new")   # clockapp/link.py KEY_FILE, storage's .new
+
+
+def _no_ctrl_c():
+    """Refuse Ctrl-C from the cable (an interrupt already pending is taken and ignored)."""
+    for _ in range(5):
+        try:
+            import micropython
+            micropython.kbd_intr(-1)
+            return
+        except KeyboardInterrupt:
+            continue
+        except (ImportError, AttributeError):
+            return
+
+
+def _to_repl(root):
+    """Forget the arbiter's key, then give Ctrl-C back for the REPL."""
+    import os
+    for name in KEY_FILES:
+        try:
+            os.remove(root + name)
+        except OSError:
+            pass
+    print("chessclock: the arbiter's key was removed (set it again with `chessclock key set`)")
+    try:
+        import micropython
+        micropython.kbd_intr(3)
+    except (ImportError, AttributeError):
+        pass
 
 
 def _fail(what, e):
@@ -13,25 +48,32 @@ def _fail(what, e):
 
 
 def main():
+    _no_ctrl_c()
+    root = "/"
     try:
         from boards.mcu import McuBoard
     except ImportError as e:
         _fail("boards/mcu is not on the board", e)
-        return
+        return _to_repl(root)
     try:
         board = McuBoard.from_config("board.json")
+        root = board.storage_root()
     except Exception as e:  # ConfigError (no or wrong board.json), or a pin the port refuses
         _fail("the board could not be set up from board.json", e)
-        return
+        return _to_repl(root)
     if board.maintenance_requested():
         print("chessclock: maintenance mode (MENU held at boot): the clock does not start")
-        return
+        return _to_repl(root)
     try:
         from clockapp.app import run
     except ImportError as e:
         _fail("the clock application (clockapp/app) is missing or incomplete", e)
-        return
-    run(board)
+        return _to_repl(root)
+    try:
+        run(board)
+    except Exception as e:  # a bug: the REPL must not open on a key
+        _fail("the clock stopped", e)
+        return _to_repl(root)
 
 
 main()

@@ -17,7 +17,7 @@
 include("$(PORT_DIR)/boards/manifest.py")  # keep the port's own frozen modules
 
 metadata(description="Chess clock firmware: engine, app, display drivers, board",
-         version="0.1.0")
+         version="0.3.0")  # = clockcore/version.py VERSION
 
 package("clockcore")
 package("clockapp")

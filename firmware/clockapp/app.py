@@ -25,6 +25,7 @@ from clockcore import engine as E
 from clockcore import presets
 from clockcore.control import MODE_UPCOUNT, Control
 from clockcore.ticks import Timebase
+from clockcore.version import VERSION as LOG_FIRMWARE  # in every game header
 
 LOOP_US = const(1000)           # one pass a millisecond
 BUTTON_DEBOUNCE_MS = const(30)
@@ -57,7 +58,6 @@ CORRECTIONS = (E.EV_ADJUST, E.EV_SET_MOVES, E.EV_UNDO, E.EV_SET_STAGE, E.EV_ADD_
 # The log: clockcore/eventlog.py records (docs/EVENT-LOG.md), kept in the Writer's RAM ring
 # (eventlog.SLOTS) until flush(); clockapp/logstore.py creates it at the first log().
 LOG_BUDGET = const(1000000)  # bytes of log before pulled games are removed (board.log_budget)
-LOG_FIRMWARE = "0.1.0"       # firmware version in each game header
 # Arbiter menu item -> reason code of the correction it makes (eventlog.R_*).
 LOG_REASONS = {"+2": 1, "tImE": 2, "MovE": 3, "StAG": 4, "Undo": 5, "InC": 4, "rES": 6,
                "End": 7}
@@ -143,7 +143,8 @@ class App:
         # The event log (clockapp/logstore.py), created at the first event; the wall-clock
         # time the host gave, for game headers; why the next correction is made (the link).
         self.logw = None
-        self.wall_s = 0
+        self.wall_s = 0         # Unix seconds the host gave (0: never) at app time wall_at
+        self.wall_at = 0
         self.log_reason = 0
         self.dirty = False      # game state changed since the last save
         self.saved_at = 0
@@ -256,8 +257,8 @@ class App:
         c = self.clock
         if ev == EV_CONTROL_SET:
             s = self.settings
-            lg.header(t, c, self.board.clock_id(), LOG_FIRMWARE, s.spec, s.white_left,
-                      self.wall_s)
+            wall = self.wall_s + (t - self.wall_at) // 1000 if self.wall_s > 0 else 0
+            lg.header(t, c, self.board.clock_id(), LOG_FIRMWARE, s.spec, s.white_left, wall)
         elif ev == EV_BOOT:
             lg.boot(t, c, arg)
         else:

@@ -25,12 +25,13 @@ import struct
 from clockcore import engine as E
 from clockcore import protocol as P
 from clockcore.eventlog import R_HOST
+from clockcore.version import VERSION as FIRMWARE_VERSION
 
 # arg: the protocol error code of the refusal. 42 is app.EV_AUTH_FAIL, the code the event
 # log reserved for the link (40 became app.EV_POWER_OFF).
 EV_AUTH_FAILED = const(42)
 EV_WALL_CLOCK = const(44)  # app.EV_WALL_CLOCK: arg, the unix seconds given
-FIRMWARE_VERSION = "0.2.0"
+
 KEY_FILE = "arbiter.key"
 KEY_BYTES = const(32)
 LOG_CHUNK_DEFAULT = const(1024)
@@ -38,10 +39,13 @@ LOG_CHUNK_MAX = const(4096)   # payload bytes in one log reply
 LOG_SCAN_MAX = const(256)     # records skipped per pass when seeking a sequence number
 READ_BUDGET = const(4)        # serial reads per pass
 AUTH_LOG_MS = const(1000)
+AUTH_LOG_MAX = const(4)       # refusals logged one by one in a second; more are counted
 CHUNK = const(64)
 
 CHANGE = const(1)
-CAPS = "status,control,start,pause,resume,end,correct,wallclock,log,auth,maintenance"
+CAPS = ("status,control,start,pause,resume,end,correct,wallclock,log,auth,maintenance,"
+        "logack,head")
+HEAD_DOMAIN = b"chessclock log head key"   # the log key: HMAC(arbiter key, this)
 
 
 def _side(arg):
@@ -68,6 +72,12 @@ def _nargs(args, lo, hi):
         raise P.ProtocolError(P.E_ARGS, "takes %d to %d arguments" % (lo, hi))
 
 
+def head_text(clock_id, seq, chain_hex, t, wall):
+    """What the clock signs about its log: format 1, clock id, last sequence number (-1:
+    empty), its chain (16 hex), the clock's time line (ms) and wall clock (s, -1 unknown)."""
+    return "ccl-head 1 %s %d %s %d %d" % (clock_id, seq, chain_hex, t, wall)
+
+
 class Link:
     def __init__(self, app, serial):
         self.app = app
@@ -79,12 +89,17 @@ class Link:
         self.cpos = 0
         self.cend = 0
         key = app.store.load(KEY_FILE)
-        self.key = key if key is not None and len(key) == KEY_BYTES else None
+        self.key = None
+        self.head_key = None    # HMAC(key, HEAD_DOMAIN): signs the log's head
+        self._use_key(key if key is not None and len(key) == KEY_BYTES else None)
         self.nonce = None
         self.last_rid = -1
         self.wall_s = -1        # wall-clock seconds (Unix time) at app time wall_at
         self.wall_at = 0
         self.auth_logged_at = -AUTH_LOG_MS
+        self.auth_logged_n = 0
+        self.flood_n = 0        # refusals past AUTH_LOG_MAX in this second, not logged yet
+        self.flood_code = 0
         self.refused = 0        # authorisation refusals since boot
         self.requests = 0
         self.log_iter = None    # read_log() generator kept between log requests
@@ -92,6 +107,7 @@ class Link:
         self.log_pending = None  # a record read but not sent yet
         self.read_end_seq = -1  # last sequence number sent by a read that reached the end
         self.read_end_size = -1
+        self.sent_max = -1      # highest sequence number sent to the host since boot
         self.after = None       # run on the next pass, after the reply went out
         self.ops = {
             "hello": (self.op_hello, 0), "status": (self.op_status, 0),
@@ -106,11 +122,18 @@ class Link:
             "addinc": (self.op_addinc, CHANGE),
             "split": (self.op_split, CHANGE), "wallclock": (self.op_wallclock, CHANGE),
             "keyset": (self.op_keyset, CHANGE), "logclear": (self.op_logclear, CHANGE),
+            "logack": (self.op_logack, CHANGE),
             "maintenance": (self.op_maintenance, CHANGE),
         }
 
+    def _use_key(self, key):
+        self.key = key
+        self.head_key = P.hmac_sha256(key, HEAD_DOMAIN) if key is not None else None
+
     # ---- the loop ------------------------------------------------------------------
     def poll(self):
+        if self.flood_n and self.app.now - self.auth_logged_at >= AUTH_LOG_MS:
+            self._log_flood()
         if self.after is not None:
             fn = self.after
             self.after = None
@@ -209,12 +232,32 @@ class Link:
         return self.app.clock.state in (E.RUNNING, E.PAUSED, E.FROZEN)
 
     def refuse(self, rid, code, detail):
+        """Refuse and log it: every refusal, one record each up to AUTH_LOG_MAX a second;
+        past that (a flood, which must not wear the flash) the rest of the second is
+        counted and logged as one record with its count."""
         self.refused += 1
         app = self.app
         if app.now - self.auth_logged_at >= AUTH_LOG_MS:
+            self._log_flood()
             self.auth_logged_at = app.now
-            app.log(EV_AUTH_FAILED, -1, app.now, code)
+            self.auth_logged_n = 0
+        if self.auth_logged_n < AUTH_LOG_MAX:
+            self.auth_logged_n += 1
+            self._log_refusal(code, 1)
+        else:
+            self.flood_n += 1
+            self.flood_code = code
         raise P.ProtocolError(code, detail, rid)
+
+    def _log_refusal(self, code, count):
+        app = self.app
+        if app.logw is not None:
+            app.logw.log(EV_AUTH_FAILED, -1, app.now, code, app.clock, count)
+
+    def _log_flood(self):
+        if self.flood_n:
+            self._log_refusal(self.flood_code, self.flood_n)
+            self.flood_n = 0
 
     def authorise(self, rid, op, mac, signed):
         if self.key is None:
@@ -403,7 +446,8 @@ class Link:
             raise P.ProtocolError(P.E_ARGS, "seconds since 1970, not negative")
         self.wall_s = t
         self.wall_at = self.app.now
-        self.app.wall_s = t  # the next game header carries it
+        self.app.wall_s = t  # game headers carry it (counted on from wall_at)
+        self.app.wall_at = self.app.now
         self.app.log(EV_WALL_CLOCK, -1, self.app.now, t)
         return (("wall", t),)
 
@@ -419,7 +463,7 @@ class Link:
             raise P.ProtocolError(P.E_ARGS, "the key is 64 hex digits")
         if not self.app.store.save(KEY_FILE, key):
             raise P.ProtocolError(P.E_INTERNAL, "could not save the key")
-        self.key = key
+        self._use_key(key)
         self.nonce = None   # a new session is needed with the new key
         self.last_rid = -1
         return (("key", 1),)
@@ -502,20 +546,49 @@ class Link:
             n += 1
             rec = None
         nxt = last + 1 if n else start
+        if n and (self.sent_max < 0 or ((last - self.sent_max) & 0xFFFFFFFF) < 0x80000000):
+            self.sent_max = last
         if more:
             self.log_next = nxt
         else:
             self._log_reset()
             self.read_end_seq = last if n else start - 1
             self.read_end_size = self.app.store.log_size()
-            logw = self.app.logw
-            if n and logw is not None:
-                # Read to its end: these games may go first if the flash fills up
-                # (unpulled ones never do; docs/EVENT-LOG.md).
-                logw.mark_pulled(last)
+        # Reading marks nothing pulled: only a keyed host's `logack` does (a host without
+        # the key could otherwise make the clock prune games the arbiter never got).
         data = binascii.b2a_base64(bytes(out)).strip() if n else b""
         return (("n", n), ("first", first), ("last", last), ("next", nxt), ("more", more),
-                ("data", data))
+                ("data", data)) + self.head()
+
+    def head(self):
+        """The log's signed head: the last record on flash (its sequence number and chain),
+        the clock's time line and wall clock now, the clock id; `hmac` = hex
+        HMAC-SHA256(log key, HEAD_TEXT) where the log key is HMAC(arbiter key,
+        HEAD_DOMAIN), or "-" on a clock without a key. docs/EVENT-LOG.md."""
+        app = self.app
+        w = app.logw.writer if app.logw is not None else None
+        seq = (w.seq - 1) if w is not None and w.seq else -1
+        chain = binascii.hexlify(w.chain).decode() if w is not None else "0" * 16
+        b = app.board
+        cid = b.clock_id() if hasattr(b, "clock_id") else "unknown"
+        text = head_text(cid, seq, chain, app.now, self.wall_now())
+        mac = "-"
+        if self.head_key is not None:
+            mac = binascii.hexlify(P.hmac_sha256(self.head_key, text.encode())).decode()
+        return (("head", text), ("hmac", mac))
+
+    def op_logack(self, args):
+        """logack SEQ: the host (the arbiter's, on a keyed clock) has every record up to SEQ
+        safely: those games may be removed when the log is over its budget."""
+        _nargs(args, 1, 1)
+        seq = _int(args[0])
+        if seq < 0 or self.sent_max < 0 or ((self.sent_max - seq) & 0xFFFFFFFF) >= 0x80000000:
+            raise P.ProtocolError(P.E_NOT_READ, "records up to %d were not sent to a host"
+                                  % seq)
+        logw = self.app.logw
+        if logw is None or not logw.mark_pulled(seq):
+            raise P.ProtocolError(P.E_INTERNAL, "could not save the acknowledgement")
+        return (("acked", seq),)
 
     def op_logclear(self, args):
         """logclear UPTO: remove the log, only when it was read to its end and UPTO is the

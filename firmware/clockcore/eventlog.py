@@ -10,6 +10,9 @@
 #     dw     varint      white_ms - previous white_ms  (times after the event)
 #     db     varint      black_ms - previous black_ms
 #     ...    varints     the fields of the event code (FIELDS), then a header's or boot's body
+#                        (a header's body starts with the previous record's chain, 8 bytes:
+#                        a log whose older games were removed starts at a header, and its
+#                        chain can still be recomputed from what it holds)
 #     chain  8 bytes     sha256(previous chain || every byte above)[:8]
 #
 # Key records (KEY_CODES: the game header and the boot) are encoded against zeros, so their
@@ -35,7 +38,7 @@ try:
 except (ImportError, AttributeError):  # pragma: no cover - ports without binascii.crc32
     _crc32 = None
 
-FORMAT = const(1)   # the header's format version
+FORMAT = const(2)   # the header's format version (2: a header carries the chain before it)
 CHAIN = const(8)    # bytes of chain per record
 ZERO_CHAIN = b"\x00" * 8
 SLOTS = const(32)   # records kept in RAM between flushes
@@ -84,7 +87,7 @@ FIELDS = {0: (), 1: ("moves", "stage"), 2: ("arg",), 3: ("arg", "stage", "cause"
           8: ("arg", "reason"), 9: (), 10: ("arg",), 11: ("arg",), 12: ("arg", "reason"),
           13: ("arg", "reason"),
           14: ("arg", "reason", "moves", "inc_ms", "delay_ms", "delay_kind"),
-          15: ("arg", "reason"), 16: (), 36: ()}
+          15: ("arg", "reason"), 16: (), 36: (), 42: ("arg", "count")}
 ARG_ONLY = ("arg",)
 KEY_CODES = (EV_BOOT, EV_HEADER)
 CORRECTIONS = (7, 8, 12, 13, 14, 15)
@@ -271,8 +274,8 @@ def extras_into(clock, ev, side, reason, x):
         x[2] = st.inc_ms
         x[3] = st.delay_ms
         x[4] = st.delay_kind
-    elif ev in CORRECTIONS:
-        x[0] = reason
+    elif ev in CORRECTIONS or ev == EV_AUTH_FAIL:
+        x[0] = reason   # a refusal's: how many it stands for
 
 
 # ---- writing (firmware) ----------------------------------------------------------------
@@ -343,7 +346,7 @@ class Writer:
         pw = 0 if key else self.prev_w
         pb = 0 if key else self.prev_b
         body = self.big[0] if key else b""
-        need = 64 + len(body)
+        need = 64 + CHAIN + len(body)
         if len(self.buf) < need:
             self.buf = bytearray(need)
         buf = self.buf
@@ -359,6 +362,9 @@ class Writer:
             else:
                 p = put_varint(buf, p, r[i + k])
                 k += 1
+        if ev == EV_HEADER:
+            buf[p:p + CHAIN] = self.chain
+            p += CHAIN
         if key:
             buf[p:p + len(body)] = body
             p += len(body)
@@ -408,6 +414,7 @@ class Record:
         self.snapshot = None
         self.chain = b""
         self.link = None    # True: chained to the record before; None: nothing to check
+        self.anchor = False  # a header starting a log: chained from the chain it carries
 
     def name(self):
         return NAMES.get(self.code, "code-%d" % self.code)
@@ -470,16 +477,27 @@ class Reader:
                     for name in SNAPSHOT_TAIL:
                         snap[name], p = get_varint(body, p)
                 rec.snapshot = snap
-        elif rec.code == EV_HEADER:
-            rec.header, p = _decode_header(body, p)
+        prev = None
+        if rec.code == EV_HEADER:
+            if p + CHAIN > end:
+                raise ValueError("header truncated")
+            prev = bytes(body[p:p + CHAIN])
+            rec.header, p = _decode_header(body, p + CHAIN)
         if p != end:
             raise ValueError("%d bytes too many in record %d" % (end - p, rec.seq))
         rec.chain = bytes(data[end:])
         if self.chain is not None:
             rec.link = (rec.seq == (self.seq + 1) & 0xFFFFFFFF
+                        and (prev is None or prev == self.chain)
                         and chain_of(self.chain, body) == rec.chain)
         elif rec.seq == 0:
-            rec.link = chain_of(ZERO_CHAIN, body) == rec.chain
+            rec.link = ((prev is None or prev == ZERO_CHAIN)
+                        and chain_of(ZERO_CHAIN, body) == rec.chain)
+        elif prev is not None:
+            # the first record of a log whose older games were removed: a header, whose
+            # chain is recomputed from the chain it carries (so its content is covered too)
+            rec.link = chain_of(prev, body) == rec.chain
+            rec.anchor = True
         self.chain = rec.chain
         self.seq = rec.seq
         self.prev_t = rec.t

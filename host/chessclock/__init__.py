@@ -1,1 +1,1 @@
-__version__ = "0.1.0"
+__version__ = "0.3.0"  # = the firmware's: clockcore/version.py (test_version.py)

@@ -324,6 +324,9 @@ def load(path=None):
     except OSError as e:
         raise BoardsFileError(path, [BoardError(str(path), None, "cannot read: %s"
                                                 % (e.strerror or e))]) from None
+    except UnicodeDecodeError:
+        raise BoardsFileError(path, [BoardError(str(path), None, "not a boards file "
+                                                "(not UTF-8 text)")]) from None
     return loads(text, path)
 
 

@@ -34,6 +34,14 @@ COMMANDS = {
     "moves": ("clock_cmd", "set a side's move counter, e.g. moves black 40"),
     "add-increment": ("clock_cmd", "+INC a move from now on for both sides (FIDE Guidelines "
                       "III), e.g. add-increment 5s"),
+    "settime": ("clock_cmd", "set a side's time, e.g. settime white 4:30 (arbiter's key)"),
+    "undo": ("clock_cmd", "the last press was not a move: take it back (arbiter's key)"),
+    "stage": ("clock_cmd", "put a side in stage N, e.g. stage black 2 (arbiter's key)"),
+    "addstage": ("clock_cmd", "add a stage to a side or both, e.g. addstage both 15m"),
+    "split": ("clock_cmd", "charge a late arrival: split 75m --visitor black (60/40)"),
+    "end": ("clock_cmd", "end the game on clocks (arbiter's key)"),
+    "wallclock": ("clock_cmd", "set clocks' time of day to this computer's (UTC)"),
+    "press": ("clock_cmd", "press a lever of a `sim-serve` clock: press left|right"),
     "key": ("clock_cmd", "the arbiter's key: new, use, set on clocks, check"),
     "log-pull": ("clock_cmd", "pull clocks' event logs into a local archive (resumable)"),
     "corr": ("corr.cmd", "correspondence chess ledger (CXEB e-mail rules): days, series, claims"),
@@ -50,6 +58,12 @@ def _chosen(argv):
     return None
 
 
+def _version():
+    from chessclock import __version__
+    return "chessclock %s (firmware %s, serial protocol 1, log format 2)" % (
+        __version__, __version__)
+
+
 def build_parser(argv=None):
     """The parser; only the chosen command's module is imported to add its arguments, so
     `chessclock --help` imports no command module (nor pyserial, chess, ...)."""
@@ -59,6 +73,7 @@ def build_parser(argv=None):
     p = argparse.ArgumentParser(
         prog="chessclock",
         description="Host tools for the chess clock: configure, replay and check clocks.")
+    p.add_argument("--version", action="version", version=_version())
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name, (module, help_text) in COMMANDS.items():
@@ -84,6 +99,17 @@ def main(argv=None):
         return 0
     except KeyboardInterrupt:
         return 130
+    except UnicodeDecodeError as e:  # a binary or non-UTF-8 file where text was expected
+        sys.stderr.write("chessclock %s: a file given is not UTF-8 text (%s)\n"
+                         % (args.command, e.reason))
+        return 2
+    except Exception as e:  # a bug: one line, never a traceback (CHESSCLOCK_DEBUG shows it)
+        import os
+        if os.environ.get("CHESSCLOCK_DEBUG"):
+            raise
+        sys.stderr.write("chessclock %s: unexpected error (a bug, please report it): %s: %s\n"
+                         % (args.command, type(e).__name__, str(e)[:200]))
+        return 1
 
 
 if __name__ == "__main__":

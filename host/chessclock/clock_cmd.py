@@ -13,9 +13,12 @@ import zlib
 from chessclock import link as L
 
 USB_IDS = {  # (vid, pid): what it is
+    (0x2E8A, 0x0005): "Raspberry Pi Pico (MicroPython USB serial)",
     (0x2E8A, None): "Raspberry Pi (RP2040 USB serial)",
     (0x10C4, 0xEA60): "CP210x (ESP32 bridge)",
     (0x1A86, 0x7523): "CH340 (ESP32 bridge)",
+    (0x1A86, 0x55D4): "CH9102 (ESP32 bridge)",
+    (0x303A, 0x1001): "ESP32 native USB (USB serial/JTAG)",
     (0x0403, 0x6001): "FTDI FT232 (ESP32 bridge)",
 }
 
@@ -59,10 +62,52 @@ def add_arguments_set(p):
 
 
 def add_arguments_start(p):
+    p.add_argument("side", nargs="?", choices=("white", "black"),
+                   help="whose clock runs first (default: White's)")
     _common(p)
 
 
-add_arguments_pause = add_arguments_start
+def add_arguments_pause(p):
+    _common(p)
+
+
+add_arguments_undo = add_arguments_pause
+add_arguments_end = add_arguments_pause
+add_arguments_wallclock = add_arguments_pause
+
+
+def add_arguments_settime(p):
+    p.add_argument("side", choices=("white", "black"))
+    p.add_argument("time", metavar="TIME", help="the side's time now: 5m, 4:30, 1:02:00")
+    _common(p)
+
+
+def add_arguments_stage(p):
+    p.add_argument("side", choices=("white", "black"))
+    p.add_argument("number", type=int, metavar="N", help="the stage, from 1")
+    _common(p)
+
+
+def add_arguments_addstage(p):
+    p.add_argument("side", choices=("white", "black", "both"))
+    p.add_argument("stage", metavar="STAGE",
+                   help="one stage as the notation writes it, e.g. 15m or 30m+30s")
+    _common(p)
+
+
+def add_arguments_split(p):
+    p.add_argument("elapsed", metavar="ELAPSED", help="time since the scheduled start: 75m")
+    p.add_argument("--visitor", required=True, choices=("white", "black"),
+                   help="the late visitor's colour: charged 60%%, the home player 40%% "
+                   "(RGC 12.1; `chessclock ruling late`)")
+    _common(p)
+
+
+def add_arguments_press(p):
+    p.add_argument("lever", choices=("left", "right"), help="which lever (simulated clocks "
+                   "from `chessclock sim-serve` only)")
+    p.add_argument("--hold", type=int, default=80, metavar="MS", help="held for MS ms")
+    _common(p, key=False)
 
 
 def add_arguments_resume(p):
@@ -119,27 +164,46 @@ def argparse_suppress():
 
 
 # ---- helpers ------------------------------------------------------------------------------
-def parse_ms(text):
-    """'+2m' -> 120000, '-30s' -> -30000, '1500ms', '+1:30' -> 90000, '45' -> 45000."""
+MAX_MS = 100 * 3600 * 1000   # no clock time or correction is ever 100 hours
+
+
+def parse_ms(text, signed=True):
+    """'+2m' -> 120000, '-30s' -> -30000, '1500ms', '+1:30' -> 90000, '45' -> 45000.
+    Refuses what is not a time and anything of 100 hours or more (ClockError)."""
     t = text.strip()
     sign = 1
-    if t[:1] in "+-":
+    bad = L.ClockError(L.EXIT_INPUT, "%r is not a time: use %s" % (
+        text[:40], "+2m, -30s, +1500ms or +1:30" if signed else "5m, 4:30 or 1:02:00"))
+    if t[:1] in ("+", "-"):
+        if not signed:
+            raise bad
         sign = -1 if t[0] == "-" else 1
         t = t[1:]
+    if not t or len(t) > 20:
+        raise bad
     try:
         if ":" in t:
             parts = [int(x) for x in t.split(":")]
+            if len(parts) > 3 or any(x < 0 for x in parts):
+                raise ValueError
             v = 0
             for x in parts:
                 v = v * 60 + x
-            return sign * v * 1000
-        for unit, mult in (("ms", 1), ("h", 3600000), ("m", 60000), ("s", 1000)):
-            if t.endswith(unit):
-                return sign * round(float(t[:-len(unit)]) * mult)
-        return sign * round(float(t) * 1000)
-    except ValueError:
-        raise L.ClockError(L.EXIT_INPUT, "%r is not a time: use +2m, -30s, +1500ms or "
-                           "+1:30" % text) from None
+            ms = v * 1000
+        else:
+            for unit, mult in (("ms", 1), ("h", 3600000), ("m", 60000), ("s", 1000), ("", 1000)):
+                if t.endswith(unit):
+                    num = float(t[:len(t) - len(unit)])
+                    if not num == num or num < 0 or num * mult >= MAX_MS:  # NaN, sign
+                        raise ValueError
+                    ms = round(num * mult)
+                    break
+    except (ValueError, OverflowError):
+        raise bad from None
+    if ms >= MAX_MS:
+        raise L.ClockError(L.EXIT_INPUT, "%s is more than any clock holds (100 hours)"
+                           % text.strip()[:40])
+    return sign * ms
 
 
 def fmt_ms(ms):
@@ -152,15 +216,30 @@ def fmt_ms(ms):
     return ("-" if neg else "") + text
 
 
+def kind_of(vid, pid):
+    """What a USB id is, when it is a clock's (else None)."""
+    for (v, p), what in USB_IDS.items():
+        if vid == v and (p is None or pid == p):
+            return what
+    return None
+
+
 def find_ports():
-    """[(device, description)] of attached serial ports with a clock's USB ids."""
-    from serial.tools import list_ports
+    """[(device, description, serial)] of attached serial ports with a clock's USB ids,
+    then the simulated clocks `chessclock sim-serve` runs on this computer."""
+    from chessclock import simserve
     out = []
-    for p in list_ports.comports():
-        for (vid, pid), what in USB_IDS.items():
-            if p.vid == vid and (pid is None or p.pid == pid):
-                out.append((p.device, what, p.serial_number or ""))
-                break
+    try:
+        from serial.tools import list_ports
+        comports = list_ports.comports()
+    except ImportError:
+        comports = []
+    for p in comports:
+        what = kind_of(p.vid, p.pid)
+        if what:
+            out.append((p.device, what, p.serial_number or ""))
+    for path, clock_id in simserve.running():
+        out.append((path, "simulated clock (chessclock sim-serve)", clock_id))
     return out
 
 
@@ -184,6 +263,7 @@ def on_each(args, stdout, stderr, fn, key=None, render=None):
     """fn(link) on every port concurrently; prints one result per clock; exit code."""
     from concurrent.futures import ThreadPoolExecutor
     try:
+        _check_timing(args)
         ports = ports_of(args)
     except L.ClockError as e:
         stderr.write("chessclock: %s\n" % e)
@@ -205,22 +285,35 @@ def on_each(args, stdout, stderr, fn, key=None, render=None):
     return max([0] + [r["code"] for r in results if not r["ok"]])
 
 
+# --json field names: those of `chessclock simulate` and `log export` (white_ms, ...).
+JSON_NAMES = {"t": "t_ms", "w": "white_ms", "b": "black_ms", "wmoves": "white_moves",
+              "bmoves": "black_moves", "wstage": "white_stage", "bstage": "black_stage",
+              "wflag": "white_flag_ms", "bflag": "black_flag_ms",
+              "wperiods": "white_periods", "bperiods": "black_periods", "run": "running",
+              "delay": "delay_ms", "bat": "battery_mv", "batlow": "battery_low",
+              "soc": "battery_pct", "wall": "wall_s"}
+
+
 def _typed(result):
-    """Protocol values arrive as text: numbers become numbers for --json."""
+    """Protocol values arrive as text: numbers become numbers for --json, and the
+    protocol's short names the names `simulate` and `log export` use."""
     if not isinstance(result, dict):
         return result
     out = {}
     for k, v in result.items():
-        if isinstance(v, str) and v.lstrip("-").isdigit():
+        if isinstance(v, str) and v.lstrip("-").isdigit() and len(v) < 20:
             v = int(v)
-        out[k] = v
+        if k == "run" and v == "-":
+            v = None
+        out[JSON_NAMES.get(k, k)] = v
     return out
 
 
 def report(args, results, stdout, stderr, render=None):
     if args.json:
+        # one shape for one clock or many: a list of {"port", "ok", "result"|"error"}
         results = [dict(r, result=_typed(r["result"])) if r["ok"] else r for r in results]
-        stdout.write(json.dumps(results if len(results) > 1 else results[0]) + "\n")
+        stdout.write(json.dumps(results) + "\n")
         return
     if len(results) == 1:
         r = results[0]
@@ -271,8 +364,8 @@ def run_ports(args, stdout, stderr):
         stdout.write(json.dumps([{"port": d, "kind": w, "serial": s} for d, w, s in found])
                      + "\n")
     elif not found:
-        stdout.write("no clock found (USB ids of the Pico, CP210x, CH340, FTDI); is it "
-                     "plugged in?\n")
+        stdout.write("no clock found (USB ids of the Pico, CP210x, CH340, CH9102, ESP32 "
+                     "native USB, FTDI; no sim-serve running); is it plugged in?\n")
     for d, w, s in found if not args.json else ():
         stdout.write("%s  %s  %s\n" % (d, w, s))
     return 0
@@ -290,9 +383,18 @@ def run_status(args, stdout, stderr):
                    render=_status_line)
 
 
+def _check_timing(args):
+    """--timeout and --interval: a number of seconds a person would wait."""
+    for name in ("timeout", "interval"):
+        v = getattr(args, name, None)
+        if v is not None and not 0.01 <= v <= 3600:   # also refuses nan
+            raise L.ClockError(L.EXIT_INPUT, "--%s is 0.01 to 3600 seconds" % name)
+
+
 def run_watch(args, stdout, stderr):
     from concurrent.futures import ThreadPoolExecutor
     try:
+        _check_timing(args)
         ports = ports_of(args)
     except L.ClockError as e:
         return _err(stderr, e)
@@ -308,14 +410,16 @@ def run_watch(args, stdout, stderr):
             return port, False, str(e)
 
     n = 0
+    rows = None
     tty = stdout.isatty() if hasattr(stdout, "isatty") else False
     try:
         with ThreadPoolExecutor(max_workers=min(32, len(ports))) as ex:
             while True:
                 rows = list(ex.map(one, ports))
                 if args.json:
-                    stdout.write(json.dumps([{"port": p, "ok": ok, "status" if ok else
-                                              "error": v} for p, ok, v in rows]) + "\n")
+                    stdout.write(json.dumps([{"port": p, "ok": ok, "result" if ok else
+                                              "error": _typed(v) if ok else v}
+                                             for p, ok, v in rows]) + "\n")
                 else:
                     width = max(len(p) for p in ports)
                     text = "\n".join("%-*s  %s" % (width, p, _status_line(v) if ok else
@@ -331,7 +435,8 @@ def run_watch(args, stdout, stderr):
     finally:
         for lk in links.values():
             lk.close()
-    return 0
+    # no clock answered at the last refresh: say so in the exit code too
+    return 0 if rows is None or any(ok for _, ok, _ in rows) else L.EXIT_UNREACHABLE
 
 
 def _key_or_exit(args, stderr):
@@ -341,12 +446,29 @@ def _key_or_exit(args, stderr):
         return None, _err(stderr, e)
 
 
-def _change(args, stdout, stderr, op, *op_args, render=None):
+def send_wall_clock(link):
+    """Give the clock the host's time of day (Unix seconds, UTC): its log and PGN then have
+    real dates. A clock that refuses it (a game in progress on a clock without a key) still
+    takes the command that follows if it may."""
+    try:
+        link.request("wallclock", int(time.time()), change=True)
+        return True
+    except L.ClockError as e:
+        if e.code == L.EXIT_UNREACHABLE:
+            raise
+        return False
+
+
+def _change(args, stdout, stderr, op, *op_args, render=None, wall=False):
     key, code = _key_or_exit(args, stderr)
     if code:
         return code
-    return on_each(args, stdout, stderr, lambda link: link.request(op, *op_args, change=True),
-                   key=key, render=render)
+
+    def fn(link):
+        if wall:
+            send_wall_clock(link)
+        return link.request(op, *op_args, change=True)
+    return on_each(args, stdout, stderr, fn, key=key, render=render)
 
 
 def run_set(args, stdout, stderr):
@@ -379,11 +501,67 @@ def run_set(args, stdout, stderr):
         if sys.stdin.readline().strip().lower() not in ("y", "yes"):
             stdout.write("not sent\n")
             return 0
-    return _change(args, stdout, stderr, "set", spec)
+    return _change(args, stdout, stderr, "set", spec, wall=True)
 
 
 def run_start(args, stdout, stderr):
-    return _change(args, stdout, stderr, "start")
+    return _change(args, stdout, stderr, "start", *([args.side] if args.side else []),
+                   wall=True)
+
+
+def run_undo(args, stdout, stderr):
+    return _change(args, stdout, stderr, "undo", render=_times)
+
+
+def run_end(args, stdout, stderr):
+    return _change(args, stdout, stderr, "end")
+
+
+def run_wallclock(args, stdout, stderr):
+    return _change(args, stdout, stderr, "wallclock", int(time.time()),
+                   render=lambda f: "time of day set: %s UTC" % time.strftime(
+                       "%Y-%m-%d %H:%M:%S", time.gmtime(int(f["wall"]))))
+
+
+def run_settime(args, stdout, stderr):
+    try:
+        ms = parse_ms(args.time, signed=False)
+    except L.ClockError as e:
+        return _err(stderr, e)
+    return _change(args, stdout, stderr, "settime", args.side, ms, render=_times)
+
+
+def run_stage(args, stdout, stderr):
+    if not 1 <= args.number <= 1000:
+        return _err(stderr, L.ClockError(L.EXIT_INPUT, "a stage is numbered from 1"))
+    return _change(args, stdout, stderr, "stage", args.side, args.number, render=_times)
+
+
+def run_addstage(args, stdout, stderr):
+    from clockcore import notation
+    try:
+        notation.parse_stage(args.stage)
+    except ValueError as e:
+        return _err(stderr, L.ClockError(L.EXIT_INPUT, "%r is not one stage: %s"
+                                         % (args.stage[:40], e)))
+    return _change(args, stdout, stderr, "addstage", args.side, args.stage, render=_times)
+
+
+def run_split(args, stdout, stderr):
+    try:
+        ms = parse_ms(args.elapsed, signed=False)
+    except L.ClockError as e:
+        return _err(stderr, e)
+    white_pct = 60 if args.visitor == "white" else 40
+    return _change(args, stdout, stderr, "split", ms, white_pct, render=_times)
+
+
+def run_press(args, stdout, stderr):
+    if not 1 <= args.hold <= 60000:
+        return _err(stderr, L.ClockError(L.EXIT_INPUT, "--hold is 1 to 60000 ms"))
+    return on_each(args, stdout, stderr,
+                   lambda lk: lk.request("sim", "press", args.lever, args.hold),
+                   render=lambda f: "%s lever pressed" % args.lever)
 
 
 def run_pause(args, stdout, stderr):
@@ -408,8 +586,8 @@ def run_adjust(args, stdout, stderr):
 
 
 def run_moves(args, stdout, stderr):
-    if args.count < 0:
-        return _err(stderr, L.ClockError(L.EXIT_INPUT, "a move count is not negative"))
+    if not 0 <= args.count <= 10000:
+        return _err(stderr, L.ClockError(L.EXIT_INPUT, "a move count is 0 to 10000"))
     return _change(args, stdout, stderr, "moves", args.side, args.count, render=_times)
 
 
@@ -434,9 +612,13 @@ def run_key(args, stdout, stderr):
             if os.path.exists(path):
                 return _err(stderr, L.ClockError(L.EXIT_INPUT, "%s exists: not overwritten"
                                                  % path))
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            with os.fdopen(fd, "w") as f:
-                f.write(os.urandom(32).hex() + "\n")
+            try:
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+                with os.fdopen(fd, "w") as f:
+                    f.write(os.urandom(32).hex() + "\n")
+            except OSError as e:
+                return _err(stderr, L.ClockError(L.EXIT_INPUT, "cannot write %s: %s"
+                                                 % (path, e.strerror or e)))
             stdout.write("new key in %s (keep it secret; `chessclock key use %s`)\n"
                          % (path, args.file))
             return 0
@@ -444,9 +626,13 @@ def run_key(args, stdout, stderr):
             L.read_key(path)
         except L.ClockError as e:
             return _err(stderr, e)
-        os.makedirs(L.config_dir(), exist_ok=True)
-        with open(os.path.join(L.config_dir(), "key-path"), "w") as f:
-            f.write(path + "\n")
+        try:
+            os.makedirs(L.config_dir(), exist_ok=True)
+            with open(os.path.join(L.config_dir(), "key-path"), "w") as f:
+                f.write(path + "\n")
+        except OSError as e:
+            return _err(stderr, L.ClockError(L.EXIT_INPUT, "cannot write %s: %s"
+                                             % (L.config_dir(), e.strerror or e)))
         stdout.write("using the key in %s\n" % path)
         return 0
     key, code = _key_or_exit(args, stderr)
@@ -473,9 +659,20 @@ def run_key(args, stdout, stderr):
             old = L.read_key(args.old_key)
         except L.ClockError as e:
             return _err(stderr, e)
-    return on_each(args, stdout, stderr,
-                   lambda lk: lk.request("keyset", key.hex(), change=True), key=old,
-                   render=lambda f: "key set")
+    def put(lk):
+        try:
+            r = lk.request("keyset", key.hex(), change=True)
+        except L.ClockError as e:
+            if e.code == L.EXIT_AUTH and old is None:
+                raise L.ClockError(e.code, "%s: this clock has a key already" % lk.port,
+                                   "replacing it needs the one it has: --old-key FILE") \
+                    from None
+            raise
+        lk.key = key        # the new key signs from now on
+        lk.nonce = None
+        send_wall_clock(lk)
+        return r
+    return on_each(args, stdout, stderr, put, key=old, render=lambda f: "key set")
 
 
 # ---- log pull -------------------------------------------------------------------------------
@@ -496,10 +693,15 @@ def unpack_records(blob):
     return out
 
 
-def pull(link, archive, game, clear=False, chunk=4096, progress=None):
+def pull(link, archive, game, clear=False, chunk=4096, progress=None, ack=True):
     """Pull a clock's log into ARCHIVE/CLOCK/GAME.log from where the last pull stopped
-    (GAME.next holds the next sequence number). Returns a summary dict."""
+    (GAME.next holds the next sequence number), then the clock's signed head (an `HD`
+    frame, for `log verify`); then acknowledge it (`logack`: the clock may remove those
+    games when its log is full; on a keyed clock only with the arbiter's key). Returns a
+    summary dict."""
     import base64
+
+    from chessclock.logtools import head_frame
     hello = link.request("hello")
     clock = "".join(c if c.isalnum() or c in "-_" else "_" for c in hello["clock"])
     folder = os.path.join(archive, clock)
@@ -509,34 +711,66 @@ def pull(link, archive, game, clear=False, chunk=4096, progress=None):
     start = 0
     if os.path.exists(state):
         with open(state) as f:
-            start = int(f.read().strip() or 0)
+            try:
+                start = int(f.read().strip() or 0)
+            except ValueError:
+                raise L.ClockError(L.EXIT_INPUT, "%s is damaged" % state,
+                                   "remove it and GAME.log to pull again") from None
     got = 0
     last = start - 1
+    head = None
     with open(path, "ab") as out:
-        while True:
-            r = link.request("log", start, chunk)
-            n = int(r["n"])
-            if n:
-                recs = unpack_records(base64.b64decode(r["data"]))
-                if len(recs) != n:
-                    raise L.ClockError(L.EXIT_FAILED, "log chunk damaged")
-                out.write(b"".join(log_record(p) for p in recs))
-                out.flush()
-                got += n
-                last = int(r["last"])
-            start = int(r["next"])
-            with open(state + ".tmp", "w") as f:
-                f.write("%d\n" % start)
-            os.replace(state + ".tmp", state)
-            if progress:
-                progress(got)
-            if r["more"] == "0":
+        for _ in range(5):   # the clock may write on while we read: pull up to its head
+            while True:
+                r = link.request("log", start, chunk)
+                n = int(r["n"])
+                if n:
+                    recs = unpack_records(base64.b64decode(r["data"]))
+                    if len(recs) != n:
+                        raise L.ClockError(L.EXIT_FAILED, "log chunk damaged")
+                    out.write(b"".join(log_record(p) for p in recs))
+                    out.flush()
+                    got += n
+                    last = int(r["last"])
+                start = int(r["next"])
+                with open(state + ".tmp", "w") as f:
+                    f.write("%d\n" % start)
+                os.replace(state + ".tmp", state)
+                if progress:
+                    progress(got)
+                if r["more"] == "0":
+                    break
+            head = r.get("head")
+            if head is None or int(head.split(" ")[3]) <= last:
                 break
-    result = {"clock": hello["clock"], "file": path, "records": got, "next": start}
+        if head is not None:
+            out.write(head_frame(head, r.get("hmac", "-")))
+        os.fsync(out.fileno())
+    result = {"clock": hello["clock"], "file": path, "records": got, "next": start,
+              "signed": head is not None and r.get("hmac", "-") != "-", "acked": None}
+    if ack and last >= 0:
+        try:
+            link.request("logack", last, change=True)
+            result["acked"] = last
+        except L.ClockError as e:
+            result["ack_error"] = str(e)
     if clear:
         link.request("logclear", last, change=True)
         result["cleared"] = last
     return result
+
+
+def _pull_line(r):
+    text = "%d records -> %s" % (r["records"], r["file"])
+    if not r.get("signed"):
+        text += "  (the clock has no key: the log is not signed)"
+    if r.get("acked") is not None:
+        text += "  (acknowledged up to %d)" % r["acked"]
+    elif r.get("ack_error"):
+        text += "  (not acknowledged: the clock keeps these games; %s)" % r["ack_error"]
+    if "cleared" in r:
+        text += "  (log cleared up to %d)" % r["cleared"]
+    return text
 
 
 def run_log_pull(args, stdout, stderr):
@@ -561,10 +795,7 @@ def run_log_pull(args, stdout, stderr):
             stderr.write("\n")
         return r
 
-    return on_each(args, stdout, stderr, fn, key=key,
-                   render=lambda r: "%d records -> %s%s" % (
-                       r["records"], r["file"],
-                       "  (log cleared up to %d)" % r["cleared"] if "cleared" in r else ""))
+    return on_each(args, stdout, stderr, fn, key=key, render=_pull_line)
 
 
 # `chessclock log pull` is the same command as `chessclock log-pull`.

@@ -159,8 +159,10 @@ def build(board, out, boards_file=None, firmware=FIRMWARE, log=None):
     return write_manifest(out)
 
 
-def package_json(firmware=FIRMWARE, version="0.1.0"):
+def package_json(firmware=FIRMWARE, version=None):
     """The mip package.json: every firmware module, with URLs relative to the repo root."""
+    if version is None:
+        from clockcore.version import VERSION as version
     urls = [[rel, "firmware/" + rel] for rel in firmware_modules(firmware)]
     return {"urls": urls, "deps": [], "version": version}
 

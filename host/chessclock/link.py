@@ -63,7 +63,13 @@ class Link:
                 raise ClockError(EXIT_FAILED, "pyserial is not installed",
                                  "pip install pyserial") from None
             try:
-                transport = serial.Serial(port, BAUD, timeout=0.05, write_timeout=timeout)
+                # DTR and RTS held low before the port opens: on an ESP32 bridge they
+                # drive EN and GPIO0, and the usual toggle on open would reset the clock.
+                transport = serial.Serial(None, BAUD, timeout=0.05, write_timeout=timeout)
+                transport.port = port
+                transport.dtr = False
+                transport.rts = False
+                transport.open()
             except (serial.SerialException, OSError) as e:
                 raise ClockError(EXIT_UNREACHABLE, "%s: cannot open the port (%s)" % (port, e),
                                  "check the cable and that no other program uses it") from None

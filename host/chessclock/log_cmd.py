@@ -17,7 +17,8 @@ def add_arguments(p):
     sub = p.add_subparsers(dest="log_command", metavar="SUBCOMMAND")
     sub.required = True
     for name, (module, help_text) in SUBCOMMANDS.items():
-        sp = sub.add_parser(name, help=help_text, description=help_text)
+        # help strings are %-formatted by argparse: the description is printed as is
+        sp = sub.add_parser(name, help=help_text, description=help_text.replace("%%", "%"))
         sp.set_defaults(_log_module=module)
         mod = importlib.import_module("chessclock." + module)
         adder = getattr(mod, "add_arguments_" + name, None) or mod.add_arguments

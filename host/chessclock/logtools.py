@@ -23,6 +23,9 @@ DRIVERS = (0, 1, 5, 6, 7, 8, 9, 12, 13, 14, 15)   # events an action causes
 SPONTANEOUS = (3, 4, 10, 11, 16)                  # events time (or an action) brings
 
 
+HEAD_MAGIC = b"HD"
+
+
 class Result:
     def __init__(self):
         self.records = []
@@ -30,12 +33,131 @@ class Result:
         self.notes = []      # what an arbiter should know (torn write dropped, cut, ...)
         self.games = []      # [Game]
         self.events = []     # export dicts, in log order
+        self.heads = []      # [Head] the clock's signed heads found in the file, in order
+        self.auth = None     # the head that authenticates the log (a Head) when it does
+        self.auth_problems = []  # why the log is not authenticated (see verify())
+
+    def played(self):
+        """Games in which a clock was started (not every control set)."""
+        return [g for g in self.games if g.started]
+
+    def status(self):
+        """One phrase: what the verification established."""
+        if self.problems:
+            return "FAILED"
+        if self.auth_problems:
+            return "INTACT, NOT AUTHENTICATED"
+        return "AUTHENTIC"
+
+
+class Head:
+    """The clock's signed head (`chessclock log pull` stores the one of each pull, framed
+    as b"HD" + length + CRC-32 + "TEXT MAC")."""
+
+    def __init__(self, offset, text, mac):
+        self.offset = offset
+        self.text = text
+        self.mac = mac
+        parts = text.split(" ")
+        if len(parts) != 7 or parts[0] != "ccl-head" or parts[1] != "1":
+            raise ValueError("not a signed head")
+        self.clock = parts[2]
+        self.seq = int(parts[3])
+        self.chain = bytes.fromhex(parts[4])
+        self.t = int(parts[5])
+        self.wall = int(parts[6])
+
+    def check(self, key):
+        """True when `mac` is the clock's HMAC with this arbiter key (32 bytes)."""
+        import hmac
+
+        from clockcore import protocol as P
+        if self.mac == "-" or key is None:
+            return False
+        log_key = P.hmac_sha256(key, b"chessclock log head key")
+        want = P.hmac_sha256(log_key, self.text.encode()).hex()
+        return hmac.compare_digest(want, self.mac.lower())
+
+    def describe(self):
+        when = ("wall clock %s UTC" % _utc(self.wall)) if self.wall >= 0 else \
+            "wall clock unknown"
+        return "clock %s, up to seq %d, clock time %s, %s" % (
+            self.clock, self.seq, _hms(self.t, False), when)
+
+
+def _utc(wall_s):
+    import datetime
+    try:
+        return datetime.datetime.fromtimestamp(wall_s, datetime.timezone.utc).strftime(
+            "%Y-%m-%d %H:%M:%S")
+    except (OverflowError, OSError, ValueError):
+        return "?"
+
+
+def _iso(wall_s):
+    import datetime
+    try:
+        return datetime.datetime.fromtimestamp(wall_s, datetime.timezone.utc).strftime(
+            "%Y-%m-%dT%H:%M:%SZ")
+    except (OverflowError, OSError, ValueError):
+        return None
+
+
+def head_frame(text, mac):
+    """The bytes `log pull` appends for a signed head."""
+    payload = ("%s %s" % (text, mac)).encode("ascii")
+    head = HEAD_MAGIC + len(payload).to_bytes(2, "little")
+    return head + L.crc32(payload, L.crc32(head)).to_bytes(4, "little") + payload
+
+
+def find_heads(data):
+    """[(offset, length, Head)] of the valid signed-head frames in a log file's bytes."""
+    out = []
+    pos = data.find(HEAD_MAGIC)
+    while pos >= 0:
+        if pos + 8 <= len(data):
+            n = int.from_bytes(data[pos + 2:pos + 4], "little")
+            crc = int.from_bytes(data[pos + 4:pos + 8], "little")
+            payload = data[pos + 8:pos + 8 + n]
+            if len(payload) == n and L.crc32(payload, L.crc32(data[pos:pos + 4])) == crc:
+                try:
+                    text, mac = payload.decode("ascii").rsplit(" ", 1)
+                    out.append((pos, 8 + n, Head(pos, text, mac)))
+                    pos = data.find(HEAD_MAGIC, pos + 8 + n)
+                    continue
+                except ValueError:
+                    pass
+        pos = data.find(HEAD_MAGIC, pos + 1)
+    return out
+
+
+def _minus_heads(bad, heads):
+    """Bad regions (bytes in no log record) less the signed-head frames in them."""
+    out = []
+    for off, n in bad:
+        end = off + n
+        pos = off
+        for h_off, h_len, _ in heads:
+            if h_off == pos and h_off + h_len <= end:
+                pos = h_off + h_len
+        # anything else in the region is bytes in no frame
+        if pos < end:
+            out.append((pos, end - pos))
+    return out
 
 
 class Game:
     def __init__(self, rec):
         self.header = rec.header
         self.first_seq = rec.seq
+        self.started = False
+        self.flagged = False
+        self.ended = False
+        self.number = 0      # from 1, in the log
+        self.flag_side = -1  # the side whose flag fell first
+        self.utc_start = None  # ISO UTC of the start (else of the header), when known
+        if rec.header["wall_s"] > 0:
+            self.utc_start = _iso(rec.header["wall_s"])
         self.plies = []      # [(side, clk_ms, emt_ms, seq)]
         self.replay = None
 
@@ -142,6 +264,10 @@ def _adopt(c, rec, res):
     c.undo_opp_gain = snap.get("undo_opp_gain", 0)
 
 
+REFUSALS = {8: "a change without the arbiter's key", 9: "a wrong key or mac, or no session",
+            10: "a replayed request"}
+
+
 def _app_dict(rec):
     d = {"t_ms": rec.t, "type": rec.name()}
     if rec.side != E.NOBODY:
@@ -157,6 +283,9 @@ def _app_dict(rec):
                   "inc_at_turn_start": h["inc_at_turn_start"]})
     elif rec.code == 2:
         d["state"] = E.STATE_NAMES[rec.arg] if 0 <= rec.arg < 5 else rec.arg
+    elif rec.code == L.EV_AUTH_FAIL:
+        d["refused"] = REFUSALS.get(rec.arg, "error %d" % rec.arg)
+        d["count"] = rec.fields.get("count", 1)
     else:
         d["arg"] = rec.arg
     d["white_ms"] = rec.w
@@ -173,23 +302,35 @@ def _tc(control):
         return notation.format_readable(control)
 
 
-def verify(data, allow_torn_end=False):
-    """Check a log file's bytes; a Result (problems empty when it verifies)."""
+def verify(data, allow_torn_end=False, key=None):
+    """Check a log file's bytes; a Result. `problems` empty: the log is intact (every CRC,
+    the sequence and the chain from its start, every game replays). `auth_problems` empty
+    as well: it is authentic, i.e. the clock signed (with the arbiter's key `key`) a head
+    that ends it, so nothing was changed, added or cut off after that head."""
     res = Result()
+    heads = find_heads(data)
+    res.heads = [h for _, _, h in heads]
     frames, bad = L.unframe(data)
+    bad = _minus_heads(bad, heads)
     reader = L.Reader()
     end = len(data)
+    first_off = frames[0][0] if frames else end
     for off, n in bad:
         if off + n == end:
             msg = ("the last %d bytes (from byte %d) are not a complete record: a write cut "
                    "by a power failure, or changed bytes" % (n, off))
             (res.notes if allow_torn_end else res.problems).append(msg)
+        elif off < first_off:
+            res.problems.append("bytes %d-%d before the first record are no valid record: "
+                                "the start of the log is damaged" % (off, off + n - 1))
         else:
             res.notes.append("bytes %d-%d are no valid record (a torn write); checked by "
                              "the chain across them" % (off, off + n - 1))
     game = None
     eng = None
     broken = False
+    wall_ref = None     # (t, unix seconds) on this boot's time line, when the host gave it
+    utc = {}
     for off, payload in frames:
         try:
             rec = reader.decode(payload)
@@ -200,17 +341,31 @@ def verify(data, allow_torn_end=False):
             continue
         rec.offset = off
         res.records.append(rec)
+        if rec.code == L.EV_BOOT:
+            wall_ref = None     # a new time line
+        elif rec.code == L.EV_HEADER and rec.header["wall_s"] > 0:
+            wall_ref = (rec.t, rec.header["wall_s"])
+        elif rec.code == L.EV_WALL_CLOCK:
+            wall_ref = (rec.t, rec.arg)
+        if wall_ref is not None:
+            utc[rec.seq] = _iso(wall_ref[1] + (rec.t - wall_ref[0]) // 1000)
         if rec.link is False:
             res.problems.append("seq %d (byte %d): the chain or sequence is broken: a record "
                                 "before it was changed, removed or reordered" % (rec.seq, off))
-        elif rec.link is None and not res.problems and len(res.records) == 1:
-            res.notes.append("the log starts at seq %d (older games removed): its first "
-                             "record anchors the chain" % rec.seq)
+        elif len(res.records) == 1 and rec.seq != 0:
+            if rec.anchor:
+                res.notes.append("the log starts at seq %d (older games removed): its first "
+                                 "header carries the chain before it" % rec.seq)
+            else:
+                res.problems.append("the log starts at seq %d, not at its beginning nor at "
+                                    "a game: records before it are missing or damaged"
+                                    % rec.seq)
         if rec.code == L.EV_HEADER:
             if eng is not None and eng.queue:
                 _left_over(eng, res)
             game = Game(rec)
             res.games.append(game)
+            game.number = len(res.games)
             broken = False
             try:
                 eng = _Engine(rec.header)
@@ -226,6 +381,15 @@ def verify(data, allow_torn_end=False):
             game.replay = eng
             res.events.append(dict(_app_dict(rec), seq=rec.seq))
             continue
+        if game is not None:
+            if rec.code == 0:
+                game.started = True
+                game.utc_start = utc.get(rec.seq) or game.utc_start
+            elif rec.code == 4 and not game.flagged:
+                game.flagged = True
+                game.flag_side = rec.side
+            elif rec.code == 9:
+                game.ended = True
         if eng is None or broken:
             res.events.append(dict(_app_dict(rec), seq=rec.seq))
             if rec.code < 32 and not broken:
@@ -239,7 +403,61 @@ def verify(data, allow_torn_end=False):
             broken = True
     if eng is not None and not broken and eng.queue:
         _left_over(eng, res)
+    for d in res.events:
+        if d["seq"] in utc:
+            d["utc"] = utc[d["seq"]]
+    if not res.records:
+        res.problems.append("no log record in it: not a clock's log (or an empty one)")
+    elif res.records[0].seq != 0 and res.records[0].anchor:
+        cut = res.records[0].seq
+        if not any(r.code == L.EV_LOG_PRUNED and r.arg == cut for r in res.records):
+            res.problems.append("the log starts at seq %d but the clock recorded no removal "
+                                "of older games up to there" % cut)
+    _authenticate(res, heads, key)
     return res
+
+
+def _authenticate(res, heads, key):
+    """Is the log the clock's own, whole up to its last signed head?"""
+    ap = res.auth_problems
+    if not heads:
+        ap.append("no signed head from the clock in the file: nothing proves that no "
+                  "record was changed, added or cut off (pull it with `chessclock log pull`)")
+        return
+    by_seq = {}
+    for r in res.records:
+        by_seq.setdefault(r.seq, r)
+    for _, _, h in heads:   # each head must match the record it names
+        r = by_seq.get(h.seq)
+        if h.seq >= 0 and (r is None or r.chain != h.chain):
+            ap.append("the clock's head at byte %d names seq %d, which this file %s"
+                      % (h.offset, h.seq, "lacks" if r is None else "holds changed"))
+    last = heads[-1][2]
+    if res.records:
+        end_seq = res.records[-1].seq
+        if last.seq > end_seq or (last.seq >= 0 and last.seq not in by_seq):
+            ap.append("the clock's log went on to seq %d; this file ends at seq %d: records "
+                      "are missing at the end (a cut log)" % (last.seq, end_seq))
+        after = [r for r in res.records if r.offset > last.offset]
+        if after:
+            ap.append("%d records after the clock's last signed head are not covered by it"
+                      % len(after))
+    for g in res.games:
+        if g.header["clock_id"] != last.clock:
+            ap.append("game %d was set on clock %s, but the head is signed by clock %s"
+                      % (g.number, g.header["clock_id"], last.clock))
+            break
+    if last.mac == "-":
+        ap.append("the clock had no arbiter key when it was pulled: its head is not signed, "
+                  "so the log is intact but not authenticated")
+    elif key is None:
+        ap.append("no arbiter key to check the clock's signature with (--key FILE or "
+                  "`chessclock key use FILE`)")
+    elif not last.check(key):
+        ap.append("the clock's signature on its head does not match this arbiter key: "
+                  "another key, or the head was changed")
+    if not ap:
+        res.auth = last
 
 
 def _left_over(eng, res):
@@ -355,13 +573,17 @@ def to_jsonl(res):
 
 def to_pgn(game, moves_pgn=None):
     """The game as PGN: [%clk] (time left after the move) and [%emt] (time used on it) per
-    move, TimeControl tag; merged with a PGN's moves when given (else null moves)."""
+    move, TimeControl tag, Date/UTCDate/UTCTime from the clock's wall clock, Result and
+    Termination "time forfeit" after a flag; merged with a PGN's moves when given. Without
+    moves (a clock-only PGN) no move is invented (null moves are refused by most readers):
+    the presses' times go into the game's comment."""
     import chess.pgn
 
     if moves_pgn is not None:
         pg = chess.pgn.read_game(io.StringIO(moves_pgn))
-        if pg is None:
-            raise ValueError("no game in the PGN given")
+        if pg is None or pg.errors:
+            raise ValueError("the PGN given is not a game%s"
+                             % (": %s" % pg.errors[0] if pg is not None and pg.errors else ""))
         moves = list(pg.mainline_moves())
         out = chess.pgn.Game()
         for k, v in pg.headers.items():
@@ -373,12 +595,31 @@ def to_pgn(game, moves_pgn=None):
     h = game.header
     out.headers["TimeControl"] = _tc_pgn(h["control"])
     out.headers["Annotator"] = "chessclock %s, clock %s" % (h["firmware"], h["clock_id"])
+    if game.utc_start:
+        day, tod = game.utc_start[:10].replace("-", "."), game.utc_start[11:19]
+        if "?" in out.headers.get("Date", "?"):
+            out.headers["Date"] = day
+        out.headers["UTCDate"] = day
+        out.headers["UTCTime"] = tod
+    if game.flag_side >= 0:
+        if out.headers.get("Result", "*") == "*":
+            out.headers["Result"] = "0-1" if game.flag_side == 0 else "1-0"
+        out.headers["Termination"] = "time forfeit"
     node = out
     n = len(game.plies) if moves is None else min(len(game.plies), len(moves))
-    for i in range(n):
+    if moves is None:
+        words = []
+        for i in range(n):
+            side, clk, emt, _ = game.plies[i]
+            words.append("%s%s %s%s" % ("%d. " % (i // 2 + 1) if side == 0 else "",
+                                        "White" if side == 0 else "Black", _hms(clk),
+                                        " (%s)" % _hms(emt) if emt >= 0 else ""))
+        out.comment = ("Clock only, no moves (export with --pgn SCORESHEET for them): time left "
+                       "after each press (time it took): " + "; ".join(words)) if words \
+            else "Clock only: no press recorded"
+    for i in range(n if moves is not None else 0):
         side, clk, emt, _ = game.plies[i]
-        mv = chess.Move.null() if moves is None else moves[i]
-        node = node.add_variation(mv)
+        node = node.add_variation(moves[i])
         c = "[%%clk %s]" % _hms(clk)
         if emt >= 0:
             c += " [%%emt %s]" % _hms(emt)
@@ -399,40 +640,97 @@ def _tc_pgn(control):
 
 
 # ---- the command ---------------------------------------------------------------------
-def _read(path, stderr):
+def _read(path, stderr, prog="chessclock log"):
     try:
         with open(path, "rb") as f:
             return f.read()
     except OSError as e:
-        stderr.write("chessclock log: cannot read %s: %s\n" % (path, e))
+        stderr.write("%s: cannot read %s: %s\n" % (prog, path, e.strerror or e))
         return None
 
 
+def add_key_arguments(p):
+    p.add_argument("--key", metavar="FILE", help="the arbiter's key file, to check the "
+                   "clock's signature (default: the one `chessclock key use` chose, or "
+                   "$CHESSCLOCK_KEY)")
+
+
+def key_of(args):
+    """The arbiter's key for checking signatures (None when none is chosen); ClockError
+    when the file given is not a key."""
+    from chessclock import link as K
+    return K.key_for(args)
+
+
 def add_arguments_verify(p):
-    p.add_argument("file", metavar="FILE", help="log.bin from the clock or `log pull`")
+    p.add_argument("file", metavar="FILE", help="a log from `chessclock log pull` (or the "
+                   "clock's log.bin, with --intact-only)")
     p.add_argument("--allow-torn-end", action="store_true",
                    help="accept an incomplete last record (a flash read from a clock whose "
                         "power failed during the last write)")
+    p.add_argument("--intact-only", action="store_true",
+                   help="check only that the log is intact, not that the clock signed it "
+                        "(a log.bin read off the flash, a clock without a key)")
+    add_key_arguments(p)
+
+
+def verify_file(args, stderr, prog="chessclock log"):
+    """(data, Result) of args.file, or (None, exit code) after one line on stderr."""
+    data = _read(args.file, stderr, prog)
+    if data is None:
+        return None, 2
+    from chessclock import link as K
+    try:
+        key = key_of(args)
+    except K.ClockError as e:
+        stderr.write("%s: %s\n" % (prog, e))
+        return None, 2
+    return data, verify(data, getattr(args, "allow_torn_end", False), key)
+
+
+def verification_lines(res, path, intact_only=False):
+    """What the verification established, in words (for every report)."""
+    out = []
+    played = len(res.played())
+    out.append("%s: %d records, %d games played (%d controls set), %d presses replayed"
+               % (path, len(res.records), played, len(res.games),
+                  sum(1 for r in res.records if r.code == 1)))
+    for p in res.problems:
+        out.append("FAIL: %s" % p)
+    if not intact_only:
+        for p in res.auth_problems:
+            out.append("NOT AUTHENTICATED: %s" % p)
+    if res.auth is not None:
+        out.append("signed by the clock: %s" % res.auth.describe())
+    status = res.status()
+    if intact_only and status == "INTACT, NOT AUTHENTICATED":
+        status = "INTACT (authenticity not checked: --intact-only)"
+    out.append("verification: %s" % status)
+    return out
 
 
 def run_verify(args, stdout, stderr):
-    data = _read(args.file, stderr)
+    data, res = verify_file(args, stderr)
     if data is None:
-        return 2
-    res = verify(data, args.allow_torn_end)
+        return res
     for n in res.notes:
         stdout.write("note: %s\n" % n)
-    for p in res.problems:
-        stdout.write("FAIL: %s\n" % p)
-    presses = sum(1 for r in res.records if r.code == 1)
-    stdout.write("%s: %d records, %d games, %d presses replayed: %s\n"
-                 % (args.file, len(res.records), len(res.games), presses,
-                    "FAILED" if res.problems else "verified"))
-    return 1 if res.problems else 0
+    for line in verification_lines(res, args.file, args.intact_only):
+        stdout.write(line + "\n")
+    if res.problems or (res.auth_problems and not args.intact_only):
+        return 1
+    return 0
 
 
 def add_arguments_show(p):
     p.add_argument("file", metavar="FILE", help="log.bin from the clock or `log pull`")
+
+
+def _not_a_log(res, path, stderr, prog):
+    if not res.records:
+        stderr.write("%s: %s is not a clock's log (no log record in it)\n" % (prog, path))
+        return True
+    return False
 
 
 def run_show(args, stdout, stderr):
@@ -440,6 +738,8 @@ def run_show(args, stdout, stderr):
     if data is None:
         return 2
     res = verify(data, True)
+    if _not_a_log(res, args.file, stderr, "chessclock log show"):
+        return 2
     stdout.write(table(res))
     for p in res.problems:
         stdout.write("FAIL: %s\n" % p)
@@ -459,6 +759,11 @@ def run_export(args, stdout, stderr):
     if data is None:
         return 2
     res = verify(data, True)
+    if _not_a_log(res, args.file, stderr, "chessclock log export"):
+        return 2
+    if args.format != "pgn" and args.game:
+        stderr.write("chessclock log export: --game is for --format pgn\n")
+        return 2
     for p in res.problems:
         stderr.write("chessclock log export: warning: %s\n" % p)
     if args.format == "jsonl":
@@ -470,7 +775,8 @@ def run_export(args, stdout, stderr):
             stderr.write("chessclock log export: no game in %s\n" % args.file)
             return 2
         if not 0 <= args.game <= len(res.games):
-            stderr.write("chessclock log export: the log has %d games\n" % len(res.games))
+            stderr.write("chessclock log export: --game %d: the log has %d games (1 to %d)\n"
+                         % (args.game, len(res.games), len(res.games)))
             return 2
         game = res.games[args.game - 1] if args.game else res.games[-1]
         text = None
@@ -479,7 +785,12 @@ def run_export(args, stdout, stderr):
                 with open(args.pgn, encoding="utf-8") as f:
                     text = f.read()
             except OSError as e:
-                stderr.write("chessclock log export: cannot read %s: %s\n" % (args.pgn, e))
+                stderr.write("chessclock log export: cannot read %s: %s\n"
+                             % (args.pgn, e.strerror or e))
+                return 2
+            except UnicodeDecodeError:
+                stderr.write("chessclock log export: %s is not a scoresheet (not UTF-8 "
+                             "text)\n" % args.pgn)
                 return 2
         try:
             stdout.write(to_pgn(game, text))

@@ -37,11 +37,88 @@ def load_events(source):
     else:
         where = str(source)
         try:
-            with open(source, encoding="utf-8") as f:
-                text = f.read()
+            with open(source, "rb") as f:
+                data = f.read()
         except OSError as e:
-            raise RulingError("cannot read %s: %s" % (where, e)) from None
+            raise RulingError("cannot read %s: %s" % (where, e.strerror or e)) from None
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise RulingError("%s is neither a clock's log nor JSON Lines of clock events"
+                              % where) from None
     return parse_events(text, where)
+
+
+def is_clock_log(data):
+    """True when the bytes are a clock's log file (framed records, as `log pull` saves)."""
+    return data[:2] in (b"LG", b"HD")
+
+
+class Source:
+    """Where a ruling's events come from and what the verification established."""
+
+    def __init__(self, path, kind, lines, verified, game=None, clock=None):
+        self.path = path
+        self.kind = kind          # "log" or "jsonl"
+        self.lines = lines        # the verification in words
+        self.verified = verified  # True: the clock's authentic log
+        self.game = game
+        self.clock = clock
+
+    def as_dict(self):
+        return {"file": self.path, "kind": self.kind, "verified": self.verified,
+                "game": self.game, "clock": self.clock, "lines": self.lines}
+
+
+UNVERIFIED_BANNER = (
+    "##############################################################",
+    "##  UNVERIFIED: THESE EVENTS ARE NOT PROVEN TO BE THE CLOCK'S ##",
+    "##  OWN LOG. A RULING ON THEM IS NOT EVIDENCE.               ##",
+    "##############################################################")
+
+
+def load_source(path, key=None, game=None, unverified=False):
+    """(events, Source). A clock's .log is verified first (chessclock log verify): one that
+    is not authentic is refused unless `unverified`. JSON Lines (simulate output, a log
+    export) carries no proof: its ruling is marked unverified."""
+    from chessclock import logtools
+
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise RulingError("cannot read %s: %s" % (path, e.strerror or e)) from None
+    if not is_clock_log(data):
+        events = load_events(path)
+        if game is not None:
+            raise RulingError("--game picks a game of a clock's .log, not of JSON Lines")
+        return events, Source(path, "jsonl", [
+            "%s: JSON Lines of clock events (simulate output or a log export): no proof "
+            "that a clock recorded them; rule from the clock's .log (`chessclock log pull`)"
+            % path], False)
+    res = logtools.verify(data, False, key)
+    lines = logtools.verification_lines(res, path)
+    ok = not res.problems and not res.auth_problems
+    if not ok and not unverified:
+        raise RulingError("%s did not verify (%s): no ruling from it. `chessclock log "
+                          "verify %s` says why; --unverified rules anyway, marked as such"
+                          % (path, res.status(), path))
+    games = res.played() or res.games
+    if not games:
+        raise RulingError("%s: no game in the log" % path)
+    if game is None:
+        g = games[-1]
+    else:
+        if not 1 <= game <= len(res.games):
+            raise RulingError("--game %d: the log has %d games (1 to %d)"
+                              % (game, len(res.games), len(res.games)))
+        g = res.games[game - 1]
+    nxt = [x.first_seq for x in res.games if x.first_seq > g.first_seq]
+    end = min(nxt) if nxt else None
+    events = [e for e in res.events if e["seq"] >= g.first_seq
+              and (end is None or e["seq"] < end)]
+    lines.append("game %d of the log (set at seq %d)" % (g.number, g.first_seq))
+    return events, Source(path, "log", lines, ok, g.number, g.header["clock_id"])
 
 
 def parse_events(text, where="<input>"):
@@ -84,11 +161,23 @@ def resolve_control(spec, events=()):
     return control, spec, preset
 
 
+MAX_DURATION_MS = 100 * 3600 * 1000   # nothing an arbiter times is 100 hours
+
+
 def parse_duration(text):
     """'75m', '1h15m', '90s', '4500000ms', '1:15:00', '75:00' (m:ss), '75' (minutes) -> ms."""
     t = text.strip().lower().replace(" ", "")
     if not t:
         raise RulingError("empty duration")
+    if len(t) > 24:
+        raise RulingError("%r... is not a duration a clock holds" % t[:20])
+    ms = _parse_duration(t, text)
+    if ms >= MAX_DURATION_MS:
+        raise RulingError("%s is more than any clock holds (100 hours)" % text.strip())
+    return ms
+
+
+def _parse_duration(t, text):
     if ":" in t:
         parts = t.split(":")
         if not all(p.isdigit() for p in parts) or len(parts) > 3:
@@ -139,11 +228,16 @@ def read_pgn(path):
         with open(path, encoding="utf-8") as f:
             game = chess.pgn.read_game(f)
     except OSError as e:
-        raise RulingError("cannot read %s: %s" % (path, e)) from None
+        raise RulingError("cannot read %s: %s" % (path, e.strerror or e)) from None
+    except (UnicodeDecodeError, ValueError):
+        raise RulingError("%s is not a scoresheet (not PGN text)" % path) from None
     if game is None:
         raise RulingError("%s: no game in the PGN" % path)
     if game.errors:
-        raise RulingError("%s: %s" % (path, game.errors[0]))
+        raise RulingError("%s is not a scoresheet: %s" % (path, game.errors[0]))
+    if game.next() is None:
+        raise RulingError("%s is not a scoresheet: no moves in it (--pgn is the game's "
+                          "moves up to the flag, as the arbiter has them)" % path)
     return game
 
 
@@ -338,6 +432,7 @@ class Ruling:
         self.summary = ""
         self.mate = None     # MateVerdict dict
         self.moves_check = None
+        self.source = None   # Source: the file and its verification
 
     def rule(self, text, topic=None, article=None):
         self.lines.append((text, article or (self.ruleset.art(topic) if topic else "")))
@@ -347,15 +442,29 @@ class Ruling:
                 "ruling": [{"text": t, "article": a} for t, a in self.lines],
                 "result": self.result, "summary": self.summary, "mate": self.mate,
                 "moves_check": self.moves_check,
+                "verification": self.source.as_dict() if self.source else None,
                 **{k: getattr(self, k) for k in ("split", "times", "state")
                    if hasattr(self, k)}}
 
+    def verification_lines(self):
+        if self.source is None:
+            return []
+        out = []
+        if not self.source.verified:
+            out += list(UNVERIFIED_BANNER)
+        out.append("VERIFICATION")
+        out += ["  - " + x for x in self.source.lines]
+        return out
+
     def text(self):
-        out = ["FACTS (from the clock's log)"]
+        out = self.verification_lines()
+        out.append("FACTS (from the clock's log)")
         out += ["  - " + f for f in self.facts]
         out.append("RULING (%s)" % self.ruleset.title)
         out += ["  - %s [%s]" % (t, a) if a else "  - " + t for t, a in self.lines]
-        out.append("RESULT: %s  %s" % (self.result, self.summary))
+        out.append("RESULT: %s  %s%s" % (self.result, self.summary,
+                                          "  (UNVERIFIED)" if self.source is not None
+                                          and not self.source.verified else ""))
         return "\n".join(out) + "\n"
 
 
@@ -645,8 +754,9 @@ def rule_late(elapsed_ms, visitor, ruleset, control=None, default_ms=None):
                "default")
     r.split = {visitor: vshare, home: hshare}
     white_pct = R.LATE_VISITOR_PERCENT if visitor == "white" else 100 - R.LATE_VISITOR_PERCENT
-    r.rule("On the clock: `split %d %d` (arbiter menu or simulate script), exact to the "
-           "millisecond" % (elapsed_ms, white_pct), "late_split")
+    r.rule("On the clock: `chessclock split %dms --visitor %s` (the link's split %d %d; "
+           "or the arbiter menu), exact to the millisecond"
+           % (elapsed_ms, visitor, elapsed_ms, white_pct), "late_split")
     if control is not None:
         times = {s: control.side(i).stages[0].time_ms for i, s in enumerate(SIDES)}
         left = {s: times[s] - r.split[s] for s in SIDES}
@@ -743,8 +853,9 @@ def rule_replace(events, ruleset, at_seq=None, at_ms=None, control=None):
                                           st["stage"]["black"]), "irregularity")
     r.rule("Start %s's clock when play resumes" % (st["running"] or "the side to move"),
            "interruption")
-    r.rule("Arbiter commands: set-time white %d, set-time black %d, set-moves white %d, "
-           "set-moves black %d" % (w, b, st["moves"]["white"], st["moves"]["black"]),
+    r.rule("Commands for the replacement clock: chessclock set CONTROL, then chessclock "
+           "settime white %dms; chessclock settime black %dms; chessclock moves white %d; "
+           "chessclock moves black %d" % (w, b, st["moves"]["white"], st["moves"]["black"]),
            "counter")
     r.state = st
     r.summary = "replacement: White %s, Black %s" % (fmt(w), fmt(b))
@@ -758,12 +869,20 @@ def add_arguments(p):
                "       chessclock ruling late --elapsed TIME --visitor white|black [options]\n"
                "       chessclock ruling replace FLAGFILE (--at-seq N | --at TIME) [options]")
     p.add_argument("what", nargs="+", metavar="FLAGFILE",
-                   help="JSON Lines of clock events (simulate output or log export); or "
-                        "'late', or 'replace FLAGFILE'")
+                   help="the clock's log (`chessclock log pull`: verified first), or JSON "
+                        "Lines of clock events (simulate output, log export: marked "
+                        "unverified); or 'late', or 'replace FLAGFILE'")
+    p.add_argument("--key", metavar="FILE", help="the arbiter's key, to check the log's "
+                   "signature (default: `chessclock key use`'s, or $CHESSCLOCK_KEY)")
+    p.add_argument("--unverified", action="store_true",
+                   help="rule on a log that fails verification (marked in large letters)")
+    p.add_argument("--game", type=int, default=None, metavar="N",
+                   help="which game of the log, from 1 (default: the last played)")
     p.add_argument("--control", metavar="SPEC", help="the time control (else the log's)")
     p.add_argument("--rules", default="fide2023", choices=sorted(R.RULESETS),
                    help="rule set (default fide2023)")
-    p.add_argument("--pgn", metavar="GAME.pgn", help="the scoresheet up to the flag")
+    p.add_argument("--pgn", metavar="GAME.pgn", help="the scoresheet the arbiter has: the "
+                   "game's moves up to the flag, as PGN")
     p.add_argument("--fen", help="the position at the flag (if no PGN)")
     p.add_argument("--json", action="store_true", help="print the ruling as JSON")
     p.add_argument("--nodes", type=int, default=None,
@@ -781,6 +900,15 @@ def add_arguments(p):
     p.add_argument("--default-time", metavar="TIME", help="late: the event's default time")
     p.add_argument("--at-seq", type=int, metavar="N", help="replace: state after record N")
     p.add_argument("--at", metavar="TIME", help="replace: state at this clock time")
+
+
+def _source(path, args):
+    from chessclock import link as K
+    try:
+        key = K.key_for(args)
+    except K.ClockError as e:
+        raise RulingError(str(e)) from None
+    return load_source(path, key, args.game, args.unverified)
 
 
 def _write_result(r, args, stdout):
@@ -812,15 +940,16 @@ def _run(args, stdout):
     if what[0] == "replace":
         if len(what) != 2 or (args.at_seq is None) == (args.at is None):
             raise RulingError("replace takes FLAGFILE and one of --at-seq N or --at TIME")
-        events = load_events(what[1])
+        events, source = _source(what[1], args)
         control, _, _ = resolve_control(args.control, events)
         at_ms = parse_duration(args.at) if args.at else None
         r = rule_replace(events, ruleset, args.at_seq, at_ms, control)
+        r.source = source
         _write_result(r, args, stdout)
         return 0
     if len(what) != 1:
         raise RulingError("give one FLAGFILE (or 'late', or 'replace FLAGFILE')")
-    events = load_events(what[0])
+    events, source = _source(what[0], args)
     control, spec, _ = resolve_control(args.control, events)
     game = read_pgn(args.pgn) if args.pgn else None
     board = None
@@ -833,16 +962,26 @@ def _run(args, stdout):
             raise RulingError("--fen: %s" % e) from None
     r = rule_flag(events, ruleset, control, spec, game=game, board=board,
                   max_nodes=args.nodes)
+    r.source = source
     _write_result(r, args, stdout)
     if args.plot or args.html or args.incident:
         from chessclock import ruling_report as RR
 
-        if args.plot:
-            RR.plot(events, args.plot)
-        if args.html:
-            RR.write_html(args.html, events, r)
-        if args.incident:
-            RR.write_incident(args.incident, events, r, event=args.event, place=args.place,
-                              match=args.match, date=args.date, arbiter=args.arbiter,
-                              headers=(game.headers if game is not None else None))
+        if args.plot and not str(args.plot).lower().endswith((".png", ".svg")):
+            raise RulingError("--plot %s: the picture is a .png or a .svg file" % args.plot)
+        try:
+            if args.plot:
+                RR.plot(events, args.plot)
+            if args.html:
+                RR.write_html(args.html, events, r, event=args.event)
+            if args.incident:
+                RR.write_incident(args.incident, events, r, event=args.event,
+                                  place=args.place, match=args.match, date=args.date,
+                                  arbiter=args.arbiter,
+                                  headers=(game.headers if game is not None else None))
+        except OSError as e:
+            raise RulingError("cannot write %s: %s" % (e.filename or "the report",
+                                                       e.strerror or e)) from None
+        except ValueError as e:   # matplotlib: an extension it cannot write
+            raise RulingError("cannot draw: %s" % e) from None
     return 0

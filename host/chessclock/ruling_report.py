@@ -95,19 +95,49 @@ def plot(events, path, title=None, fmt_=None):
             "corrections": len(marks["correction"])}
 
 
-def write_html(path, events, ruling, title="Clock ruling"):
-    """One page: the facts, the ruling, the picture (a PNG embedded as base64)."""
+def _times_of_day(events):
+    """'HH:MM:SS UTC' of the first and last event when the log has the wall clock."""
+    days = [e["utc"] for e in events if e.get("utc")]
+    if not days:
+        return None
+    return "%s to %s (UTC, from the clock's wall clock)" % (days[0], days[-1])
+
+
+def write_html(path, events, ruling, title="Clock ruling", event=""):
+    """One page: the event, clock, log file and its verification, the facts, the ruling,
+    the picture (a PNG embedded as base64)."""
     buf = io.BytesIO()
     summary = plot(events, buf, fmt_="png")
     img = base64.b64encode(buf.getvalue()).decode("ascii")
     esc = html.escape
+    src = ruling.source
     parts = ["<!DOCTYPE html>", "<html><head><meta charset='utf-8'>",
              "<title>%s</title>" % esc(title),
              "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto}"
-             "td,th{padding:2px 8px;text-align:left}.art{color:#555}</style>",
-             "</head><body>", "<h1>%s</h1>" % esc(title),
-             "<p>Rules: %s</p>" % esc(ruling.ruleset.title),
-             "<h2>Facts (from the clock's log)</h2>", "<ul>"]
+             "td,th{padding:2px 8px;text-align:left}.art{color:#555}"
+             ".unverified{color:#b00;font-size:1.6em;font-weight:bold;border:4px solid #b00;"
+             "padding:0.5em}</style>",
+             "</head><body>", "<h1>%s</h1>" % esc(title)]
+    if src is not None and not src.verified:
+        parts.append("<p class='unverified'>%s</p>" % esc(
+            "UNVERIFIED: these events are not proven to be the clock's own log. A ruling "
+            "on them is not evidence."))
+    parts += ["<table>",
+              "<tr><th>Event</th><td>%s</td></tr>" % esc(event or "-"),
+              "<tr><th>Clock</th><td>%s</td></tr>" % esc(
+                  (src.clock if src is not None and src.clock else "-")
+                  + (" (game %s of its log)" % src.game if src is not None and src.game
+                     else "")),
+              "<tr><th>Log file</th><td>%s</td></tr>" % esc(src.path if src else "-"),
+              "<tr><th>Times of day</th><td>%s</td></tr>" % esc(
+                  _times_of_day(events) or "not in the log (no wall clock given)"),
+              "<tr><th>Rules</th><td>%s</td></tr>" % esc(ruling.ruleset.title),
+              "</table>"]
+    if src is not None:
+        parts += ["<h2>Verification</h2>", "<ul>"]
+        parts += ["<li>%s</li>" % esc(x) for x in src.lines]
+        parts.append("</ul>")
+    parts += ["<h2>Facts (from the clock's log)</h2>", "<ul>"]
     parts += ["<li>%s</li>" % esc(f) for f in ruling.facts]
     parts += ["</ul>", "<h2>Ruling</h2>", "<table><tr><th>ruling</th><th>article</th></tr>"]
     parts += ["<tr><td>%s</td><td class='art'>%s</td></tr>" % (esc(t), esc(a))
@@ -150,6 +180,11 @@ def incident_items(events):
     return items
 
 
+def ruling_banner():
+    from chessclock.ruling import UNVERIFIED_BANNER
+    return UNVERIFIED_BANNER
+
+
 def write_incident(path, events, ruling, event="", place="", match="", date="", arbiter="",
                    headers=None):
     """The incident annex (seed DISC 22.3, 23.3, 24.3): date, place, match, the persons,
@@ -175,6 +210,15 @@ def write_incident(path, events, ruling, event="", place="", match="", date="", 
            "Authority (arbiter): %s" % (arbiter or blank),
            "Rules applied: %s" % ruling.ruleset.title,
            "Written: %s" % datetime.date.today().isoformat(), ""]
+    if ruling.source is not None:
+        if not ruling.source.verified:
+            out += list(ruling_banner()) + [""]
+        out += [h("Verification of the log"), ""]
+        out += ["- " + x for x in ruling.source.lines]
+        out.append("")
+    tod = _times_of_day(events)
+    if tod:
+        out += ["Times of day: %s" % tod, ""]
     out += [h("Facts (from the clock's log)"), ""]
     out += ["- " + f for f in ruling.facts]
     out += ["", h("Stops, claims, penalties and adjustments"), ""]

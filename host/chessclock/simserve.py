@@ -62,6 +62,48 @@ class SimServer:
         self.stop()
 
 
+# ---- where `chessclock ports` and `--all` find running sim-serve clocks ----------------
+def registry_dir():
+    from chessclock.link import config_dir
+    return os.path.join(config_dir(), "sim-serve")
+
+
+def register(path, clock_id):
+    d = registry_dir()
+    os.makedirs(d, exist_ok=True)
+    f = os.path.join(d, "%d" % os.getpid())
+    with open(f, "w") as out:
+        out.write("%s %s\n" % (path, clock_id))
+    return f
+
+
+def running():
+    """[(device path, clock id)] of the sim-serve clocks running on this computer (stale
+    entries, whose process is gone, are removed)."""
+    out = []
+    d = registry_dir()
+    try:
+        names = sorted(os.listdir(d))
+    except OSError:
+        return out
+    for name in names:
+        f = os.path.join(d, name)
+        try:
+            pid = int(name)
+            os.kill(pid, 0)
+            with open(f) as fh:
+                path, clock_id = fh.read().split(None, 1)
+        except (ValueError, OSError):
+            try:
+                os.remove(f)
+            except OSError:
+                pass
+            continue
+        if os.path.exists(path):
+            out.append((path, clock_id.strip()))
+    return out
+
+
 def add_arguments(p):
     p.add_argument("--storage", default=os.path.join("build", "sim-serve"),
                    help="folder standing in for the board's flash (default build/sim-serve)")
@@ -79,6 +121,10 @@ def run(args, stdout, stderr):
         return 2
     stdout.write("%s\n" % server.path)
     stdout.flush()
+    try:
+        entry = register(server.path, args.clock_id)
+    except OSError:
+        entry = None   # still usable with --port
     stderr.write("simulator clock %r on %s (Ctrl-C stops it); try: chessclock status "
                  "--port %s\n" % (args.clock_id, server.path, server.path))
     try:
@@ -88,4 +134,9 @@ def run(args, stdout, stderr):
         pass
     finally:
         server.stop()
+        if entry is not None:
+            try:
+                os.remove(entry)
+            except OSError:
+                pass
     return 0

@@ -299,7 +299,15 @@ def run(args, stdout, stderr):
         else:
             text = sys.stdin.read()
     except OSError as e:
-        stderr.write("chessclock simulate: cannot read the script: %s\n" % e)
+        stderr.write("chessclock simulate: cannot read the script: %s\n" % (e.strerror or e))
+        return 2
+    except UnicodeDecodeError:
+        stderr.write("chessclock simulate: %s is not a script (not UTF-8 text)\n"
+                     % args.script)
+        return 2
+    if not text.strip():
+        stderr.write("chessclock simulate: %s is empty: no actions to replay\n"
+                     % (args.script or "<stdin>"))
         return 2
     try:
         out = replay(control, text, **options_for(args, preset))

@@ -20,7 +20,7 @@ ARGS = {
     "stage": ("white", "1"), "undo": (), "addstage": ("both", "15m"),
     "addinc": ("both", "5000"),
     "split": ("1000", "60"), "wallclock": ("1796000000",), "keyset": (KEY.hex(),),
-    "logclear": ("0",), "maintenance": (),
+    "logclear": ("0",), "maintenance": (), "logack": ("0",),
 }
 
 

@@ -31,15 +31,30 @@ def codes(app):
     return [reader.decode(p).code for p in app.store.read_log()]
 
 
+def request(app, rid, op, args=(), key=None, nonce=None):
+    line = P.encode_request(rid, op, args, key, nonce)
+    return P.decode_reply(app.link.handle(line[:-1])[:-1])
+
+
 def pull_all(app):
+    """Read the whole log (no key needed); returns the last sequence number read."""
     start = 0
+    last = -1
     while True:
-        line = P.encode_request(1, "log", (start, 4096), None, None)
-        rid, ok, f = P.decode_reply(app.link.handle(line[:-1])[:-1])
+        rid, ok, f = request(app, 1, "log", (start, 4096))
         assert ok
+        if int(f["n"]):
+            last = int(f["last"])
         start = int(f["next"])
         if f["more"] == "0":
-            return
+            return last
+
+
+def ack(app, last, key=None):
+    nonce = None
+    if key is not None:
+        nonce = request(app, 2, "auth")[2]["nonce"].encode()
+    return request(app, 3, "logack", (last,), key, nonce)
 
 
 def test_unpulled_games_are_kept_and_the_arbiter_warned_then_pulled_ones_go_first():
@@ -60,7 +75,7 @@ def test_unpulled_games_are_kept_and_the_arbiter_warned_then_pulled_ones_go_firs
     events = codes(app)
     assert L.EV_LOG_FULL in events
 
-    pull_all(app)                        # the arbiter pulls: now they may go
+    assert ack(app, pull_all(app))[1]    # the arbiter pulls and acknowledges: they may go
     t = play_game(board, app, t)         # the next game triggers the budget check
     assert app.store.log_size() <= 4000
     assert not app.logw.warn
@@ -77,3 +92,32 @@ def test_unpulled_games_are_kept_and_the_arbiter_warned_then_pulled_ones_go_firs
         res = logtools.verify(f.read())
     assert res.problems == [], res.problems
     assert any("older games removed" in n for n in res.notes)
+
+
+KEY = bytes(range(32))
+
+
+def test_a_read_without_the_key_never_lets_unpulled_games_go():
+    # Issue 11: any host may read the log to its end, but only an acknowledgement signed
+    # with the arbiter's key marks games pulled; the budget removes nothing before that.
+    board, app = boot()
+    assert request(app, 1, "keyset", (KEY.hex(),))[1]
+    app.log(E.EV_PAUSE, E.NOBODY, 0, 0)
+    app.logw.budget = 4000
+    t = 1000
+    for _ in range(6):
+        t = play_game(board, app, t)
+    headers = codes(app).count(L.EV_HEADER)
+    last = pull_all(app)                  # a stranger's cable reads it all
+    r = ack(app, last)                    # and acknowledges without the key: refused
+    assert not r[1] and r[2]["code"] == P.E_AUTH_REQUIRED
+    r = ack(app, last, bytes(32))         # or with a wrong key: refused
+    assert not r[1] and r[2]["code"] == P.E_AUTH
+    t = play_game(board, app, t)          # the next game triggers the budget check
+    assert app.logw.pruned == 0 and app.logw.warn
+    assert codes(app).count(L.EV_HEADER) == headers + 1   # every game still there
+    r = ack(app, last + 10000, KEY)       # acknowledging what was never sent: refused
+    assert not r[1] and r[2]["code"] == P.E_NOT_READ
+    assert ack(app, pull_all(app), KEY)[1]   # the arbiter's signed acknowledgement
+    t = play_game(board, app, t)
+    assert app.logw.pruned > 0 and app.store.log_size() <= 4000

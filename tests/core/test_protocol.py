@@ -4,9 +4,8 @@
 import struct
 
 from check import raises
-from simutil import boot
+from simutil import boot, until
 
-from clockapp import link as K
 from clockcore import engine as E
 from clockcore import protocol as P
 
@@ -126,20 +125,31 @@ def test_with_a_key_signed_requests_pass_and_replays_fail():
     assert app.clock.state == E.PAUSED
 
 
-def test_refusals_are_logged():
+def refusals(app):
+    """(code, count) of the refusal records of the clock's log."""
+    from clockcore import eventlog as L
+    app.flush()
+    reader = L.Reader()
+    out = []
+    for p in app.store.read_log():
+        r = reader.decode(p)
+        if r.code == L.EV_AUTH_FAIL:
+            out.append((r.arg, r.fields["count"]))
+    return out
+
+
+def test_refusals_are_logged_each_and_a_flood_counted():
     board, app = boot()
     req(app, 1, "start")
-    seen = []
-    real = app.log
-
-    def log(ev, side, t, arg):
-        seen.append((ev, arg))
-        real(ev, side, t, arg)
-    app.log = log
     req(app, 2, "pause")
-    assert seen == [(K.EV_AUTH_FAILED, P.E_AUTH_REQUIRED)]
-    req(app, 3, "pause")   # within a second: counted, not logged again
-    assert len(seen) == 1 and app.link.refused == 2
+    req(app, 3, "pause")   # within a second: a record each (issue 11)
+    assert refusals(app) == [(P.E_AUTH_REQUIRED, 1)] * 2 and app.link.refused == 2
+    for i in range(20):    # a flood: the first few one by one, the rest counted
+        req(app, 10 + i, "end")
+    until(app, board, app.now + 1500)
+    got = refusals(app)
+    assert sum(c for _, c in got) == 22 and len(got) < 10, got
+    assert app.link.refused == 22
 
 
 def test_log_read_in_chunks_and_clear_after_read():
@@ -168,7 +178,7 @@ def test_log_read_in_chunks_and_clear_after_read():
     assert list(app.store.read_log()) == []
 
 
-def test_a_pull_to_the_end_marks_the_log_pulled_and_wall_clock_is_logged():
+def test_an_acknowledged_pull_marks_the_log_pulled_and_wall_clock_is_logged():
     # docs/EVENT-LOG.md: only pulled games may be pruned when the flash fills up.
     board, app = boot()
     assert req(app, 1, "wallclock", [1796000000])[1]  # no key set, no game: allowed
@@ -185,6 +195,8 @@ def test_a_pull_to_the_end_marks_the_log_pulled_and_wall_clock_is_logged():
         if f["more"] == "0":
             break
     assert last >= 0
+    assert app.logw.pulled == -1          # reading marks nothing (issue 11)
+    assert req(app, 3, "logack", [last])[1]   # no key, no game: the acknowledgement does
     assert app.logw.pulled == last
     # and it survives a restart: the marker is on flash
     board2, app2 = boot(board.root)

@@ -3,6 +3,7 @@ the firmware side under CPython and under the MicroPython unix port."""
 
 import io
 import json
+import os
 import time
 
 import pytest
@@ -57,7 +58,7 @@ def clock(request, tmp_path, monkeypatch):
 def status(path):
     code, out, err = cc("status", "--port", path, "--json")
     assert code == 0, err
-    return json.loads(out)["result"]
+    return json.loads(out)[0]["result"]
 
 
 def test_configure_start_press_correct_pull(clock):
@@ -67,24 +68,27 @@ def test_configure_start_press_correct_pull(clock):
     assert cc("key", "new", keyfile)[0] == 0
     assert cc("key", "use", keyfile)[0] == 0
     assert cc("key", "set", "--port", port)[0] == 0
+    code, out, err = cc("key", "set", "--port", port)     # a keyed clock: the old key needed
+    assert code == L.EXIT_AUTH and "--old-key" in err
+    assert abs(int(status(port)["wall_s"]) - time.time()) < 5  # key set gave the time of day
     code, out, err = cc("set", "300+2", "--port", port)
     assert code == 2 and "--yes" in err                      # not sent without --yes
     code, out, err = cc("set", "300+2", "--yes", "--port", port)
     assert code == 0, err
     assert "each side: 5 min; +2 s per move from move 1" in out  # shown before it is sent
-    assert status(port)["w"] == 300000
+    assert status(port)["white_ms"] == 300000
     assert cc("start", "--port", port)[0] == 0
-    assert status(port)["run"] == "white"
+    assert status(port)["running"] == "white"
     with L.Link(port) as lk:
         lk.request("sim", "press", "left")                  # White's lever
     time.sleep(0.3)
     s = status(port)
-    assert s["run"] == "black" and s["wmoves"] == 1
+    assert s["running"] == "black" and s["white_moves"] == 1
     code, out, err = cc("adjust", "black", "+2m", "--port", port)
     assert code == 0, err
-    assert int(status(port)["b"]) > 300000 + 110000
+    assert int(status(port)["black_ms"]) > 300000 + 110000
     assert cc("moves", "black", "40", "--port", port)[0] == 0
-    assert status(port)["bmoves"] == 40
+    assert status(port)["black_moves"] == 40
     # a player without the key changes nothing
     code, out, err = cc("pause", "--port", port, "--key", str(tmp / "nokey"))
     assert code == 2
@@ -101,16 +105,27 @@ def test_configure_start_press_correct_pull(clock):
     code, out, err = cc("log-pull", "--port", port, "--archive", archive, "--game", "g1",
                         "--json")
     assert code == 0, err
-    r = json.loads(out)["result"]
+    r = json.loads(out)[0]["result"]
     assert r["records"] > 5
     clock_log = list(Store(storage + "/").read_log())
     with open(r["file"], "rb") as f:
         data = f.read()
     from chessclock.clock_cmd import log_record
-    assert data == b"".join(log_record(p) for p in clock_log)
-    # the pulled log verifies (chain, CRCs, replay) and tells what happened, in order
+    records = b"".join(log_record(p) for p in clock_log)
+    assert data[:len(records)] == records       # the clock's records, then its signed head
+    assert data[len(records):len(records) + 2] == b"HD"
+    assert r["signed"] and r["acked"] is not None   # the arbiter's key acknowledged them
+    # the pulled log verifies (chain, CRCs, replay, the clock's signature on its head) and
+    # tells what happened, in order
     code, out, err = cc("log", "verify", r["file"])
     assert code == 0, out + err
+    assert "verification: AUTHENTIC" in out
+    # real dates: the host gave the clock its time at set and start
+    code, out, err = cc("log", "export", r["file"], "--format", "pgn")
+    import chess.pgn
+    g = chess.pgn.read_game(io.StringIO(out))
+    today = time.strftime("%Y.%m.%d", time.gmtime())
+    assert g.headers["Date"] == today and g.headers["UTCDate"] == today
     code, out, err = cc("log", "export", r["file"], "--format", "jsonl")
     assert code == 0, err
     happened = [(e["type"], e.get("side")) for e in map(json.loads, out.splitlines())
@@ -197,3 +212,46 @@ def test_increment_alone_over_the_link_is_one_logged_action(clock):
     added = [e for e in map(json.loads, out.splitlines()) if e["type"] == "add-stage"]
     assert [(e["side"], e["added_ms"], e["inc_ms"], e["reason"]) for e in added] == \
         [("white", 0, 5000, "host"), ("black", 0, 5000, "host")]
+def test_every_arbiter_operation_has_a_command(clock):
+    """Issue 11: set a side's time, undo, add a stage, split a late arrival, end, start a
+    chosen side, the time of day, and `press` on a sim-serve clock; `--all` and `ports`
+    find sim-serve clocks."""
+    from chessclock import simserve
+    server, storage, tmp = clock
+    port = server.path
+    entry = simserve.register(port, "clock-e2e")   # as `chessclock sim-serve` does
+    try:
+        code, out, err = cc("ports")
+        assert code == 0 and port in out and "sim-serve" in out
+        code, out, err = cc("status", "--all", "--json")
+        assert code == 0 and json.loads(out)[0]["port"] == port
+    finally:
+        os.remove(entry)
+    p = ["--port", port]
+    keyfile = str(tmp / "arbiter.key")
+    assert cc("key", "new", keyfile)[0] == 0 and cc("key", "use", keyfile)[0] == 0
+    assert cc("key", "set", *p)[0] == 0
+    assert cc("set", "90m+30s", "--yes", *p)[0] == 0
+    code, out, err = cc("split", "75m", "--visitor", "black", *p)
+    assert code == 0, err
+    s = status(port)
+    assert (s["white_ms"], s["black_ms"]) == (90 * 60000 - 30 * 60000, 90 * 60000 - 45 * 60000)
+    assert cc("start", "black", *p)[0] == 0
+    assert status(port)["running"] == "black"
+    assert cc("press", "right", *p)[0] == 0          # Black's lever (White on the left)
+    time.sleep(0.3)
+    assert status(port)["running"] == "white" and status(port)["black_moves"] == 1
+    code, out, err = cc("undo", *p)
+    assert code == 0, err
+    assert status(port)["black_moves"] == 0    # the clock that runs stays as it is
+    assert cc("pause", *p)[0] == 0                   # times checked exactly: stopped
+    code, out, err = cc("settime", "white", "4:30", *p)
+    assert code == 0, err
+    assert status(port)["white_ms"] == 270000
+    code, out, err = cc("addstage", "both", "15m", *p)
+    assert code == 0, err
+    assert status(port)["white_ms"] == 270000 + 15 * 60000
+    assert cc("wallclock", *p)[0] == 0
+    assert abs(status(port)["wall_s"] - time.time()) < 5
+    assert cc("end", *p)[0] == 0
+    assert status(port)["state"] == "ended"

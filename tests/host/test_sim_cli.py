@@ -58,7 +58,7 @@ def test_sim_serial_prints_a_port_the_other_commands_can_use(tmp_path):
         assert port.startswith("/dev/")
         code, out, err = run_cli(["info", "--port", port, "--json"])
         assert code == 0, err
-        assert json.loads(out)["result"]["clock"] == "board-7"
+        assert json.loads(out)[0]["result"]["clock"] == "board-7"
     finally:
         proc.terminate()
         proc.wait(timeout=10)

@@ -1,0 +1,38 @@
+"""Issue 11: one firmware version everywhere: `hello`, the log's game headers,
+`chessclock --version`, the freeze manifest and package.json."""
+
+import io
+import json
+import re
+from contextlib import redirect_stdout
+from pathlib import Path
+
+from simutil import boot
+
+from chessclock import __version__, cli
+from clockcore import eventlog as L
+from clockcore import protocol as P
+from clockcore.version import VERSION
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_one_version_everywhere():
+    assert __version__ == VERSION
+    assert json.loads((ROOT / "package.json").read_text())["version"] == VERSION
+    assert re.search(r'version="%s"' % re.escape(VERSION),
+                     (ROOT / "firmware" / "manifest.py").read_text())
+    board, app = boot()
+    line = P.encode_request(1, "hello")
+    assert P.decode_reply(app.link.handle(line[:-1])[:-1])[2]["fw"] == VERSION
+    app.flush()
+    reader = L.Reader()
+    headers = [r for r in (reader.decode(p) for p in app.store.read_log()) if r.header]
+    assert headers and all(h.header["firmware"] == VERSION for h in headers)
+    out = io.StringIO()
+    with redirect_stdout(out):
+        try:
+            cli.main(["--version"])
+        except SystemExit as e:
+            assert e.code == 0
+    assert VERSION in out.getvalue()
