@@ -34,6 +34,8 @@ COMMANDS = {
     "moves": ("clock_cmd", "set a side's move counter, e.g. moves black 40"),
     "key": ("clock_cmd", "the arbiter's key: new, use, set on clocks, check"),
     "log-pull": ("clock_cmd", "pull clocks' event logs into a local archive (resumable)"),
+    "hall": ("hall.command", "the arbiter's live page of every clock (web, MQTT stations, "
+             "broadcast PGN, pairings in, results out)"),
 }
 
 
