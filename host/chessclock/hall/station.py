@@ -59,14 +59,22 @@ class ClockWorker(threading.Thread):
     def act(self, op, args, key, wait=5.0):
         """Run a change on this clock with the arbiter's key: the reply's fields, or
         ClockError. The key lives in this call only."""
+        return self._queue(ACTIONS[op], args, key, True, wait)
+
+    def call(self, op, *args, wait=5.0):
+        """A reading request (or the simulator's `sim`) through this worker's link, between
+        two polls (one program a port: the worker owns it)."""
+        return self._queue(op, args, None, False, wait)
+
+    def _queue(self, op, args, key, change, wait):
         fut = Future()
-        self.actions.put((op, args, key, fut))
+        self.actions.put((op, args, key, change, fut))
         return fut.result(timeout=wait + self.timeout * 3)
 
     def _run_actions(self):
         while True:
             try:
-                op, args, key, fut = self.actions.get_nowait()
+                op, args, key, change, fut = self.actions.get_nowait()
             except queue.Empty:
                 return
             try:
@@ -75,7 +83,7 @@ class ClockWorker(threading.Thread):
                 self.link.key = key
                 self.link.nonce = None      # a session of its own, signed with this key
                 try:
-                    fut.set_result(self.link.request(ACTIONS[op], *args, change=True))
+                    fut.set_result(self.link.request(op, *args, change=change))
                 finally:
                     self.link.key = None    # the key is not kept after the request
                     self.link.nonce = None
@@ -88,8 +96,8 @@ class ClockWorker(threading.Thread):
     # ---- the loop ---------------------------------------------------------------------------
     def run(self):
         while not self.stopping.is_set():
+            self._run_actions()             # before the poll: the page sees their effect
             changed = self._poll()
-            self._run_actions()
             if changed or time.monotonic() - self.sent_at >= HEARTBEAT_S:
                 self.sent_at = time.monotonic()
                 self.sink.publish(self.tracker)

@@ -126,7 +126,7 @@ def create_app(hub, stations=(), title="Hall"):
         except L.ClockError as e:
             status = {L.EXIT_AUTH: 403, L.EXIT_INPUT: 400, L.EXIT_REFUSED: 409}.get(
                 e.code, 504)
-            return _refuse(status, str(e))
+            return _refuse(status, e.message)   # the CLI's hint (--key FILE) is not for here
         except TimeoutError:
             return _refuse(504, "the clock's worker did not answer in time")
         return JSONResponse({"ok": True, "result": fields})
@@ -164,7 +164,7 @@ def create_app(hub, stations=(), title="Hall"):
 
 def _game(hub, n, body):
     headers = hub.pairings.headers(n) if hub.pairings else {"Board": str(n)}
-    return broadcast.game_pgn(headers, body) + "\n"
+    return broadcast.game_pgn(headers, body)
 
 
 def _unpaired(hub, rows):
@@ -195,3 +195,37 @@ def _refuse(status, message):
 def _html(text):
     return (str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
             .replace('"', "&quot;"))
+
+
+class ServerThread:
+    """uvicorn serving an app from a thread (tests, the bench): start() returns once it
+    listens; stop() ends it."""
+
+    def __init__(self, app, host="127.0.0.1", port=0):
+        import socket
+        import threading
+
+        import uvicorn
+        if port == 0:   # a free port of this machine's loopback
+            with socket.socket() as s:
+                s.bind((host, 0))
+                port = s.getsockname()[1]
+        self.url = "http://%s:%d" % (host, port)
+        self.server = uvicorn.Server(uvicorn.Config(app, host=host, port=port,
+                                                    log_level="warning", access_log=False,
+                                                    timeout_graceful_shutdown=1))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def start(self, wait=10.0):
+        import time
+        self.thread.start()
+        deadline = time.monotonic() + wait
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the hall's server did not start")
+            time.sleep(0.02)
+        return self
+
+    def stop(self):
+        self.server.should_exit = True
+        self.thread.join(5)
