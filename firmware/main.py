@@ -31,7 +31,20 @@ def main():
     except ImportError as e:
         _fail("the clock application (clockapp/app) is missing or incomplete", e)
         return
+    if _in_hall(board):
+        from clockapp.hallpub import run  # a Wi-Fi clock publishing to the hall (docs/HALL.md)
     run(board)
+
+
+def _in_hall(board):
+    """A hall.json on the flash (and the optional module on the board)."""
+    import os
+    try:
+        os.stat(board.storage_root() + "hall.json")
+        __import__("clockapp.hallpub")
+        return True
+    except (OSError, ImportError):
+        return False
 
 
 main()
