@@ -264,6 +264,7 @@ class HallStation:
         self.plies = 0
         self.cur = [0] * 10             # what a message shows, to see a change without
         self.last = [-1] * 10           # allocating
+        self.connects = 0               # connections announced (station topic, up=1)
         self.pub.will_topic = hallmsg.station_topic(hall, station)
         self.pub.will = hallmsg.encode(key, self.pub.will_topic,
                                        {"st": station, "up": 0, "sid": self.sid, "seq": 0})
@@ -283,8 +284,18 @@ class HallStation:
                     self.ply_n[i] = self.plies
                     self.ply_clk[i] = c.main[s]
                 self.moves[s] = m
-        self.pub.poll(now)
-        if not self.pub.up or now - self.sent_at < SEND_EVERY_MS:
+        pub = self.pub
+        pub.poll(now)
+        if not pub.up:
+            return
+        if self.connects != pub.connects:       # (re)connected: say the station is up
+            self.seq += 1
+            if pub.publish(pub.will_topic, hallmsg.encode(
+                    self.key, pub.will_topic, {"st": self.station, "up": 1, "sid": self.sid,
+                                               "seq": self.seq})):
+                self.connects = pub.connects
+            return
+        if now - self.sent_at < SEND_EVERY_MS:
             return
         cur = self.cur
         cur[0] = c.state
