@@ -103,6 +103,8 @@ def test_hub_order_of_flags_replays_plies_and_boards():
     assert hub.by_board()[1]["plies"] == [(1, 299000), (2, 298000)]   # kept across messages
     hub.put(body("c1", 3, wm=1, bm=0, fo="w", wf=4500))     # an undo: ply 2 goes
     assert hub.by_board()[1]["plies"] == [(1, 299000)]
+    hub.put(body("wifi", 1, at=0))                          # a clock without wall time
+    assert [r["age"] for r in hub.view()[1] if r["clk"] == "wifi"][0] < 1000
     hub.stale_s = 0.05
     time.sleep(0.1)
     assert hub.check_stale() and all(r["stale"] for r in hub.view()[1])

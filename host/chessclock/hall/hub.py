@@ -33,6 +33,8 @@ class Hub:
         """A clock's message (a dict, docs/HALL.md). Returns False when it is refused as
         older than what the hub has (a replay, or a late duplicate)."""
         key = "%s/%s" % (body.get("st", "?"), body.get("clk", "?"))
+        if not body.get("at"):   # a clock that does not know the wall time: on arrival
+            body = dict(body, at=_now_ms())
         with self.lock:
             old = self.boards.get(key)
             if old is not None and not _newer(body, old["body"]):

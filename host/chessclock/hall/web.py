@@ -49,7 +49,7 @@ def create_app(hub, stations=(), title="Hall"):
         return version, {"v": version, "boards": rows, "flags": flags,
                          "event": hub.pairings.event if hub.pairings else "",
                          "round": hub.pairings.round if hub.pairings else "",
-                         "unpaired": _unpaired(hub, rows) if since == 0 else []}
+                         "unpaired": _unpaired(hub, rows) if since == 0 else None}
 
     async def index(request):
         return HTMLResponse(page)
