@@ -114,9 +114,31 @@ hardware: $(STAMP)
 	$(BIN)/python -m chessclock.hardware render
 	$(BIN)/python -m chessclock.hardware check
 
-bench: $(STAMP)
+bench: $(STAMP) hall-deps
 	$(BIN)/python bench/run.py
 
 clean:
 	rm -rf build $(VENV) .pytest_cache .hypothesis .ruff_cache *.egg-info host/*.egg-info bench/wasm32/node_modules
 	find . -path ./.git -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
+
+# The hall (docs/HALL.md). Its browser and broker tests need Debian's chromium (driven by
+# Playwright with executable_path: never `playwright install`, which downloads a browser)
+# and mosquitto: installed here when missing. `make test-hall` is CI's second tier.
+.PHONY: hall-deps test-hall hall-shots hall
+hall-deps:
+	@missing=""; command -v chromium >/dev/null || missing="$$missing chromium"; \
+	command -v mosquitto >/dev/null || [ -x /usr/sbin/mosquitto ] || missing="$$missing mosquitto"; \
+	if [ -n "$$missing" ]; then echo "make hall-deps: installing$$missing (Debian)"; \
+		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq $$missing; \
+		else sudo apt-get update -qq && sudo apt-get install -y -qq $$missing; fi; fi
+
+test-hall: $(STAMP) hall-deps
+	$(BIN)/python -m pytest -q tests/browser tests/hall
+
+# The page's screenshots in docs/ (from the browser tests).
+hall-shots: $(STAMP) hall-deps
+	HALL_SHOTS=docs $(BIN)/python -m pytest -q tests/browser
+
+# Try the hall: mosquitto, two stations of simulated clocks, the page (Ctrl-C stops).
+hall: $(STAMP) hall-deps
+	$(BIN)/python -m chessclock.hall.demo

@@ -152,6 +152,8 @@ def main():
                  + os.path.join(ROOT, "host")))
     # The serial link over a pty (firmware side on MicroPython) and `chessclock --help`.
     run([sys.executable, os.path.join(ROOT, "bench", "link_bench.py")])
+    # The hall: 200 simulated clocks, 4 stations, mosquitto, the page in chromium (~35 s).
+    run([sys.executable, os.path.join(ROOT, "bench", "hall_bench.py")])
 
 
 if __name__ == "__main__":

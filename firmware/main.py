@@ -69,11 +69,28 @@ def main():
     except ImportError as e:
         _fail("the clock application (clockapp/app) is missing or incomplete", e)
         return _to_repl(root)
+    if _in_hall(board):
+        try:
+            from clockapp.hallpub import run  # a Wi-Fi clock publishing to the hall (docs/HALL.md)
+        except ImportError as e:
+            _fail("the hall publisher (clockapp/hallpub) is missing or incomplete", e)
+            return _to_repl(root)
     try:
         run(board)
     except Exception as e:  # a bug: the REPL must not open on a key
         _fail("the clock stopped", e)
         return _to_repl(root)
+
+
+def _in_hall(board):
+    """A hall.json on the flash (and the optional module on the board)."""
+    import os
+    try:
+        os.stat(board.storage_root() + "hall.json")
+        __import__("clockapp.hallpub")
+        return True
+    except (OSError, ImportError):
+        return False
 
 
 main()

@@ -45,6 +45,8 @@ COMMANDS = {
     "key": ("clock_cmd", "the arbiter's key: new, use, set on clocks, check"),
     "log-pull": ("clock_cmd", "pull clocks' event logs into a local archive (resumable)"),
     "corr": ("corr.cmd", "correspondence chess ledger (CXEB e-mail rules): days, series, claims"),
+    "hall": ("hall.command", "the arbiter's live page of every clock (web, MQTT stations, "
+             "broadcast PGN, pairings in, results out)"),
 }
 
 

@@ -1,0 +1,51 @@
+"""The live broadcast: a PGN a board, with [%clk] after every move, and the whole round as
+one multi-game PGN (the format lichess broadcasts and other relays read by polling a URL).
+
+The clock knows presses, not moves: each ply is a null move (`--`), as in `chessclock log
+export`, with the time the side had left after it. A relay that has the moves (a DGT
+board, the scoresheets) merges them by ply. Written with python-chess, so that what a relay
+reads is what python-chess reads back.
+"""
+
+import io
+
+import chess
+import chess.pgn
+
+
+def game_pgn(headers, body):
+    """One board's game as PGN text. headers: dict of PGN tags; body: the clock's last
+    message (its plies: [[ply, clk_ms], ...] of the whole game as the hub kept them)."""
+    game = chess.pgn.Game()
+    for k, v in headers.items():
+        game.headers[k] = v
+    if body.get("tc"):
+        game.headers["TimeControl"] = _time_control(body["tc"])
+    result = body.get("result") or "*"
+    game.headers["Result"] = result
+    node = game
+    for _, clk in body.get("plies", []):
+        node = node.add_variation(chess.Move.null())
+        node.set_clock(max(0, clk) / 1000)
+    if body.get("fo"):
+        side = "White" if body["fo"][0] == "w" else "Black"
+        node.comment = (node.comment + " " if node.comment else "") + "%s's flag fell" % side
+    game.headers["Result"] = result
+    out = io.StringIO()
+    game.accept(chess.pgn.FileExporter(out))
+    return out.getvalue()
+
+
+def _time_control(spec):
+    """The PGN TimeControl of the clock's spec ("?" when PGN cannot say it)."""
+    from clockcore import notation, presets
+    try:
+        control, _ = presets.resolve(spec)
+        return notation.format_pgn(control)
+    except (ValueError, KeyError):
+        return "?"
+
+
+def round_pgn(games):
+    """The round: the boards' games one after another (board order)."""
+    return "".join(games)

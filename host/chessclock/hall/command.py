@@ -1,0 +1,161 @@
+"""`chessclock hall`: the arbiter's page of every clock (docs/HALL.md).
+
+    chessclock hall --all                              # this laptop's clocks, no broker
+    chessclock hall --all --pairings round1.trf --listen 0.0.0.0:8000
+    chessclock hall --all --broker 127.0.0.1:1883 --station hall-b --hall-key hall.key --no-page
+    chessclock hall --broker 127.0.0.1:1883 --hall-key hall.key   # the page of every station
+"""
+
+import socket
+
+from chessclock import link as L
+from chessclock.clock_cmd import ports_of
+
+
+def add_arguments(p):
+    p.add_argument("--port", action="append", default=[], metavar="PORT",
+                   help="serial port of a clock (repeat for several)")
+    p.add_argument("--all", action="store_true",
+                   help="every clock found by `chessclock ports` (and $CHESSCLOCK_PORTS)")
+    p.add_argument("--timeout", type=float, default=1.0, help="seconds to wait for a reply")
+    p.add_argument("--interval", type=float, default=0.2,
+                   help="seconds between two status polls of a clock (default 0.2)")
+    p.add_argument("--listen", default="127.0.0.1:8000", metavar="HOST:PORT",
+                   help="where the page is served (default 127.0.0.1:8000; 0.0.0.0:8000 "
+                   "for phones on the hall's network)")
+    p.add_argument("--no-page", action="store_true",
+                   help="a station only: publish to the broker, serve no page")
+    p.add_argument("--title", default="Hall", help="the page's title")
+    p.add_argument("--pairings", metavar="FILE", help="the round's pairings: CSV or FIDE TRF")
+    p.add_argument("--round", default=None, help="round number (TRF: which round's "
+                   "pairings; default the last one paired)")
+    p.add_argument("--event", default="", help="event name (default: from the pairings)")
+    p.add_argument("--assign", action="append", default=[], metavar="BOARD=CLOCK",
+                   help="the clock (id, port or STATION/CLOCK) on a board (repeat)")
+    p.add_argument("--archive", default="chessclock-logs",
+                   help="where clocks' logs are pulled to be verified (default "
+                   "chessclock-logs)")
+    p.add_argument("--no-verify", action="store_true",
+                   help="do not pull and verify the clocks' logs")
+    p.add_argument("--broker", metavar="HOST[:PORT]",
+                   help="an MQTT broker: publish this station's clocks there and show "
+                   "every station's")
+    p.add_argument("--hall", default="hall", help="the hall's name in the topics")
+    p.add_argument("--station", default=None,
+                   help="this station's name in the topics (default: the host name)")
+    p.add_argument("--hall-key", metavar="FILE",
+                   help="the key that signs the hall's messages (`chessclock key new "
+                   "FILE`; the same file at every station)")
+
+
+def _fail(stderr, msg):
+    stderr.write("chessclock hall: %s\n" % msg)
+    return L.EXIT_INPUT
+
+
+def run(args, stdout, stderr):
+    from clockcore.hallmsg import name_ok, safe_name
+
+    host, _, port = args.listen.rpartition(":")
+    if not host or not port.isdigit():
+        return _fail(stderr, "--listen: HOST:PORT, e.g. 127.0.0.1:8000")
+    ports = []
+    if args.port or args.all:
+        try:
+            ports = ports_of(args)
+        except L.ClockError as e:
+            return _fail(stderr, str(e))
+    if not ports and not args.broker:
+        return _fail(stderr, "no clock given: --port PORT (repeat), --all, or --broker to "
+                     "show the stations of a broker")
+    station = args.station or safe_name(socket.gethostname())
+    if not (name_ok(station) and name_ok(args.hall)):
+        return _fail(stderr, "--station and --hall: letters, digits, '-', '_', '.'")
+    rnd = None
+    if args.pairings:
+        from chessclock.hall import pairings
+        try:
+            rnd = pairings.load(args.pairings, event=args.event, round_no=args.round)
+            for a in args.assign:
+                n, _, clock = a.partition("=")
+                rnd.assign_clock(clock.strip(), pairings._board_no(n, "--assign"))
+        except pairings.PairingError as e:
+            return _fail(stderr, str(e))
+    elif args.assign:
+        from chessclock.hall import pairings
+        rnd = pairings.Round(args.event, args.round or "")
+        try:
+            for a in args.assign:
+                n, _, clock = a.partition("=")
+                rnd.assign_clock(clock.strip(), pairings._board_no(n, "--assign"))
+        except pairings.PairingError as e:
+            return _fail(stderr, str(e))
+    broker = key = None
+    if args.broker:
+        from chessclock.hall.mqtt import parse_broker
+        try:
+            broker = parse_broker(args.broker)
+        except ValueError as e:
+            return _fail(stderr, str(e))
+        if not args.hall_key:
+            return _fail(stderr, "--broker needs --hall-key FILE (the key that signs the "
+                         "hall's messages; `chessclock key new FILE`)")
+        try:
+            key = L.read_key(args.hall_key)
+        except L.ClockError as e:
+            return _fail(stderr, str(e))
+    if args.no_page and not broker:
+        return _fail(stderr, "--no-page is for a station that publishes to --broker")
+    return serve(args, stdout, stderr, ports, station, rnd, broker, key, host, int(port))
+
+
+def serve(args, stdout, stderr, ports, station_name, rnd, broker, key, host, port):
+    import threading
+
+    from chessclock.hall.hub import Hub, LocalSink
+    from chessclock.hall.station import Station
+
+    hub = Hub(rnd)
+    url = "http://%s:%d/" % (host if host != "0.0.0.0" else socket.gethostname(), port)
+    parts = []   # what to stop, last first
+    if broker:
+        from chessclock.hall.mqtt import Publisher, Subscriber
+        sink = Publisher(broker, args.hall, station_name, key,
+                         url="" if args.no_page else url)
+        sink.start()
+        parts.append(sink)
+    else:
+        sink = LocalSink(hub)
+    archive = None if args.no_verify else args.archive
+    station = Station(station_name, ports, sink, args.interval, args.timeout, archive)
+    station.start()
+    parts.append(station)
+    if broker and not args.no_page:
+        sub = Subscriber(broker, args.hall, key, hub, name="page-" + station_name)
+        sub.start()
+        parts.append(sub)
+    try:
+        if args.no_page:
+            stderr.write("chessclock hall: station %s publishes %d clock(s) to %s:%d "
+                         "(Ctrl-C stops)\n" % (station_name, len(ports), *broker))
+            threading.Event().wait()
+        else:
+            import uvicorn
+
+            from chessclock.hall.web import create_app
+            app = create_app(hub, [station], title=args.title)
+            stderr.write("chessclock hall: %d clock(s)%s; the page: %s\n" % (
+                len(ports), " and the stations of %s:%d" % broker if broker else "", url))
+            stderr.flush()
+            uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False,
+                        timeout_graceful_shutdown=2)
+    except KeyboardInterrupt:
+        pass
+    except OSError as e:
+        stderr.write("chessclock hall: cannot serve on %s:%d (%s)\n" % (host, port, e))
+        return L.EXIT_FAILED
+    finally:
+        for p in reversed(parts):
+            p.stop()
+    return 0
+

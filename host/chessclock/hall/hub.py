@@ -1,0 +1,194 @@
+"""The hall's boards, as the page, the broadcast and the results read them: the last
+message of every clock (from the stations of this process or from the broker), the board
+and the players each clock stands for, the flags of the hall in the order they fell, and
+which clock went silent. Thread-safe: stations and the MQTT client put from their threads,
+the web server reads from its event loop and is woken when something changed.
+"""
+
+import threading
+import time
+
+STALE_S = 5.0   # no message for this long (stations send one every 2 s): "not answering"
+
+
+def _now_ms():
+    return int(time.time() * 1000)
+
+
+class Hub:
+    def __init__(self, pairings=None, stale_s=STALE_S):
+        self.pairings = pairings      # pairings.Round or None
+        self.stale_s = stale_s
+        self.lock = threading.Lock()
+        self.version = 0
+        self.boards = {}              # "station/clock" -> entry dict
+        self.flags = []               # [{"key", "board", "side", "wall_ms"}], in order fell
+        self.stations = {}            # station -> its last presence message
+        self.waiters = []             # [(loop, asyncio.Event)]
+        self.refused = 0              # messages refused (bad mac, replay, ...)
+        self.is_local = lambda key: False  # does a station of this process hold it
+
+    # ---- in ---------------------------------------------------------------------------------
+    def put(self, body):
+        """A clock's message (a dict, docs/HALL.md). Returns False when it is refused as
+        older than what the hub has (a replay, or a late duplicate)."""
+        key = "%s/%s" % (body.get("st", "?"), body.get("clk", "?"))
+        if not body.get("at"):   # a clock that does not know the wall time: on arrival
+            body = dict(body, at=_now_ms())
+        with self.lock:
+            old = self.boards.get(key)
+            if old is not None and not _newer(body, old["body"]):
+                self.refused += 1
+                return False
+            self._flags(key, body, old["body"] if old else None)
+            self.version += 1
+            self.boards[key] = {"body": body, "rx": time.monotonic(), "v": self.version,
+                                "stale": False, "plies": _plies(body, old)}
+        self._wake()
+        return True
+
+    def put_station(self, station, body):
+        with self.lock:
+            self.stations[station] = body
+            self.version += 1
+            for e in self.boards.values():
+                if e["body"].get("st") == station:
+                    e["v"] = self.version
+        self._wake()
+
+    def drop(self, key):
+        with self.lock:
+            if self.boards.pop(key, None) is not None:
+                self.version += 1
+        self._wake()
+
+    def _flags(self, key, body, old):
+        before = old.get("fo", "") if old else ""
+        for side in body.get("fo", ""):
+            if side in before:
+                continue
+            # when it fell, on the wall: seen at `at`, `t - flag_at` ms before on its clock
+            fell = body.get("at", _now_ms()) - max(0, body.get("t", 0) -
+                                                   body.get(side + "f", body.get("t", 0)))
+            self.flags.append({"key": key, "side": side, "wall_ms": fell})
+        self.flags.sort(key=lambda f: f["wall_ms"])
+
+    def check_stale(self):
+        """Mark the clocks no message came from for stale_s; True when one changed."""
+        limit = time.monotonic() - self.stale_s
+        changed = False
+        with self.lock:
+            for e in self.boards.values():
+                stale = e["rx"] < limit
+                if stale != e["stale"]:
+                    e["stale"] = stale
+                    self.version += 1
+                    e["v"] = self.version
+                    changed = True
+        if changed:
+            self._wake()
+        return changed
+
+    # ---- waking the page ------------------------------------------------------------------
+    def subscribe(self, loop, event):
+        with self.lock:
+            self.waiters.append((loop, event))
+
+    def unsubscribe(self, loop, event):
+        with self.lock:
+            if (loop, event) in self.waiters:
+                self.waiters.remove((loop, event))
+
+    def _wake(self):
+        with self.lock:
+            waiters = list(self.waiters)
+        for loop, ev in waiters:
+            try:
+                loop.call_soon_threadsafe(ev.set)
+            except RuntimeError:  # that loop is closed
+                pass
+
+    # ---- out --------------------------------------------------------------------------------
+    def board_of(self, body):
+        """(board number or None, pairing or None) of a clock."""
+        if self.pairings is not None:
+            n = self.pairings.board_for(body.get("clk"), body.get("port"), body.get("st"))
+            if n is not None:
+                return n, self.pairings.pairing(n)
+        n = body.get("bd") or None
+        return n, (self.pairings.pairing(n) if self.pairings is not None and n else None)
+
+    def view(self, since=0):
+        """(version, [board views changed after `since`], flags, stations)."""
+        now = _now_ms()
+        with self.lock:
+            rows = [(k, dict(e)) for k, e in self.boards.items() if e["v"] > since]
+            version = self.version
+            flags = list(self.flags)
+            stations = dict(self.stations)
+            bodies = {k: e["body"] for k, e in self.boards.items()}
+        out = [self._row(key, e, now, stations) for key, e in rows]
+        names = {k: self.board_of(b)[0] for k, b in bodies.items()}
+        flag_rows = [dict(f, board=names.get(f["key"])) for f in flags]
+        return version, out, flag_rows, stations
+
+    def _row(self, key, e, now, stations):
+        b = e["body"]
+        board, pairing = self.board_of(b)
+        st = stations.get(b.get("st"), {})
+        row = {k: b.get(k) for k in ("st", "clk", "port", "s", "run", "w", "b", "wm", "bm",
+                                     "wf", "bf", "fo", "low", "soc", "bat", "up", "err",
+                                     "log", "ref", "lw", "tc")}
+        row.update({"key": key, "bd": board, "age": max(0, now - b.get("at", now)),
+                    "stale": e["stale"] or st.get("up") == 0,
+                    "local": self.is_local(key), "url": st.get("url", ""),
+                    "white": pairing["white"] if pairing else "",
+                    "black": pairing["black"] if pairing else ""})
+        return row
+
+    def bodies(self):
+        """Every clock's last message, with "plies": [[ply, clk_ms]] of the whole game."""
+        with self.lock:
+            return {k: dict(e["body"], plies=sorted(e["plies"].items()))
+                    for k, e in self.boards.items()}
+
+    def by_board(self):
+        """{board number: body with plies} of the clocks standing for a board."""
+        out = {}
+        for b in self.bodies().values():
+            n = self.board_of(b)[0]
+            if n is not None:
+                out[n] = b
+        return out
+
+
+def _plies(body, old):
+    """The game's plies so far: each message carries the last few (docs/HALL.md)."""
+    plies = {} if old is None or body.get("s") == "idle" else dict(old["plies"])
+    total = body.get("wm", 0) + body.get("bm", 0)
+    for n, clk in body.get("pl") or ():
+        plies[n] = clk
+    for n in [n for n in plies if n > total]:
+        del plies[n]   # undone
+    return plies
+
+
+def _newer(body, old):
+    """Is body a later message of its clock than old? Same session: a higher seq. Another
+    session (a restarted station): not observed earlier than the last one."""
+    if body.get("sid") == old.get("sid"):
+        return body.get("seq", 0) > old.get("seq", 0)
+    return body.get("at", 0) >= old.get("at", 0)
+
+
+class LocalSink:
+    """A station's messages straight into the hub of this process (no broker)."""
+
+    def __init__(self, hub):
+        self.hub = hub
+
+    def publish(self, tracker):
+        self.hub.put(tracker.message())
+
+    def forget(self, tracker):
+        self.hub.drop("%s/%s" % (tracker.station, tracker.clock))

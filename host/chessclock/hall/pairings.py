@@ -1,0 +1,266 @@
+"""A round's pairings in, what the clocks decided out.
+
+In: CSV (a header row; columns board, white, black and optionally clock, round, event,
+date, white_id, black_id; `clock` names the clock on that board: its id, its port or
+STATION/CLOCK), or FIDE TRF-16 (what Swiss-Manager and Vega exchange: the 012 line is the
+event, every 001 line a player with a block of ten characters a round from column 92;
+the round's boards in FIDE order: the higher score of the pair first, then the sum, then
+the better-ranked player). Clocks without a `clock` column are given with --assign
+BOARD=CLOCK.
+
+Out: per board the clock's facts (which flag fell first, when) and the result they point
+to, as CSV and as TRF 001 lines with this round's block filled (an arbiter merges them
+into the tournament file after confirming each: a flag loses unless the opponent cannot
+mate, FIDE Art. 6.9; `chessclock ruling` decides that from the log and the scoresheet).
+"""
+
+import csv
+import io
+
+SCORE = {"1": 1.0, "+": 1.0, "W": 1.0, "U": 1.0, "=": 0.5, "D": 0.5, "H": 0.5}
+
+
+class PairingError(ValueError):
+    pass
+
+
+class Round:
+    def __init__(self, event="", round_no="", date=""):
+        self.event = event
+        self.round = str(round_no)
+        self.date = date
+        self.boards = {}        # board number -> {"white", "black", "wid", "bid"}
+        self.assign = {}        # clock name (id, port, station/clock) -> board number
+        self.players = {}       # TRF start rank -> its 001 line (for the TRF out)
+
+    def add(self, board, white, black, wid="", bid="", clock=""):
+        if board in self.boards:
+            raise PairingError("board %d is paired twice" % board)
+        self.boards[board] = {"white": white, "black": black, "wid": wid, "bid": bid}
+        if clock:
+            self.assign_clock(clock, board)
+
+    def assign_clock(self, clock, board):
+        if clock in self.assign and self.assign[clock] != board:
+            raise PairingError("clock %s is on board %d and board %d"
+                               % (clock, self.assign[clock], board))
+        self.assign[clock] = board
+
+    def board_for(self, clk, port=None, station=None):
+        for name in (clk, port, "%s/%s" % (station, clk)):
+            if name and name in self.assign:
+                return self.assign[name]
+        return None
+
+    def pairing(self, board):
+        return self.boards.get(board)
+
+    def headers(self, board):
+        """PGN headers of a board's game."""
+        p = self.boards.get(board) or {}
+        return {"Event": self.event or "?", "Round": self.round or "?",
+                "Board": str(board), "White": p.get("white") or "?",
+                "Black": p.get("black") or "?", "Date": _pgn_date(self.date)}
+
+
+def _pgn_date(text):
+    text = (text or "").strip().replace("-", ".").replace("/", ".")
+    return text if len(text) == 10 else "????.??.??"
+
+
+def _board_no(text, where):
+    try:
+        n = int(str(text).strip())
+    except ValueError:
+        raise PairingError("%s: board %r is not a number" % (where, text)) from None
+    if n < 1:
+        raise PairingError("%s: board %d: boards count from 1" % (where, n))
+    return n
+
+
+# ---- in ----------------------------------------------------------------------------------
+def read_csv(text, event="", round_no=""):
+    rows = list(csv.DictReader(io.StringIO(text)))
+    if not rows:
+        raise PairingError("no pairing in the CSV (a header row, then a row a board)")
+    cols = {c.strip().lower(): c for c in rows[0].keys() if c}
+    for need in ("board", "white", "black"):
+        if need not in cols:
+            raise PairingError("the CSV has no %r column (it has: %s)"
+                               % (need, ", ".join(cols) or "none"))
+
+    def get(row, name):
+        c = cols.get(name)
+        return (row.get(c) or "").strip() if c else ""
+
+    first = rows[0]
+    r = Round(event or get(first, "event"), round_no or get(first, "round"), get(first, "date"))
+    for i, row in enumerate(rows, start=2):
+        r.add(_board_no(get(row, "board"), "line %d" % i), get(row, "white"),
+              get(row, "black"), get(row, "white_id"), get(row, "black_id"), get(row, "clock"))
+    return r
+
+
+def _col(line, a, b):
+    """Columns a..b (1-based, inclusive) of a TRF line."""
+    return line[a - 1:b].strip()
+
+
+def _block(line, rnd):
+    """Round rnd's (opponent, colour, result) of a 001 line, or None."""
+    start = 92 + (rnd - 1) * 10
+    if len(line) < start:
+        return None
+    opp = line[start - 1:start + 3].strip()
+    colour = line[start + 4:start + 5].strip().lower()
+    result = line[start + 6:start + 7].strip().upper()
+    return opp, colour, result
+
+
+def read_trf(text, round_no=None):
+    players = {}
+    event = date = ""
+    for n, line in enumerate(text.splitlines(), start=1):
+        code = line[:3]
+        if code == "012":
+            event = line[4:].strip()
+        elif code == "042":
+            date = line[4:].strip()
+        elif code == "001":
+            try:
+                rank = int(_col(line, 5, 8))
+            except ValueError:
+                raise PairingError("TRF line %d: no start rank in columns 5-8" % n) from None
+            players[rank] = line
+    if not players:
+        raise PairingError("no player (001 line) in the TRF file")
+    rounds = max((len(line) - 91 + 9) // 10 for line in players.values())
+    if round_no is None:   # the last round anyone is paired in
+        round_no = 0
+        for rnd in range(1, rounds + 1):
+            if any((_block(line, rnd) or ("", "", ""))[1] in ("w", "b")
+                   for line in players.values()):
+                round_no = rnd
+        if not round_no:
+            raise PairingError("the TRF file pairs nobody: give --round N")
+    r = Round(event, round_no, date)
+    r.players = players
+    pairs = []
+    for rank, line in players.items():
+        blk = _block(line, int(round_no))
+        if not blk or blk[1] != "w":
+            continue
+        try:
+            opp = int(blk[0])
+        except ValueError:
+            continue
+        if opp not in players:
+            raise PairingError("TRF: player %d meets %d, who is not in the file"
+                               % (rank, opp))
+        pairs.append((rank, opp))
+    if not pairs:
+        raise PairingError("nobody has White in round %s of the TRF file" % round_no)
+
+    def before(rank):
+        s = 0.0
+        for rnd in range(1, int(round_no)):
+            blk = _block(players[rank], rnd)
+            s += SCORE.get(blk[2], 0.0) if blk else 0.0
+        return s
+
+    def order(pair):
+        a, b = before(pair[0]), before(pair[1])
+        return (-max(a, b), -(a + b), min(pair))
+
+    for board, (w, b) in enumerate(sorted(pairs, key=order), start=1):
+        r.add(board, _col(players[w], 15, 47), _col(players[b], 15, 47), str(w), str(b))
+    return r
+
+
+def load(path, fmt=None, event="", round_no=None):
+    try:
+        with open(path, encoding="utf-8-sig") as f:
+            text = f.read()
+    except OSError as e:
+        raise PairingError("cannot read %s (%s)" % (path, e.strerror)) from None
+    fmt = fmt or ("trf" if path.lower().endswith((".trf", ".txt")) or
+                  text.lstrip().startswith("012") else "csv")
+    if fmt == "trf":
+        r = read_trf(text, round_no)
+        if event:
+            r.event = event
+        return r
+    return read_csv(text, event, round_no or "")
+
+
+# ---- out -----------------------------------------------------------------------------------
+def _ms_text(ms):
+    s, ms = divmod(max(0, int(ms)), 1000)
+    h, s = divmod(s, 3600)
+    return "%d:%02d:%02d.%03d" % (h, s // 60, s % 60, ms)
+
+
+def decided(body):
+    """What a clock's message says about the game: (result, reason) or ("*", "")."""
+    order = body.get("fo") or ""
+    if not order:
+        return "*", ""
+    first = order[0]
+    side = "White" if first == "w" else "Black"
+    at = body.get(first + "f", -1)
+    reason = "%s's flag fell first (at %s on the clock's time line)" % (side, _ms_text(at))
+    if len(order) > 1:
+        reason += "; both flags fell"
+    return ("0-1" if first == "w" else "1-0"), reason + (
+        ": lost on time unless the opponent cannot mate (Art. 6.9)")
+
+
+def results(rnd, bodies_by_board):
+    """[row dict] a board: round, board, players, result, reason, clock."""
+    rows = []
+    boards = sorted(set(rnd.boards) | set(bodies_by_board)) if rnd else sorted(bodies_by_board)
+    for n in boards:
+        p = (rnd.pairing(n) if rnd else None) or {}
+        body = bodies_by_board.get(n) or {}
+        result, reason = decided(body) if body else ("*", "no clock reported")
+        rows.append({"round": rnd.round if rnd else "", "board": n,
+                     "white": p.get("white", ""), "black": p.get("black", ""),
+                     "white_id": p.get("wid", ""), "black_id": p.get("bid", ""),
+                     "result": result, "reason": reason, "clock": body.get("clk", ""),
+                     "white_moves": body.get("wm", ""), "black_moves": body.get("bm", "")})
+    return rows
+
+
+def results_csv(rows):
+    out = io.StringIO()
+    fields = ["round", "board", "white", "black", "white_id", "black_id", "result", "reason",
+              "clock", "white_moves", "black_moves"]
+    w = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
+    w.writeheader()
+    for r in rows:
+        w.writerow(r)
+    return out.getvalue()
+
+
+def results_trf(rnd, rows):
+    """TRF 001 lines of the players of decided games, this round's block filled (the
+    player's own line when the pairings came as TRF, else a line with the name only)."""
+    out = []
+    rno = int(rnd.round) if rnd and str(rnd.round).isdigit() else 1
+    for r in rows:
+        if r["result"] == "*":
+            continue
+        wr, br = {"1-0": ("1", "0"), "0-1": ("0", "1")}.get(r["result"], ("=", "="))
+        for me, opp, colour, res, name in ((r["white_id"], r["black_id"], "w", wr, r["white"]),
+                                           (r["black_id"], r["white_id"], "b", br, r["black"])):
+            try:
+                rank, orank = int(me), int(opp)
+            except ValueError:
+                continue   # no start ranks (CSV without ids): the CSV says it
+            base = (rnd.players.get(rank) if rnd else None) or \
+                ("001 %4d%s%-33s" % (rank, " " * 6, name[:33]))
+            start = 92 + (rno - 1) * 10
+            base = base.ljust(start - 1)
+            block = "%4d %s %s" % (orank, colour, res)
+            out.append(base[:start - 1] + block + base[start - 1 + len(block):].rstrip())
+    return "\n".join(out) + ("\n" if out else "")

@@ -1,0 +1,140 @@
+"""Stations and the hall through a real broker (Debian's mosquitto, started here): laptops'
+stations (chessclock.hall.station + mqtt.Publisher, with in-process simulated clocks) and
+a Wi-Fi clock's station (clockapp.hallpub on the MicroPython unix port, the real firmware
+app on the simulator board). Run by `make test-hall`.
+"""
+
+import os
+import subprocess
+import time
+
+import paho.mqtt.client as mqtt
+import pytest
+
+from chessclock.hall.broker import Broker, mosquitto_exe
+from chessclock.hall.fakeclock import FakeClock, opener
+from chessclock.hall.hub import Hub
+from chessclock.hall.mqtt import Publisher, Subscriber
+from chessclock.hall.station import Station
+from chessclock.simserve import micropython_exe
+from clockcore import engine as E
+from clockcore import hallmsg
+
+pytestmark = pytest.mark.skipif(mosquitto_exe() is None, reason="no mosquitto: "
+                                "make test-hall installs it")
+KEY = bytes(range(32))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def until(pred, wait=3.0, what="condition"):
+    deadline = time.monotonic() + wait
+    while not pred():
+        assert time.monotonic() < deadline, "timed out waiting for " + what
+        time.sleep(0.02)
+
+
+@pytest.fixture
+def broker():
+    with Broker() as b:
+        yield b
+
+
+def test_two_stations_one_hall(broker):
+    hub = Hub()
+    sub = Subscriber(broker.address, "open", KEY, hub)
+    sub.start()
+    stations, fakes = [], {}
+    try:
+        for name in ("hall-a", "hall-b"):
+            clocks = {"%s-%d" % (name, i): FakeClock("%s-clock%d" % (name, i), key=KEY)
+                      for i in range(3)}
+            fakes.update(clocks)
+            pub = Publisher(broker.address, "open", name, KEY)
+            pub.start()
+            st = Station(name, list(clocks), pub, interval=0.05, open_link=opener(clocks))
+            st.start()
+            stations.append((st, pub))
+        until(lambda: len(hub.bodies()) == 6, 5, "six clocks from two stations")
+        assert {k.split("/")[0] for k in hub.bodies()} == {"hall-a", "hall-b"}
+
+        # a press at station b shows in the hall's hub within a second
+        t0 = time.monotonic()
+        fakes["hall-b-1"].press(E.WHITE)
+        until(lambda: hub.bodies()["hall-b/hall-b-clock1"]["wm"] == 1, 1.0, "the press")
+        assert time.monotonic() - t0 < 1.0
+
+        # a forged message (not the hall's key) changes nothing and is counted
+        topic = hallmsg.clock_topic("open", "hall-b", "hall-b-clock1")
+        body = dict(hub.bodies()["hall-b/hall-b-clock1"], wm=40, seq=10 ** 6)
+        body.pop("v")
+        body.pop("plies")
+        forger = mqtt.Client(callback_api_version=mqtt.CallbackAPIVersion.VERSION2)
+        forger.connect(*broker.address)
+        forger.loop_start()
+        forged = hallmsg.encode(b"\x01" * 32, topic, body)
+        forger.publish(topic, forged, retain=True).wait_for_publish()
+        until(lambda: hub.refused >= 1, 2, "the forged message refused")
+        assert hub.bodies()["hall-b/hall-b-clock1"]["wm"] == 1
+        # a genuine message replayed (same session, old seq) is refused too
+        old = dict(body, wm=1, seq=1)
+        forger.publish(topic, hallmsg.encode(KEY, topic, old), retain=True).wait_for_publish()
+        until(lambda: hub.refused >= 2, 2, "the replay refused")
+        forger.loop_stop()
+        forger.disconnect()
+
+        # station a leaves: its clocks are shown as not answering
+        st, pub = stations.pop(0)
+        st.stop()
+        pub.stop()
+        until(lambda: all(r["stale"] for r in hub.view()[1] if r["st"] == "hall-a"), 3,
+              "station a shown gone")
+        assert not any(r["stale"] for r in hub.view()[1] if r["st"] == "hall-b")
+    finally:
+        for st, pub in stations:
+            st.stop()
+            pub.stop()
+        sub.stop()
+
+
+@pytest.mark.skipif(micropython_exe() is None, reason="no micropython")
+def test_wifi_clock_on_the_unix_port_reconnects(broker, tmp_path):
+    hub = Hub()
+    sub = Subscriber(broker.address, "test", KEY, hub)
+    sub.start()
+    env = dict(os.environ, MICROPYPATH=".frozen:" + os.path.join(ROOT, "firmware"))
+    proc = subprocess.Popen([micropython_exe(), os.path.join(ROOT, "tests/hall/mp_station.py"),
+                             str(tmp_path / "flash"), "127.0.0.1", str(broker.port), KEY.hex(),
+                             "9", "300"], env=env, stdout=subprocess.PIPE, text=True)
+    port = broker.port
+    try:
+        key = "wifi-1/mp-clock"
+        until(lambda: key in hub.bodies() and hub.bodies()[key]["wm"] >= 1, 5,
+              "the Wi-Fi clock's first press")
+        first = hub.bodies()[key]
+        assert first["s"] == "running" and first["tc"] == "300+2"
+        assert hub.stations["wifi-1"]["up"] == 1
+        sub.stop()
+        broker.stop()                       # the broker goes away for a second
+        time.sleep(1.0)
+        again = Broker(port)
+        try:
+            hub2 = Hub()
+            sub2 = Subscriber(again.address, "test", KEY, hub2)
+            sub2.start()
+            until(lambda: key in hub2.bodies() and hub2.bodies()[key]["wm"] > first["wm"] + 1,
+                  6, "messages after the broker came back")
+            b = hub2.bodies()[key]
+            assert b["sid"] == first["sid"] and b["seq"] > first["seq"]
+            plies = b["plies"]
+            assert [n for n, _ in plies] == list(range(plies[0][0], plies[-1][0] + 1))
+            out, _ = proc.communicate(timeout=15)
+            fields = dict(kv.split("=") for kv in out.split())
+            assert int(fields["connects"]) >= 2           # it reconnected by itself
+            assert int(fields["longest_us"]) < 50000      # the loop never waited on the net
+            sub2.stop()
+        finally:
+            again.stop()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

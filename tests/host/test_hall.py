@@ -1,0 +1,258 @@
+"""The hall without a browser or a broker: the signed message, a clock's tracker, the hub,
+pairings in (CSV, TRF-16) and results out, the broadcast PGN (read back with
+python-chess), the page's server with in-process simulated clocks, and the command's
+errors. The browser and broker tiers are tests/browser and tests/hall (`make test-hall`).
+"""
+
+import io
+import json
+import time
+import urllib.error
+import urllib.request
+
+import chess.pgn
+import pytest
+
+from chessclock import cli
+from chessclock.hall import broadcast, pairings
+from chessclock.hall.fakeclock import FakeClock, opener
+from chessclock.hall.hub import Hub, LocalSink
+from chessclock.hall.station import Station
+from chessclock.hall.tracker import Tracker
+from chessclock.hall.web import ServerThread, create_app
+from clockcore import engine as E
+from clockcore import hallmsg
+
+KEY = bytes(range(32))
+
+
+# ---- the message -------------------------------------------------------------------------
+def test_message_signed_bound_to_its_topic():
+    t = hallmsg.clock_topic("open", "hall-a", "clock7")
+    p = hallmsg.encode(KEY, t, {"clk": "clock7", "w": 1000})
+    assert hallmsg.decode(KEY, t, p) == {"v": 1, "clk": "clock7", "w": 1000}
+    with pytest.raises(ValueError, match="wrong mac"):
+        hallmsg.decode(b"\x02" * 32, t, p)                # another key
+    with pytest.raises(ValueError, match="wrong mac"):
+        hallmsg.decode(KEY, hallmsg.clock_topic("open", "hall-a", "clock8"), p)  # moved
+    with pytest.raises(ValueError, match="wrong mac"):
+        hallmsg.decode(KEY, t, p.replace(b"1000", b"9000"))  # changed
+    with pytest.raises(ValueError, match="not signed"):
+        hallmsg.decode(KEY, t, b'{"v": 1}')
+    with pytest.raises(ValueError, match="over"):
+        hallmsg.decode(KEY, t, b"x" * 2000)
+    assert hallmsg.safe_name("/dev/pts/3") == "dev_pts_3"
+    assert not hallmsg.name_ok("a/b") and not hallmsg.name_ok("#") and hallmsg.name_ok("b-7")
+
+
+# ---- a clock's tracker -----------------------------------------------------------------------
+def status(**kw):
+    s = {"state": "running", "run": "white", "t": "1000", "w": "300000", "b": "300000",
+         "wmoves": "0", "bmoves": "0", "wflag": "-1", "bflag": "-1", "batlow": "0",
+         "bat": "4000", "soc": "-1", "refused": "0", "spec": "300+2"}
+    s.update({k: str(v) for k, v in kw.items()})
+    return s
+
+
+def test_tracker_plies_flags_and_news():
+    tr = Tracker("c1", "st")
+    assert tr.update(status(), 0)
+    assert not tr.update(status(w=299000, t=2000), 1)       # only the runner's time: no news
+    assert tr.update(status(run="black", w=295000, wmoves=1, t=6000), 2)   # White pressed
+    assert tr.update(status(run="white", w=295000, b=290000, wmoves=1, bmoves=1, t=16000),
+                     3)                                       # Black pressed
+    assert [p[2] for p in tr.plies] == [295000, 290000]      # each exact: side waiting
+    # two presses between polls: White's ply takes its last time seen
+    tr.update(status(run="black", w=280000, b=288000, wmoves=2, bmoves=1, t=30000), 4)
+    tr.update(status(run="black", w=270000, b=287000, wmoves=3, bmoves=2, t=50000), 5)
+    assert [n for n, _, _ in tr.plies] == [1, 2, 3, 4, 5]
+    tr.update(status(run="white", w=270000, b=287000, wmoves=3, bmoves=1, t=51000), 6)  # undo
+    assert [(n, s) for n, s, _ in tr.plies] == [(1, "w"), (2, "b"), (3, "w"), (4, "w")]
+    assert tr.update(status(bflag=61000, wflag=60000, wmoves=3, bmoves=1, t=62000), 7)
+    assert tr.body["fo"] == "wb"                             # White's fell first
+    assert tr.fail("no reply", 8) and tr.body["up"] == 0 and tr.body["wm"] == 3
+    m1, m2 = tr.message(), tr.message()
+    assert m2["seq"] == m1["seq"] + 1 and m1["sid"] == m2["sid"]
+    tr.update(status(state="idle", run="-"), 9)
+    assert tr.plies == []                                    # a new game
+
+
+# ---- the hub ------------------------------------------------------------------------------------
+def body(clk, seq, **kw):
+    b = {"st": "s", "clk": clk, "sid": "x", "seq": seq, "at": 10000, "t": 5000, "s": "running",
+         "wm": 0, "bm": 0, "fo": "", "wf": -1, "bf": -1, "pl": []}
+    b.update(kw)
+    return b
+
+
+def test_hub_order_of_flags_replays_plies_and_boards():
+    rnd = pairings.Round("Open", 1)
+    rnd.add(1, "A", "B", clock="c1")
+    rnd.add(2, "C", "D", clock="s/c2")
+    hub = Hub(rnd)
+    assert hub.put(body("c1", 1, wm=1, bm=1, pl=[[1, 299000], [2, 298000]]))
+    assert not hub.put(body("c1", 1))                      # the same message again: refused
+    assert hub.refused == 1
+    # c2's black flag fell at 4000 ms (seen at 10000 wall, clock t 5000: fell at 9000),
+    # c1's white flag at 4500 of its line seen at 12000 with t 5000: fell at 11500
+    hub.put(body("c2", 1, fo="b", bf=4000))
+    hub.put(body("c1", 2, wm=1, bm=1, fo="w", wf=4500, at=12000, pl=[[2, 298000]]))
+    _, rows, flags, _ = hub.view()
+    assert [(f["board"], f["side"]) for f in flags] == [(2, "b"), (1, "w")]
+    assert {r["bd"]: (r["white"], r["black"]) for r in rows} == {1: ("A", "B"), 2: ("C", "D")}
+    assert hub.by_board()[1]["plies"] == [(1, 299000), (2, 298000)]   # kept across messages
+    hub.put(body("c1", 3, wm=1, bm=0, fo="w", wf=4500))     # an undo: ply 2 goes
+    assert hub.by_board()[1]["plies"] == [(1, 299000)]
+    hub.put(body("wifi", 1, at=0))                          # a clock without wall time
+    assert [r["age"] for r in hub.view()[1] if r["clk"] == "wifi"][0] < 1000
+    hub.stale_s = 0.05
+    time.sleep(0.1)
+    assert hub.check_stale() and all(r["stale"] for r in hub.view()[1])
+    res = pairings.results(rnd, hub.by_board())
+    assert [(r["board"], r["result"]) for r in res] == [(1, "0-1"), (2, "1-0")]
+
+
+# ---- pairings in, results out ------------------------------------------------------------
+def trf_player(rank, name, rating, points, rounds):
+    line = "001 %4d %1s%3s %-33s %4d %3s %11s %10s %4.1f %4d" % (
+        rank, "m", "", name, rating, "NOR", "", "", points, rank)
+    for opp, colour, res in rounds:
+        line += "  %4s %1s %1s" % (opp, colour, res)
+    return line
+
+
+TRF = "\n".join([
+    "012 Hall Open 2026",
+    "042 2026/12/01",
+    trf_player(1, "Alpha, Anna", 2400, 1.0, [("3", "w", "1"), ("2", "b", "")]),
+    trf_player(2, "Beta, Bo", 2300, 1.0, [("4", "b", "1"), ("1", "w", "")]),
+    trf_player(3, "Gamma, Cy", 2200, 0.0, [("1", "b", "0"), ("4", "w", "")]),
+    trf_player(4, "Delta, Di", 2100, 0.0, [("2", "w", "0"), ("3", "b", "")]),
+]) + "\n"
+
+
+def test_trf_round_in_board_order_and_results_out():
+    r = pairings.read_trf(TRF)
+    assert (r.event, r.round) == ("Hall Open 2026", "2")
+    # board 1: the leaders (1 point each), White is player 2; board 2: players 4 and 3
+    assert r.boards[1]["white"] == "Beta, Bo" and r.boards[1]["black"] == "Alpha, Anna"
+    assert (r.boards[2]["white"], r.boards[2]["black"]) == ("Gamma, Cy", "Delta, Di")
+    assert r.headers(1)["Date"] == "2026.12.01"
+    rows = pairings.results(r, {1: {"fo": "b", "bf": 3600000, "clk": "c1"}})
+    assert rows[0]["result"] == "1-0" and "Black's flag fell first" in rows[0]["reason"]
+    assert rows[1]["result"] == "*"
+    out = pairings.results_trf(r, rows).splitlines()
+    assert len(out) == 2
+    blocks = {int(line[4:8]): line[101:109] for line in out}    # round 2: columns 102-109
+    assert blocks == {2: "   1 w 1", 1: "   2 b 0"}
+    mine = {int(line[4:8]): line for line in out}
+    assert mine[1][:101] == TRF.splitlines()[2][:101]          # the player's line, round 1 kept
+    assert "Black's flag" in pairings.results_csv(rows)
+
+
+def test_csv_pairings_and_errors(tmp_path):
+    p = tmp_path / "r1.csv"
+    p.write_text("Board,White,Black,Clock,Round\n1,Ann,Bob,sim-1,4\n2,Cy,Di,/dev/ttyACM1,4\n")
+    r = pairings.load(str(p), event="Club")
+    assert r.board_for("sim-1") == 1 and r.board_for("x", "/dev/ttyACM1") == 2
+    assert r.headers(2) == {"Event": "Club", "Round": "4", "Board": "2", "White": "Cy",
+                            "Black": "Di", "Date": "????.??.??"}
+    p.write_text("board,white\n1,Ann\n")
+    with pytest.raises(pairings.PairingError, match="no 'black' column"):
+        pairings.load(str(p))
+    p.write_text("board,white,black\n1,A,B\n1,C,D\n")
+    with pytest.raises(pairings.PairingError, match="board 1 is paired twice"):
+        pairings.load(str(p))
+
+
+# ---- broadcast -------------------------------------------------------------------------------
+def test_pgn_reads_back_with_clocks():
+    rnd = pairings.Round("Open", 2)
+    rnd.add(5, "Ann", "Bob")
+    text = broadcast.game_pgn(rnd.headers(5), {"tc": "40/5400+30:1800+30", "fo": "w",
+                                               "plies": [(1, 5425500), (2, 5430000)]})
+    g = chess.pgn.read_game(io.StringIO(text))
+    assert (g.headers["White"], g.headers["Board"], g.headers["Round"]) == ("Ann", "5", "2")
+    assert g.headers["TimeControl"] == "40/5400+30:1800+30"
+    assert [n.clock() for n in g.mainline()] == [5425.5, 5430.0]
+    assert "White's flag fell" in list(g.mainline())[-1].comment
+
+
+# ---- the page's server, with simulated clocks in-process -----------------------------------
+def post(url, data):
+    req = urllib.request.Request(url, json.dumps(data).encode(),
+                                 {"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+def test_server_actions_need_the_key_and_results_flow():
+    clocks = {"p1": FakeClock("fake1", key=KEY), "p2": FakeClock("fake2", key=KEY)}
+    rnd = pairings.Round("Open", 1)
+    rnd.add(1, "Ann", "Bob", clock="fake1")
+    rnd.add(2, "Cy", "Di", clock="fake2")
+    hub = Hub(rnd)
+    st = Station("here", list(clocks), LocalSink(hub), interval=0.05,
+                 open_link=opener(clocks))
+    st.start()
+    server = ServerThread(create_app(hub, [st])).start()
+    try:
+        deadline = time.monotonic() + 3
+        while len(hub.bodies()) < 2:
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        act = server.url + "/api/action"
+        assert post(act, {"clock": "here/fake1", "op": "pause"})[0] == 401
+        code, r = post(act, {"clock": "here/fake1", "op": "pause", "key": "ab" * 32})
+        assert code == 403 and "auth" in r["error"]
+        assert clocks["p1"].clock.state == E.RUNNING         # nothing happened
+        assert post(act, {"clock": "here/nope", "op": "pause", "key": KEY.hex()})[0] == 404
+        assert post(act, {"clock": "here/fake1", "op": "settime", "args": ["white", "x"],
+                          "key": KEY.hex()})[0] == 400
+        code, r = post(act, {"clock": "here/fake1", "op": "pause", "key": KEY.hex()})
+        assert code == 200 and clocks["p1"].clock.state == E.PAUSED
+        code, r = post(act, {"clock": "here/fake2", "op": "settime",
+                             "args": ["white", "300ms"], "key": KEY.hex()})
+        assert code == 200
+        time.sleep(0.6)                                      # White's flag on board 2
+        with urllib.request.urlopen(server.url + "/results.csv") as resp:
+            text = resp.read().decode()
+        assert "1,2,Cy,Di,,,0-1,White's flag fell first" in text
+        with urllib.request.urlopen(server.url + "/broadcast/board/2.pgn") as resp:
+            g = chess.pgn.read_game(io.StringIO(resp.read().decode()))
+        assert g.headers["White"] == "Cy"
+        with urllib.request.urlopen(server.url + "/api/boards") as resp:
+            boards = json.loads(resp.read())
+        assert {b["bd"]: b["fo"] for b in boards["boards"]} == {1: "", 2: "w"}
+    finally:
+        server.stop()
+        st.stop()
+
+
+# ---- the command's errors: one line, exit 2 ------------------------------------------------
+def run_cli(*argv):
+    import sys
+    out, err = io.StringIO(), io.StringIO()
+    old = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = out, err
+    try:
+        return cli.main(list(argv)), out.getvalue(), err.getvalue()
+    finally:
+        sys.stdout, sys.stderr = old
+
+
+@pytest.mark.parametrize("argv, says", [
+    ((), "no clock given"),
+    (("--broker", "127.0.0.1:1883"), "--broker needs --hall-key"),
+    (("--port", "/dev/nope", "--pairings", "/nonexistent.csv"), "cannot read"),
+    (("--port", "/dev/nope", "--listen", "nowhere"), "--listen"),
+    (("--port", "/dev/nope", "--no-page"), "--no-page is for a station"),
+    (("--port", "/dev/nope", "--assign", "x=c1"), "board 'x' is not a number"),
+])
+def test_hall_command_errors(argv, says, monkeypatch):
+    monkeypatch.delenv("CHESSCLOCK_PORTS", raising=False)
+    code, out, err = run_cli("hall", *argv)
+    assert code == 2 and says in err and len(err.strip().splitlines()) == 1
