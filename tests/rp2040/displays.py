@@ -69,7 +69,7 @@ def ssd1306_time(snap):
             t, h, top = (6, 40, 16) if big else (4, 32, 20)
             m = (h - t) // 2
 
-            def lit(px, py):
+            def lit(px, py, x0=x0, top=top):
                 return _px(ram, x0 + px, top + py)
             bits = 0
             for i, (px, py) in enumerate(((w // 2, t // 2), (w - 1 - t // 2, m // 2),

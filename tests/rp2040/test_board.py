@@ -48,7 +48,8 @@ def wait_ready(clk, text, timeout_us=8_000_000):
         st = clk.state()
         if all(shown(d) == text for d in st["displays"]):
             return clk.now()
-    raise AssertionError("displays never showed %r: %r" % (text, [shown(d) for d in st["displays"]]))
+    raise AssertionError("displays never showed %r: %r"
+                         % (text, [shown(d) for d in st["displays"]]))
 
 
 class Game:
@@ -130,7 +131,7 @@ def test_short_game_by_lever_edges_matches_simulate(deployed, tmp_path):
         game = Game(ready + 300_000, THINKS[:5])
         game.play(clk)
         leds = []
-        for k, (us, lever, side) in enumerate(game.presses):
+        for k, (us, _lever, side) in enumerate(game.presses):
             st = sample(game, clk, us + 400_000, kinds)
             running = BLACK if (k and side == WHITE) else WHITE
             if st["leds"] is not None:
@@ -187,7 +188,7 @@ def power_cuts(deployed, tmp_path, n, seed):
     rnd = random.Random(seed)
     inside = 0
     with EmuClock(board, workdir=tmp_path) as clk:
-        for k in range(n):
+        for _ in range(n):
             clk.boot(image)
             wait_until_app(clk)
             t0 = clk.now() + 200_000
