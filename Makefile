@@ -126,7 +126,7 @@ clean:
 # tests/rp2040/): node + npm (rp2040js from the npm registry, package-lock.json) and socat
 # (installed from Debian when missing). board-test is the quick tier `make test` runs (the
 # pico-tm1637 build: deploy over mpremote/pty, boot, a short game against simulate, status,
-# 3 power cuts; ~4 min); test-board runs every board test on both Pico builds, with
+# 3 power cuts; ~7 min on a busy 2-core machine); test-board runs every board test on both Pico builds, with
 # RP2040_CUTS power cuts per build (default 200).
 socat:
 	@command -v socat >/dev/null || { \
