@@ -21,7 +21,7 @@ STUB_PKG_esp32 := micropython-esp32-stubs==1.29.0.post1
 BOARD ?= pico-tm1637
 PORT ?=
 
-.PHONY: venv test lint pytest mp-test mpy mpy-test typecheck firmware deploy bench clean sim hardware
+.PHONY: venv test lint pytest mp-test mpy mpy-test typecheck firmware deploy bench clean sim hardware board-test test-board socat
 
 venv: $(STAMP)
 
@@ -54,6 +54,7 @@ test: $(STAMP)
 	$(MAKE) --no-print-directory mpy
 	MICROPYPATH=$(MP_MPY_PATH) $(BIN)/micropython tests/mp_run.py
 	$(MAKE) --no-print-directory typecheck
+	$(MAKE) --no-print-directory board-test
 
 # The single steps, for use by hand.
 lint: $(STAMP)
@@ -142,3 +143,23 @@ hall-shots: $(STAMP) hall-deps
 # Try the hall: mosquitto, two stations of simulated clocks, the page (Ctrl-C stops).
 hall: $(STAMP) hall-deps
 	$(BIN)/python -m chessclock.hall.demo
+
+# The firmware on an emulated Pico (MicroPython v1.28.0 RPI_PICO in rp2040js 1.4.1, vendored in
+# tests/rp2040/): node + npm (rp2040js from the npm registry, package-lock.json) and socat
+# (installed from Debian when missing). board-test is the quick tier `make test` runs (the
+# pico-tm1637 build: deploy over mpremote/pty, boot, a short game against simulate, status,
+# 3 power cuts; ~7 min on a busy 2-core machine); test-board runs every board test on both Pico builds, with
+# RP2040_CUTS power cuts per build (default 200).
+socat:
+	@command -v socat >/dev/null || { \
+		echo "socat is missing; installing it: apt-get install -y socat"; \
+		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq socat; \
+		else sudo apt-get update -qq && sudo apt-get install -y -qq socat; fi; }
+
+board-test: $(STAMP) socat
+	cd tests/rp2040 && npm ci --no-audit --no-fund --loglevel=error
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests/rp2040 -m "not board_long" -k "tm1637 or vendored"
+
+test-board: $(STAMP) socat
+	cd tests/rp2040 && npm ci --no-audit --no-fund --loglevel=error
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests/rp2040

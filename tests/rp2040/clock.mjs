@@ -1,0 +1,280 @@
+#!/usr/bin/env node
+// clock.mjs - one emulated chess clock: the MicroPython image on an emulated Pico (pico.mjs),
+// wired to the models of board.mjs as the build's board.json says, driven over stdin/stdout.
+//
+//   node clock.mjs '{"uf2": ".../firmware.uf2", "board": "build/pico-tm1637/board.json",
+//                    "cdc": "/tmp/x/cdc.sock", "flash": "flash.bin", "romfs": "app.romfs"}'
+//
+// The USB CDC (the board's serial port: REPL, then the clock's host link) is served on the
+// unix socket `cdc`; `socat PTY,link=TTY,raw,echo=0 UNIX-CONNECT:cdc` turns it into a
+// serial device for mpremote and `chessclock`. Control: one JSON object a line on stdin,
+// {"id": n, "op": ..., ...}; one JSON reply a line on stdout, {"id": n, ...} or
+// {"id": n, "error": "..."}. The ops are the `ops` table below. Emulated time is `us`.
+//
+// Flash timing: rp2040js does flash writes in no time. Here an erase costs 45 ms per 4 KB
+// sector and a program 0.7 ms per 256-byte page (typical W25Q16 figures) of emulated time,
+// during which the CPU is stalled with interrupts held, as on a Pico (the firmware runs
+// flash operations with interrupts off): a lever edge in that window is stamped late.
+// Power cuts: `cut` stops the emulator now, or inside the n-th flash operation from now
+// (an erase leaves a prefix of the sector erased; a program writes a prefix of its bytes),
+// and saves the flash as it was; `boot` with that image is the power coming back.
+import fs from 'node:fs';
+import net from 'node:net';
+import readline from 'node:readline';
+import { Pico, FLASH_SIZE } from './pico.mjs';
+import { at, Switch, TM1637, SSD1306, MAX17048, I2CBus, Battery, Watch, Buzzer } from './board.mjs';
+
+const ERASE_NS_PER_SECTOR = 45e6;
+const PROGRAM_NS_PER_PAGE = 0.7e6;
+
+const cfg = JSON.parse(process.argv[2] || '{}');
+const board = JSON.parse(fs.readFileSync(cfg.board, 'utf8'));
+
+let pico = null;
+let m = null; // the models of the current power-up
+let cdcSock = null;
+let stallIn = false; // a host that stops reading: the device's IN transfers are not taken
+let cutPlan = null; // {afterOps, frac}: cut inside a flash operation
+let flashOps = 0;
+let flashLog = []; // [us, 'erase'|'program', addr, count]
+let cutDone = null;
+const frames = []; // [us, display index, snapshot]
+const busLog = []; // [us, addr, nbytes] every I2C transaction (ssd1306 builds)
+const latency = { pending: null, results: [] };
+
+function send(obj) {
+  process.stdout.write(JSON.stringify(obj) + '\n');
+}
+
+// ---- one power-up --------------------------------------------------------------------
+function powerUp(flashFile) {
+  const opts = { uf2: flashFile ? undefined : cfg.uf2, flashImage: flashFile };
+  if (!flashFile && cfg.romfs) opts.romfsImage = cfg.romfs;
+  pico = new Pico(opts);
+  if (cfg.romfs && flashFile) { /* the ROMFS partition is in the flash image already */ }
+  m = { switches: {}, displays: [], gauge: null };
+  const p = pico;
+  const L = board.levers;
+  m.switches.left = new Switch(p, L[0], 'left');
+  m.switches.right = new Switch(p, L[1], 'right');
+  ['start', 'menu', 'plus', 'minus'].forEach((n, i) => (m.switches[n] = new Switch(p, board.buttons[i], n)));
+  if (cfg.holdMenu) m.switches.menu.set(true); // maintenance: MENU held at power-on
+
+  const onFrame = (i) => () => {
+    frames.push([p.micros, i, m.displays[i].snapshot()]);
+    latencyCheck(i);
+  };
+  const devices = new Map(); // per I2C bus id
+  board.displays.forEach((d, i) => {
+    if (d.type === 'tm1637') m.displays.push(new TM1637(p, d.clk, d.dio, i ? 'right' : 'left', onFrame(i)));
+    else if (d.type === 'ssd1306') {
+      const dev = new SSD1306(i ? 'right' : 'left', onFrame(i));
+      if (!devices.has(d.i2c)) devices.set(d.i2c, new Map());
+      devices.get(d.i2c).set(d.addr, dev);
+      m.displays.push(dev);
+    } else throw new Error('unknown display type ' + d.type);
+  });
+  if (board.fuel_gauge) {
+    m.gauge = new MAX17048();
+    const g = board.fuel_gauge;
+    if (!devices.has(g.i2c)) devices.set(g.i2c, new Map());
+    devices.get(g.i2c).set(g.addr ?? 0x36, m.gauge);
+  }
+  for (const bus of board.i2c ?? []) {
+    new I2CBus(p, bus.id, bus.freq, devices.get(bus.id) ?? new Map(), (addr, us, n) => busLog.push([us, addr, n]));
+  }
+  if (board.battery) m.battery = new Battery(p, board.battery);
+  m.leds = board.leds ? new Watch(p, { left: board.leds[0], right: board.leds[1] }) : null;
+  m.buzzer = new Buzzer(p, board.buzzer.pin);
+
+  // flash timing and cuts inside flash operations (wraps pico.mjs' bootrom trap)
+  const mcu = p.mcu;
+  const trap = mcu.onBreak;
+  mcu.onBreak = (code) => {
+    const r = mcu.core.registers;
+    const addr = r[0] >>> 0;
+    const count = (code === 0xe0 ? r[1] : r[2]) >>> 0;
+    if (code === 0xe0 || code === 0xe1) {
+      flashOps++;
+      flashLog.push([p.micros, code === 0xe0 ? 'erase' : 'program', addr, count]);
+      if (cutPlan && flashOps >= cutPlan.atOp) return cutInside(code, addr, count, r);
+    }
+    trap(code);
+    const ns = code === 0xe0 ? ERASE_NS_PER_SECTOR * Math.ceil(count / 4096)
+      : code === 0xe1 ? PROGRAM_NS_PER_PAGE * Math.ceil(count / 256) : 0;
+    if (ns && !cfg.noFlashTiming) mcu.clock.tick(ns); // the core is stalled; alarms still fire
+  };
+
+  // a host that stops reading: the CDC IN buffer is left "available" (the host NAKs)
+  const usb = mcu.usbCtrl;
+  const dpram = usb.DPRAMUpdated.bind(usb);
+  m.heldIn = [];
+  usb.DPRAMUpdated = (offset, value) => {
+    const ep = p.cdc.inEndpoint;
+    if (stallIn && ep > 0 && offset === 0x80 + ep * 8 && value & (1 << 10)) {
+      m.heldIn.push([offset, value]);
+      return;
+    }
+    dpram(offset, value);
+  };
+
+  p.onData = (buf) => {
+    if (cdcSock) cdcSock.write(Buffer.from(buf));
+    p.output = p.output.length > 1 << 16 ? p.output.slice(-4096) : p.output;
+  };
+  return p;
+}
+
+function cutInside(code, addr, count, r) {
+  const mcu = pico.mcu;
+  const k = Math.floor(count * cutPlan.frac);
+  if (code === 0xe0) mcu.flash.fill(0xff, addr, addr + k); // a partly erased sector
+  else for (let i = 0; i < k; i++) mcu.flash[addr + i] &= mcu.readUint8((r[1] >>> 0) + i);
+  cutNow(`inside flash ${code === 0xe0 ? 'erase' : 'program'} @0x${addr.toString(16)} (${k}/${count} bytes)`);
+}
+
+function cutNow(where) {
+  pico.stop();
+  const img = Buffer.from(pico.mcu.flash.subarray(0, FLASH_SIZE));
+  fs.writeFileSync(cutPlan?.file ?? cfg.cutFile, img);
+  const done = { us: pico.micros, where, flashOps };
+  cutPlan = null;
+  if (cutDone) { cutDone(done); cutDone = null; }
+}
+
+// ---- lever-to-display latency ------------------------------------------------------------
+// After a press (the first closing edge at `us`), the switch is shown when: on SSD1306s,
+// both running bars (rows 0-6) show the new side and the pressing side's display has
+// received its last change (its time is still until its next turn: the increment drawn);
+// on TM1637s (no running mark on 4 digits), the pressing side's module has its new digits.
+// The figure is from the edge to the end of that last bus transaction.
+function latencyCheck(i) {
+  const L = latency.pending;
+  if (!L) return;
+  if (i === L.display) L.lastPressed = pico.micros;
+  if (board.displays[0].type === 'ssd1306') {
+    const bar = (d) => m.displays[d].pixel(0, 0) && m.displays[d].pixel(127, 6);
+    const other = 1 - L.display;
+    if (!L.barsAt && bar(other) && !bar(L.display)) L.barsAt = pico.micros;
+  }
+}
+
+function latencyFinish() {
+  const L = latency.pending;
+  latency.pending = null;
+  if (!L) return;
+  let end = L.lastPressed ?? null;
+  if (end !== null && board.displays[0].type === 'ssd1306') end = L.barsAt ? Math.max(end, L.barsAt) : null;
+  latency.results.push({ us: L.us, tag: L.tag, shown: end === null ? null : end - L.us });
+}
+
+// ---- control ops ---------------------------------------------------------------------------
+function runUntil(us) {
+  return new Promise((resolve) => {
+    if (pico.micros >= us) return resolve();
+    at(pico, us, resolve);
+  });
+}
+
+const ops = {
+  async boot({ flash }) {
+    frames.length = 0;
+    busLog.length = 0;
+    flashLog = [];
+    powerUp(flash);
+    await pico.start();
+    return { us: pico.micros };
+  },
+  async run_until({ us }) { await runUntil(us); return { us: pico.micros }; },
+  async run_for({ us }) { await runUntil(pico.micros + us); return { us: pico.micros }; },
+  async now() { return { us: pico.micros }; },
+  async press({ sw, at: t, hold, bounce, releaseBounce, measure, tag }) {
+    const s = m.switches[sw];
+    if (!s) throw new Error('no switch ' + sw);
+    const when = t ?? pico.micros + 1000;
+    s.press(when, { hold, bounce, releaseBounce });
+    if (measure) {
+      at(pico, when, () => {
+        latencyFinish();
+        latency.pending = { us: when, display: sw === 'left' ? 0 : 1, tag };
+      });
+    }
+    return { at: when };
+  },
+  async set_switch({ sw, closed }) { m.switches[sw].set(closed); return {}; },
+  async state() {
+    return {
+      us: pico.micros,
+      displays: m.displays.map((d) => d.snapshot()),
+      leds: m.leds ? m.leds.levels : null,
+      buzzer: m.buzzer.sounding,
+      flash: pico.flashWrites,
+      flashOps,
+    };
+  },
+  async frames({ since = 0 }) { return { frames: frames.slice(since), next: frames.length }; },
+  async events() {
+    return { leds: m.leds ? m.leds.changes : [], buzzer: m.buzzer.changes, switches: Object.fromEntries(Object.entries(m.switches).map(([k, s]) => [k, s.edges])) };
+  },
+  async flash_log({ since = 0 }) { return { log: flashLog.slice(since), next: flashLog.length, bytes: pico.flashWrites }; },
+  async bus_log({ since = 0 }) { return { log: busLog.slice(since), next: busLog.length }; },
+  async latency() { latencyFinish(); return { results: latency.results.splice(0) }; },
+  async battery({ mv, soc }) {
+    if (mv !== undefined) m.battery.setMv(mv);
+    if (soc !== undefined && m.gauge) m.gauge.setSoc(soc);
+    return {};
+  },
+  async stall_host({ on }) {
+    stallIn = on;
+    if (!on) {
+      const held = m.heldIn.splice(0);
+      for (const [off] of held) pico.mcu.usbCtrl.DPRAMUpdated(off, pico.mcu.usbDPRAMView.getUint32(off, true));
+    }
+    return { held: m.heldIn.length };
+  },
+  async cut({ file, afterOps, frac = 0.5, timeoutUs }) {
+    // now (afterOps undefined) or inside the afterOps-th flash operation from now
+    cfg.cutFile = file;
+    if (afterOps == null) { cutPlan = { file }; cutNow('at ' + pico.micros + ' us'); return { us: pico.micros, where: 'now' }; }
+    cutPlan = { atOp: flashOps + afterOps, frac, file };
+    const done = new Promise((res) => (cutDone = res));
+    if (timeoutUs) at(pico, pico.micros + timeoutUs, () => { if (cutPlan) { cutPlan.file = file; cutNow('no flash op within timeout, at ' + pico.micros + ' us'); } });
+    return await done;
+  },
+  async heap_mark() {
+    // bench: the app's boot.py wrapper keeps the least gc.mem_free() in a bytearray that
+    // starts with HEAPMIN!; found in SRAM and read (no serial traffic, nothing perturbed)
+    const ram = pico.mcu.sram;
+    const tag = Buffer.from('HEAPMIN!');
+    const buf = Buffer.from(ram.buffer, ram.byteOffset, ram.length);
+    const i = buf.indexOf(tag);
+    if (i < 0) return { min: null };
+    return { min: buf.readInt32LE(i + 8), passes: buf.readInt32LE(i + 12) };
+  },
+  async write_cdc({ data }) { pico.write(Buffer.from(data, 'latin1')); return {}; },
+  async output() { return { output: pico.output }; },
+  async exec({ code }) { return { out: await pico.exec(code) }; },
+  async repl() { pico.write('\r\n'); await pico.waitFor('>>> ', { from: Math.max(0, pico.output.length - 10) }); return {}; },
+  async quit() { setTimeout(() => process.exit(0), 10); return {}; },
+};
+
+// ---- the CDC socket ------------------------------------------------------------------------
+if (cfg.cdc) {
+  try { fs.unlinkSync(cfg.cdc); } catch {}
+  net.createServer((sock) => {
+    cdcSock = sock;
+    sock.on('data', (d) => pico && pico.write(d));
+    sock.on('close', () => { if (cdcSock === sock) cdcSock = null; });
+    sock.on('error', () => {});
+  }).listen(cfg.cdc);
+}
+
+const rl = readline.createInterface({ input: process.stdin });
+rl.on('line', async (line) => {
+  let req;
+  try { req = JSON.parse(line); } catch { return send({ error: 'bad json: ' + line }); }
+  const fn = ops[req.op];
+  if (!fn) return send({ id: req.id, error: 'unknown op ' + req.op });
+  try { send({ id: req.id, ...(await fn(req)) }); } catch (e) { send({ id: req.id, error: String(e.stack || e) }); }
+});
+rl.on('close', () => process.exit(0));

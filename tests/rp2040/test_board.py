@@ -1,0 +1,236 @@
+"""The firmware on MicroPython v1.28.0 for the Pico, emulated (rp2040js), with its board.
+
+Quick tier (make test): the vendored files, deploy + verify through mpremote over a pty,
+boot from main.py, a short game played by lever edges and checked against `chessclock
+simulate` to the displayed digit, LEDs, the host's `chessclock status`, a few power cuts.
+Long tier (make test-board, marked board_long): RP2040_CUTS power cuts per build, most of
+them inside flash operations, each checked by status and `log pull` + `log verify`.
+"""
+
+import hashlib
+import json
+import os
+import random
+
+import pytest
+from displays import expected, fmt_time, shown, simulate, ssd1306_running
+from emu import HERE, EmuClock
+
+CONTROL = "3m+2s"   # the clock's default preset fide-blitz, written out with its units
+WHITE, BLACK = "white", "black"
+# Think times (ms) of a short game: odd fractions, so that no displayed digit sits on the
+# edge of a second when a press is charged (the engine's ms line has its own phase).
+THINKS = [2437, 1873, 3121, 1555, 2689, 2207, 1711, 2953]
+
+
+def test_vendored_files_match_their_sums():
+    for line in (HERE / "SHA256SUMS").read_text().splitlines():
+        want, name = line.split()
+        assert hashlib.sha256((HERE / name).read_bytes()).hexdigest() == want, name
+    for f in HERE.rglob("*"):
+        if "node_modules" not in f.parts and f.is_file():
+            assert f.stat().st_size < 2 * 1024 * 1024, f
+
+
+def test_deploy_copies_and_verifies_on_the_emulated_flash(deployed):
+    board, image, r = deployed
+    assert r.returncode == 0, r.stderr
+    n = len((HERE.parents[1] / "build" / "rp2040" / board / "MANIFEST.sha256")
+            .read_text().splitlines())
+    assert "verified: %d files on the device match MANIFEST.sha256" % n in r.stdout
+
+
+def wait_ready(clk, text, timeout_us=8_000_000):
+    """Run until both displays show `text` (the app is up); the instant."""
+    end = clk.now() + timeout_us
+    while clk.now() < end:
+        clk.run_for(100_000)
+        st = clk.state()
+        if all(shown(d) == text for d in st["displays"]):
+            return clk.now()
+    raise AssertionError("displays never showed %r: %r"
+                         % (text, [shown(d) for d in st["displays"]]))
+
+
+class Game:
+    """Presses at chosen emulated instants and what simulate says the clock must show."""
+
+    def __init__(self, t0_us, thinks):
+        self.t0 = t0_us
+        self.presses = []  # (us, lever, side)
+        t = t0_us
+        self.presses.append((t, "right", BLACK))  # Black's press starts White's clock
+        side = WHITE
+        for th in thinks:
+            t += th * 1000
+            self.presses.append((t, "left" if side == WHITE else "right", side))
+            side = BLACK if side == WHITE else WHITE
+        script = [(0, "start")] + [(round((u - t0_us) / 1000), "press " + s)
+                                   for u, _, s in self.presses[1:]]
+        self.events = [e for e in simulate(CONTROL, script) if e["type"] in ("start", "press")]
+
+    def play(self, clk, n=None, bounce=(300, 900)):
+        for us, lever, _ in self.presses[:n]:
+            clk.press(lever, at=us, hold=60_000, bounce=bounce)
+
+    def remaining(self, side, us):
+        """Time left of `side` at emulated instant `us` (ms), from simulate's events."""
+        t = (us - self.t0) / 1000
+        last = None
+        for e in self.events:
+            if e["t_ms"] <= t:
+                last = e
+        if last is None:
+            return 180000
+        ms = last[side + "_ms"]
+        running = WHITE if last["type"] == "start" else (BLACK if last["side"] == WHITE
+                                                         else WHITE)
+        if running == side:
+            ms -= t - last["t_ms"]
+        return max(0, int(round(ms)))
+
+
+def check_frames(game, frames, kinds, until_us):
+    """Every frame drawn after the start shows simulate's time at its instant, allowing the
+    display a lag of up to 30 ms and the engine's ms line a phase of 2 ms."""
+    checked = 0
+    for us, i, snap in frames:
+        if us < game.t0 + 50_000 or us > until_us:
+            continue
+        side = WHITE if i == 0 else BLACK
+        got = shown(snap)
+        if snap["type"] == "ssd1306" and got == "":
+            continue  # a frame in the middle of a redraw (the main area cleared)
+        want = {expected(fmt_time(game.remaining(side, us - d)), kinds[i])
+                for d in (-2000, 0, 2000, 10_000, 30_000)}
+        if snap["type"] == "ssd1306" and got not in want:
+            continue  # partial redraws show half-drawn digits between two writes
+        assert got in want, "%s at %d us shows %r, simulate: %r" % (side, us, got, want)
+        checked += 1
+    return checked
+
+
+def sample(game, clk, at_us, kinds):
+    """At `at_us`: each display's time equals simulate's (with 30 ms lag allowed)."""
+    clk.run_until(at_us)
+    st = clk.state()
+    for i, side in ((0, WHITE), (1, BLACK)):
+        got = shown(st["displays"][i])
+        want = {expected(fmt_time(game.remaining(side, at_us - d)), kinds[i])
+                for d in (-2000, 0, 30_000)}
+        assert got in want, "%s at %d us: %r, simulate %r" % (side, at_us, got, want)
+    return st
+
+
+def test_short_game_by_lever_edges_matches_simulate(deployed, tmp_path):
+    board, image, _ = deployed
+    with EmuClock(board, workdir=tmp_path) as clk:
+        clk.boot(image)
+        ready = wait_ready(clk, "3:00" if board == "pico-ssd1306" else "300")
+        kinds = [d["type"] for d in clk.state()["displays"]]
+        game = Game(ready + 300_000, THINKS[:5])
+        game.play(clk)
+        leds = []
+        for k, (us, _lever, side) in enumerate(game.presses):
+            st = sample(game, clk, us + 400_000, kinds)
+            running = BLACK if (k and side == WHITE) else WHITE
+            if st["leds"] is not None:
+                assert st["leds"] == {"left": int(running == WHITE),
+                                      "right": int(running == BLACK)}
+            leds.append(st["leds"])
+            if kinds[0] == "ssd1306":
+                assert ssd1306_running(st["displays"][0]) == (running == WHITE)
+                assert ssd1306_running(st["displays"][1]) == (running == BLACK)
+        end = game.presses[-1][0] + 1_500_000
+        sample(game, clk, end, kinds)
+        frames, _ = clk.frames()
+        assert check_frames(game, frames, kinds, end) >= 10
+        assert not clk.state()["buzzer"]
+
+        # the host side for real: chessclock status over the emulated USB serial
+        tty = clk.serial()
+        r = clk.chessclock("status", "--port", tty, "--json", timeout=120)
+        st = json.loads(r.stdout)
+        st = st[0] if isinstance(st, list) else st
+        status = st.get("result", st)
+        last = game.events[-1]
+        assert status["state"] == "running"
+        assert int(status["wmoves"]) == last["white_moves"] if "white_moves" in last else True
+        waiting = last["side"]  # the side that pressed last waits: its time is frozen
+        assert int(status["w" if waiting == WHITE else "b"]) == last[waiting + "_ms"]
+
+
+def boot_and_status(clk, image, board):
+    clk.boot(image)
+    wait_until_app(clk)
+    tty = clk.serial()
+    r = clk.chessclock("status", "--port", tty, "--json", timeout=120)
+    st = json.loads(r.stdout)
+    st = st[0] if isinstance(st, list) else st
+    return st.get("result", st)
+
+
+def wait_until_app(clk, timeout_us=8_000_000):
+    end = clk.now() + timeout_us
+    while clk.now() < end:
+        clk.run_for(100_000)
+        if any(f[2]["type"] == "tm1637" and f[2]["segments"] != [0, 0, 0, 0]
+               or f[2]["type"] == "ssd1306" and shown(f[2]) for f in clk.frames()[0]):
+            return
+    raise AssertionError("the app did not draw anything")
+
+
+def power_cuts(deployed, tmp_path, n, seed):
+    """Cut the power n times during a game (mostly inside flash operations); after each,
+    the clock comes back paused with a state it saved: the moves of the last press whose
+    save completed (or the one before), the waiting side's time exact."""
+    board, image, _ = deployed
+    rnd = random.Random(seed)
+    inside = 0
+    with EmuClock(board, workdir=tmp_path) as clk:
+        for _ in range(n):
+            clk.boot(image)
+            wait_until_app(clk)
+            t0 = clk.now() + 200_000
+            thinks = [rnd.randint(300, 3000) + rnd.random() for _ in range(rnd.randint(1, 6))]
+            game = Game(t0, thinks)
+            game.play(clk, bounce=())
+            last_us = game.presses[-1][0]
+            clk.run_until(last_us + rnd.randint(0, 3000) * 10)
+            cut = tmp_path / "cut.bin"
+            if rnd.random() < 0.8:
+                r = clk.cut(cut, after_ops=rnd.randint(1, 3), frac=rnd.random(),
+                            timeout_us=12_000_000)
+                inside += "inside" in r["where"]
+            else:
+                r = clk.cut(cut)
+            cut_us = r["us"]
+            status = boot_and_status(clk, cut, board)
+            assert status["state"] == "paused", status
+            done = [e for e in game.events if e["t_ms"] <= (cut_us - t0) / 1000]
+            moves = (int(status["wmoves"]), int(status["bmoves"]))
+            cands = []
+            for e in done:
+                wm = sum(1 for x in done[:done.index(e) + 1] if x.get("side") == WHITE
+                         and x["type"] == "press")
+                bm = sum(1 for x in done[:done.index(e) + 1] if x.get("side") == BLACK
+                         and x["type"] == "press")
+                cands.append(((wm, bm), e))
+            match = [e for mv, e in cands if mv == moves]
+            assert match, "restored moves %r, not a saved state of %r" % (moves, cands)
+            e = match[-1]
+            if e["type"] == "press":
+                w = e["side"]
+                assert int(status["w" if w == WHITE else "b"]) == e[w + "_ms"]
+    return inside
+
+
+def test_a_few_power_cuts_come_back_paused_with_saved_times(deployed, tmp_path):
+    power_cuts(deployed, tmp_path, 3, seed=1)
+
+
+@pytest.mark.board_long
+def test_power_cuts_many(deployed, tmp_path):
+    n = int(os.environ.get("RP2040_CUTS", "200"))
+    inside = power_cuts(deployed, tmp_path, n, seed=2)
+    assert inside >= n // 2
