@@ -287,8 +287,11 @@ class Replay:
         if not done:
             self.ignored(t, name)
         sl = self.seal
-        if sl is not None and c.state != (E.RUNNING if sl[0] == 1 else E.PAUSED):
-            if sl[0] == 2 and c.state == E.RUNNING:   # resumed: the next session
+        if sl is not None and sl[0] == 1 and c.state in (E.FROZEN, E.ENDED):
+            self.seal = None    # a flag or the end: nothing to seal (as the clock does)
+            self._seal_event(t, "seal-cancel", sl[1], sealing_ms=t - sl[2])
+        elif sl is not None and sl[0] == 2 and c.state != E.PAUSED:
+            if c.state == E.RUNNING:   # resumed: the next session
                 self.session += 1
             self.seal = None
 
