@@ -236,9 +236,9 @@ def test_bad_input_to_each_new_command_is_one_line_and_a_non_zero_exit(tmp_path,
                    str(tmp_path / "x.json")], 2, ("0 start\n1000 press white\n", "seals no")))
     for argv, want, stdin in cases:
         try:
-            code, out, err = run_cli(argv, stdin=stdin[0] if stdin else "")
+            code, _, err = run_cli(argv, stdin=stdin[0] if stdin else "")
         except SystemExit as e:     # argparse usage errors
-            code, out, err = e.code, "", "usage"
+            code, err = e.code, "usage"
         lines = err.strip().splitlines()
         if code != want or "Traceback" in err or "unexpected error" in err or (
                 code and not lines) or (stdin and stdin[1] not in err):
@@ -246,3 +246,61 @@ def test_bad_input_to_each_new_command_is_one_line_and_a_non_zero_exit(tmp_path,
         elif err.startswith("chessclock") and len(lines) != 1:
             failures.append("%s: %d lines" % (argv[:3], len(lines)))
     assert not failures, "\n".join(failures)
+
+
+def test_a_session_sealed_and_resumed_on_the_same_clock_verifies_with_its_alert(tmp_path):
+    """The firmware's own log of a whole adjournment on one clock (buttons and levers on
+    the simulator board): seal mode, the 15-minute alert at its instant, the hand-in by the
+    sealer's lever, a power cut while adjourned, the next session resumed from the arbiter
+    menu; `log verify` replays it all and the hash is the snapshot's."""
+    import hashlib
+
+    from simutil import boot, until
+
+    from boards.sim import SimBoard, run_until
+    from chessclock import logtools
+    from clockapp import seal as S
+    from clockapp.app import App
+    from clockapp.board import BTN_MENU, BTN_START, LEFT, RIGHT
+    from clockcore import engine as E
+    board, app = boot()
+    app.new_game(SPEC)
+    board.press_buttons(BTN_START, 1000000)
+    until(app, board, 1200)
+    board.press_lever(LEFT, 4000000)
+    until(app, board, 4200)
+    board.press_buttons(BTN_MENU, 5000000, hold_us=2300000)   # seal mode: Black seals
+    until(app, board, 7500)
+    since = app.seal.since
+    run_until(app, board, (since + S.ALERT_MS + 5000) * 1000, step_us=20000)
+    board.press_lever(RIGHT, (since + S.ALERT_MS + 10000) * 1000)   # handed in
+    until(app, board, since + S.ALERT_MS + 10500)
+    assert app.seal.phase == S.SEALED
+    digest = hashlib.sha256(app.store.load(S.SNAPSHOT_FILE)).hexdigest()
+    app = App(SimBoard(board.root))                  # power cut while adjourned
+    board = app.board
+    app.step()
+    assert app.seal.phase == S.SEALED
+    t = board.t // 1000
+    board.press_buttons(BTN_MENU, (t + 100) * 1000, hold_us=2300000)   # arbiter menu
+    until(app, board, t + 2600)
+    rES = list(app.menu.items()).index("rES")
+    app.menu.item = rES
+    app.menu.side = E.WHITE
+    board.press_buttons(BTN_START, (t + 3000) * 1000)                  # resume: White
+    until(app, board, t + 3300)
+    assert app.clock.state == E.RUNNING and app.clock.turn == E.WHITE
+    board.press_lever(LEFT, (t + 8000) * 1000)
+    until(app, board, t + 8300)
+    assert app.seal.session == 2 and app.clock.moves == [2, 1]
+    with open(board.root + "log.bin", "rb") as f:
+        res = logtools.verify(f.read())
+    assert res.problems == [], res.problems
+    ev = res.events
+    alert = [e for e in ev if e["type"] == "seal-alert"][0]
+    assert alert["t_ms"] == since + S.ALERT_MS and alert["side"] == "black"
+    sealed = [e for e in ev if e["type"] == "sealed"][0]
+    assert sealed["snapshot_sha256"] == digest and sealed["sealing_ms"] == S.ALERT_MS + 10000
+    kinds = [e["type"] for e in ev]
+    assert kinds.index("seal-start") < kinds.index("seal-alert") < kinds.index("sealed")
+    assert kinds[-2:] == ["resume", "press"]
