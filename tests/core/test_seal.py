@@ -200,3 +200,17 @@ def test_a_damaged_or_unsealed_snapshot_is_refused_and_nothing_changes():
         except ValueError:
             pass
     assert app2.clock is before and app2.seal.phase == S.NONE
+
+
+def test_a_power_cut_while_sealing_keeps_seal_mode_and_the_time_used():
+    board, app = game_to_seal()
+    hold_menu(board, app, 5000)
+    run_until(app, board, 305000 * 1000, step_us=20000)   # about 5 minutes of sealing
+    used = app.now - app.seal.since
+    app2 = App(SimBoard(board.root, tick0=board.ticks_us()))
+    app2.step()
+    sl = app2.seal
+    assert sl.phase == S.SEALING and sl.sealer == E.BLACK
+    # what was saved (at most SAVE_EVERY_MS old) counts towards the 15 minutes
+    assert used - 10000 <= app2.now - sl.since <= used
+    assert app2.clock.state == E.PAUSED        # as after any cut: the arbiter resumes

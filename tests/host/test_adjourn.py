@@ -304,3 +304,15 @@ def test_a_session_sealed_and_resumed_on_the_same_clock_verifies_with_its_alert(
     kinds = [e["type"] for e in ev]
     assert kinds.index("seal-start") < kinds.index("seal-alert") < kinds.index("sealed")
     assert kinds[-2:] == ["resume", "press"]
+
+
+def test_chessclock_sim_holds_menu_for_seal_mode_and_the_lever_hands_in(tmp_path):
+    from cliutil import run_cli
+    script = ("1000 button start\n3000 lever left\n4000 button menu 2500\n7000 show\n"
+              "9000 lever right\n9500 show\n")
+    code, out, err = run_cli(["sim", "--storage", str(tmp_path / "flash"), "--script", "-"],
+                             stdin=script)
+    assert code == 0, err
+    before, after = [json.loads(x) for x in out.splitlines()]
+    assert before["left"]["text"] == "SEAL" and before["right"]["running"]
+    assert after["right"]["paused"] and after["led"] is None
