@@ -159,6 +159,8 @@ class Game:
         if rec.header["wall_s"] > 0:
             self.utc_start = _iso(rec.header["wall_s"])
         self.plies = []      # [(side, clk_ms, emt_ms, seq)]
+        self.before = (0, 0)  # moves (White, Black) made before the log's first ply: an
+                              # adjourned game loaded from an earlier session (record 51)
         self.replay = None
 
 
@@ -503,6 +505,7 @@ def _step(eng, game, rec, res):
             except ValueError as e:
                 return "the adjourned game does not fit its header: %s" % e
             game.started = True
+            game.before = (rec.snapshot["white_moves"], rec.snapshot["black_moves"])
         res.events.append(dict(_app_dict(rec), seq=rec.seq))
         return None
     if code == 2:  # an ignored press changes nothing: the clock's state and times then
@@ -634,12 +637,21 @@ def to_pgn(game, moves_pgn=None):
             out.headers["Result"] = "0-1" if game.flag_side == 0 else "1-0"
         out.headers["Termination"] = "time forfeit"
     node = out
+    # A game resumed from an adjournment: its earlier sessions' moves carry no clock here
+    skip = game.before[0] + game.before[1]
+    if moves is not None:
+        for mv in moves[:skip]:
+            node = node.add_variation(mv)
+        moves = moves[skip:]
     n = len(game.plies) if moves is None else min(len(game.plies), len(moves))
     if moves is None:
         words = []
+        white_n = game.before[0]
         for i in range(n):
             side, clk, emt, _ = game.plies[i]
-            words.append("%s%s %s%s" % ("%d. " % (i // 2 + 1) if side == 0 else "",
+            if side == 0:
+                white_n += 1
+            words.append("%s%s %s%s" % ("%d. " % white_n if side == 0 else "",
                                         "White" if side == 0 else "Black", _hms(clk),
                                         " (%s)" % _hms(emt) if emt >= 0 else ""))
         out.comment = ("Clock only, no moves (export with --pgn SCORESHEET for them): time left "

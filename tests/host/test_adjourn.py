@@ -316,3 +316,46 @@ def test_chessclock_sim_holds_menu_for_seal_mode_and_the_lever_hands_in(tmp_path
     before, after = [json.loads(x) for x in out.splitlines()]
     assert before["left"]["text"] == "SEAL" and before["right"]["running"]
     assert after["right"]["paused"] and after["led"] is None
+
+
+def test_the_resumed_games_pgn_puts_the_clock_on_the_moves_of_the_new_session(tmp_path):
+    """A log that starts at an adjourned game (clock B): `log export --format pgn` with the
+    whole scoresheet gives [%clk] to the moves made after the resumption only, numbered on
+    from the sealed position; `log verify` replays the added stage."""
+    from cliutil import run_cli
+    from simutil import boot, until
+
+    from clockapp import seal as S
+    from clockapp.board import BTN_MENU, BTN_START, LEFT, RIGHT
+    b, app = boot()
+    app.new_game(SPEC)
+    b.press_buttons(BTN_START, 1000000)
+    until(app, b, 1200)
+    b.press_lever(LEFT, 4000000)
+    until(app, b, 4200)
+    b.press_buttons(BTN_MENU, 5000000, hold_us=2300000)
+    until(app, b, 7500)
+    b.press_lever(RIGHT, 9000000)
+    until(app, b, 9500)
+    b2, app2 = boot()
+    app2.load_adjourned(app.store.load(S.SNAPSHOT_FILE))
+    app2.step()
+    app2.clock.resume(app2.now)
+    until(app2, b2, app2.now + 2000)
+    b2.press_lever(LEFT, (app2.now + 1000) * 1000)
+    until(app2, b2, app2.now + 1500)
+    app2.clock.add_stage(-1, app2.clock.stages[0][-1], app2.now)
+    b2.press_lever(RIGHT, (app2.now + 1000) * 1000)
+    until(app2, b2, app2.now + 1500)
+    log = tmp_path / "b.log"
+    log.write_bytes(open(b2.root + "log.bin", "rb").read())
+    code, out, err = run_cli(["log", "verify", str(log), "--intact-only"])
+    assert code == 0 and "INTACT" in out, out + err
+    sheet = tmp_path / "sheet.pgn"
+    sheet.write_text("1. e4 Nf6 2. e5 Nd5 *\n")
+    code, out, err = run_cli(["log", "export", str(log), "--format", "pgn", "--pgn",
+                              str(sheet)])
+    assert code == 0, err
+    assert "1. e4 Nf6 2. e5 { [%clk" in out and "Nd5 { [%clk" in out
+    code, out, err = run_cli(["log", "export", str(log), "--format", "pgn"])
+    assert code == 0 and "2. White" in out and "1. White" not in out
