@@ -70,6 +70,8 @@ def test_seal_export_and_resume_on_another_clock(two_clocks):
     s = status(a)
     assert (s["seal"], s["sealer"], s["running"]) == ("sealing", "black", "black")
     b0 = s["black_ms"]
+    code, out, err = cc("status", *pa)
+    assert code == 0 and "SEALING by black" in out
     time.sleep(0.4)
     assert status(a)["black_ms"] < b0
     # §8.2: handed in; the clock keeps a salted hash of the move, the salt is printed
@@ -80,6 +82,7 @@ def test_seal_export_and_resume_on_another_clock(two_clocks):
     s = status(a)
     assert (s["seal"], s["state"], s["white_moves"], s["black_moves"]) == (
         "sealed", "paused", 1, 1)
+    assert "ADJOURNED (sealed by black)" in cc("status", *pa)[1]
     # §8.3: exported; the envelope checked against it
     f = str(tmp / "adjourned.json")
     code, out, err = cc("adjourn", "export", f, *pa)
