@@ -205,6 +205,7 @@ class App:
         clock = E.Clock(control, self.on_event, **options)  # validates
         self.clock = clock
         self.preset = preset
+        self.seal.reset()   # a new game: no seal, session 1
         self.settings.spec = spec
         self.store.save_json("settings.json", self.settings.to_dict())
         self.log(EV_CONTROL_SET, E.NOBODY, self.now, 0)

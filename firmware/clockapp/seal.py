@@ -65,6 +65,9 @@ def check_move(text):
 class Seal:
     def __init__(self, app):
         self.app = app
+        self.reset()
+
+    def reset(self):
         self.phase = NONE
         self.sealer = E.NOBODY
         self.since = 0           # app time seal mode began

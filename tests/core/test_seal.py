@@ -214,3 +214,14 @@ def test_a_power_cut_while_sealing_keeps_seal_mode_and_the_time_used():
     # what was saved (at most SAVE_EVERY_MS old) counts towards the 15 minutes
     assert used - 10000 <= app2.now - sl.since <= used
     assert app2.clock.state == E.PAUSED        # as after any cut: the arbiter resumes
+
+
+def test_a_new_game_after_an_adjournment_starts_with_no_seal_and_session_1():
+    board, app = sealed_game()
+    app.clock.resume(app.now)
+    until(app, board, app.now + 500)
+    assert app.seal.session == 2 and app.seal.phase == S.NONE
+    app.new_game("fide-blitz")
+    assert app.seal.session == 1 and app.seal.phase == S.NONE and app.seal.sealer == E.NOBODY
+    meta = app.game_meta()
+    assert "seal" not in meta            # nothing about seals in an ordinary game's state
