@@ -30,7 +30,7 @@ SEALING = const(1)     # the sealer's clock runs while they write the move down
 SEALED = const(2)      # handed in: both clocks stopped, the game adjourned
 
 ALERT_MS = const(900000)     # P6: the seal within 15:00 at most
-MOVE_MAX = const(80)         # characters of sealed-move text (or hash) the host may give
+MOVE_MAX = const(100)        # characters of sealed-move text (or hash) the host may give
 SNAPSHOT_FILE = "sealed.bin"
 
 # Log event codes (clockcore/eventlog.py, docs/EVENT-LOG.md).

@@ -33,6 +33,8 @@ def add_arguments_seal(p):
                    "the envelope")
     g.add_argument("--move-hash", metavar="HEX", help="done: a hash of the sealed move made "
                    "elsewhere (16 to 64 hex digits), kept as given")
+    p.add_argument("--pieces", metavar="W/B", help="done: the piece count of each side the "
+                   "sealer wrote on the envelope (RGC 11.1), e.g. 12/11; kept in the snapshot")
     C._common(p)
 
 
@@ -44,16 +46,37 @@ def add_arguments_adjourn(p):
     p.add_argument("--start", action="store_true",
                    help="resume: start the side to move's clock once loaded (RGC 11.4: "
                    "also when that player is absent)")
+    p.add_argument("--at", metavar="HH:MM[:SS]",
+                   help="resume: load now, then start the side to move's clock at this time "
+                   "of day (this computer's local time, today): the scheduled start of the "
+                   "session")
     p.add_argument("--move", metavar="MOVE", help="show: the move in the envelope, checked "
                    "against the sealed hash (with --salt)")
     p.add_argument("--salt", metavar="SALT", help="show: the salt written on the envelope")
     C._common(p)
 
 
+def _pieces(text):
+    """'12/11' -> ';pieces=12/11' (each side 1 to 16 pieces)."""
+    m = re.fullmatch(r"\s*(\d{1,2})\s*/\s*(\d{1,2})\s*", text)
+    if not m or not all(1 <= int(x) <= 16 for x in m.groups()):
+        raise A.AdjournError("--pieces is White's and Black's piece count, 1 to 16 each, "
+                             "e.g. 12/11, not %r" % text[:20])
+    return ";pieces=%d/%d" % (int(m.group(1)), int(m.group(2)))
+
+
 def _move_arg(args):
     """What `seal done` sends as the sealed move ("" when none), and the salt."""
-    if args.action != "done" and (args.move or args.move_hash):
-        raise A.AdjournError("--move and --move-hash go with `seal done`")
+    if args.action != "done" and (args.move or args.move_hash or args.pieces):
+        raise A.AdjournError("--move, --move-hash and --pieces go with `seal done`")
+    pieces = _pieces(args.pieces) if args.pieces is not None else ""
+    move, salt = _the_move(args)
+    if pieces and not move:
+        move = "-"     # the piece counts without a move hash
+    return move + pieces, salt
+
+
+def _the_move(args):
     if args.move is not None:
         move = args.move.strip()
         if not move or len(move) > 20 or not move.isprintable():
@@ -95,12 +118,13 @@ def run_seal(args, stdout, stderr):
 
 def run_adjourn(args, stdout, stderr):
     try:
-        if args.action == "show":
-            return _show(args, stdout)
         if (args.move or args.salt) and args.action != "show":
             raise A.AdjournError("--move and --salt go with `adjourn show`")
-        if args.start and args.action != "resume":
-            raise A.AdjournError("--start goes with `adjourn resume`")
+        if (args.start or args.at) and args.action != "resume":
+            raise A.AdjournError("--start and --at go with `adjourn resume`")
+        if args.action == "show":
+            return _show(args, stdout)
+        at = _at(args.at) if args.at else None
         if args.action == "resume":
             data, _ = A.read(args.file)   # checked before any clock is touched
         elif os.path.exists(args.file):
@@ -110,11 +134,29 @@ def run_adjourn(args, stdout, stderr):
         return L.EXIT_INPUT
     if args.action == "export":
         return _export(args, stdout, stderr)
-    return _resume(args, data, stdout, stderr)
+    return _resume(args, data, at, stdout, stderr)
+
+
+def _at(text):
+    """The epoch seconds of HH:MM[:SS] today, local time; refuses a time already past."""
+    import time
+    m = re.fullmatch(r"(\d{1,2}):(\d{2})(?::(\d{2}))?", text.strip())
+    if not m or int(m.group(1)) > 23 or int(m.group(2)) > 59 or int(m.group(3) or 0) > 59:
+        raise A.AdjournError("--at is a time of day HH:MM or HH:MM:SS, not %r" % text[:20])
+    now = time.time()
+    lt = time.localtime(now)
+    when = time.mktime((lt.tm_year, lt.tm_mon, lt.tm_mday, int(m.group(1)), int(m.group(2)),
+                        int(m.group(3) or 0), 0, 0, -1))
+    if when < now - 1:
+        raise A.AdjournError("--at %s is past (it is %s now)"
+                             % (text.strip(), time.strftime("%H:%M:%S", lt)))
+    return when
 
 
 def _show(args, stdout):
     data, d = A.read(args.file)
+    sealed, _, extra = d["sealed_move"].partition(";")
+    pieces = extra[len("pieces="):] if extra.startswith("pieces=") else ""
     if (args.move is None) != (args.salt is None):
         raise A.AdjournError("checking the envelope needs both --move and --salt")
     lines = ["adjourned game (session %d closed), sealed by %s on clock %s"
@@ -127,12 +169,14 @@ def _show(args, stdout):
                  C.fmt_ms(d["black_ms"]), d["black_moves"], d["black_stage"],
                  d["black_stages"]),
              "  to move   %s (after the sealed move)" % d["to_move"],
-             "  sealed    %s" % (d["sealed_move"] or "(no hash given)"),
+             "  sealed    %s" % (sealed if sealed not in ("", "-") else "(no hash given)"),
+             "  pieces    %s" % (pieces + " (White/Black, as written on the envelope)"
+                                 if pieces else "(not given)"),
              "  sha256    %s (%s)" % (d["sha256"], "in the sealing clock's log, record %d"
                                      % d["seal_seq"] if d["seal_seq"] >= 0
                                      else "sealed in `chessclock simulate`")]
     if args.move is not None:
-        if A.salted_hash(args.move, args.salt) != d["sealed_move"]:
+        if A.salted_hash(args.move, args.salt) != sealed:
             raise A.AdjournError("the envelope's move %r with salt %s is NOT the sealed move"
                                  % (args.move[:20], args.salt[:20]))
         lines.append("  envelope  %s matches the sealed hash" % args.move.strip())
@@ -165,8 +209,9 @@ def _export(args, stdout, stderr):
                      % (f["file"], f["sha256"]))
 
 
-def _resume(args, data, stdout, stderr):
+def _resume(args, data, at, stdout, stderr):
     import base64
+    import time
 
     key, code = C._key_or_exit(args, stderr)
     if code:
@@ -178,7 +223,12 @@ def _resume(args, data, stdout, stderr):
             link.request("adjput", i // CHUNK, base64.b64encode(data[i:i + CHUNK]).decode(),
                          change=True)
         r = link.request("adjload", sha, change=True)
-        if args.start:
+        if at is not None:
+            # the scheduled start (RGC 11.4): the side to move's clock starts then, present
+            # or not; the link is kept open meanwhile
+            while time.time() < at:
+                time.sleep(min(0.2, max(0.0, at - time.time())))
+        if args.start or at is not None:
             C.send_wall_clock(link)
             r = dict(r, **link.request("resume", change=True))
             r["started"] = r["turn"]

@@ -63,8 +63,8 @@ def _parse_action(action, args, line_no):
         if n > 1:
             raise ScriptError("line %d: sealed takes at most the sealed move's text or hash "
                               "(no spaces)" % line_no)
-        if n and (len(args[0]) > 80 or not args[0].isprintable()):
-            raise ScriptError("line %d: the sealed move is at most 80 printable characters"
+        if n and (len(args[0]) > 100 or not args[0].isprintable()):
+            raise ScriptError("line %d: the sealed move is at most 100 printable characters"
                               % line_no)
         return (action, args[0] if n else "")
     if action in ("start", "pause", "end", "undo"):

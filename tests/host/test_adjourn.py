@@ -75,7 +75,7 @@ def test_seal_export_and_resume_on_another_clock(two_clocks):
     time.sleep(0.4)
     assert status(a)["black_ms"] < b0
     # §8.2: handed in; the clock keeps a salted hash of the move, the salt is printed
-    code, out, err = cc("seal", "done", "--move", "Nf6", *pa)
+    code, out, err = cc("seal", "done", "--move", "Nf6", "--pieces", "16/15", *pa)
     assert code == 0, err
     salt = out.split("salt ")[1].split()[0]
     sha = out.split("snapshot sha256 ")[1].split()[0]
@@ -90,7 +90,8 @@ def test_seal_export_and_resume_on_another_clock(two_clocks):
     d = json.load(open(f))
     assert d["sha256"] == sha and d["to_move"] == "white" and d["sealer"] == "black"
     assert (d["white_ms"], d["black_ms"]) == (s["white_ms"], s["black_ms"])
-    assert cc("adjourn", "show", f, "--move", "Nf6", "--salt", salt)[0] == 0
+    code, out, err = cc("adjourn", "show", f, "--move", "Nf6", "--salt", salt)
+    assert code == 0 and "matches the sealed hash" in out and "16/15" in out, err
     code, out, err = cc("adjourn", "show", f, "--move", "Nf5", "--salt", salt)
     assert code == 2 and "NOT the sealed move" in err
     code, out, err = cc("adjourn", "export", f, *pa)          # never over an envelope
@@ -103,9 +104,13 @@ def test_seal_export_and_resume_on_another_clock(two_clocks):
     sealed = [e for e in ev if e["type"] == "sealed"][0]
     assert sealed["snapshot_sha256"] == sha and sealed["side"] == "black"
     assert sealed["seq"] == d["seal_seq"]
-    # the next session on clock B: loaded, the side to move started (RGC 11.4)
-    code, out, err = cc("adjourn", "resume", f, "--start", *pb)
+    # the next session on clock B: loaded, the side to move started at the scheduled
+    # time (RGC 11.4)
+    at = time.strftime("%H:%M:%S", time.localtime(time.time() + 2))
+    t0 = time.time()
+    code, out, err = cc("adjourn", "resume", f, "--at", at, *pb)
     assert code == 0, err
+    assert time.time() - t0 >= 0.9
     assert "white's clock started" in out
     s = status(b)
     assert s["state"] == "running" and s["running"] == "white"
@@ -196,6 +201,12 @@ def bad_cases(tmp):
         (["seal", "done", "--move-hash", "xyz"] + noport, 2),
         (["seal", "done", "--move-hash", big] + noport, 2),
         (["seal", "done", "--move", "e4", "--move-hash", "ab" * 10] + noport, 2),
+        (["seal", "done", "--pieces", "17/3"] + noport, 2),
+        (["seal", "done", "--pieces", "x"] + noport, 2),
+        (["seal", "start", "--pieces", "12/12"] + noport, 2),
+        (["adjourn", "resume", str(good), "--at", "25:00"] + noport, 2),
+        (["adjourn", "resume", str(good), "--at", "00:00"] + noport, 2),
+        (["adjourn", "show", str(good), "--at", "12:00"], 2),
         (["adjourn"], 2), (["adjourn", "export"], 2),
         (["adjourn", "show", str(tmp / "missing.json")], 2),
         (["adjourn", "show", str(tmp)], 2),
