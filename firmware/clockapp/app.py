@@ -20,6 +20,7 @@ from clockapp import gamestate, storage, timefmt
 from clockapp.board import LEFT, RIGHT
 from clockapp.levers import BOTH, PRESS, RELEASE, LeverFilter, LeverRing
 from clockapp.menu import Menu
+from clockapp.seal import SEALING, Seal
 from clockapp.view import FLAG_FIRST, FLAG_NONE, FLAG_SECOND, SideView
 from clockcore import engine as E
 from clockcore import presets
@@ -163,6 +164,7 @@ class App:
         self.preset = None
         self.clock = None
         self.menu = Menu(self)
+        self.seal = Seal(self)  # adjournment: seal mode and the sealed snapshot (seal.py)
         restored = self._restore()
         if not restored:
             try:
@@ -203,6 +205,7 @@ class App:
         clock = E.Clock(control, self.on_event, **options)  # validates
         self.clock = clock
         self.preset = preset
+        self.seal.reset()   # a new game: no seal, session 1
         self.settings.spec = spec
         self.store.save_json("settings.json", self.settings.to_dict())
         self.log(EV_CONTROL_SET, E.NOBODY, self.now, 0)
@@ -221,11 +224,17 @@ class App:
             return False
         self.clock = clock
         self.preset = presets.find(meta.get("spec", "")) if meta else None
+        self.seal.restore(meta)
         return True
 
+    def game_meta(self):
+        """What a saved game (and a sealed snapshot) carries beside the clock."""
+        meta = {"spec": self.settings.spec, "white_left": self.settings.white_left}
+        self.seal.meta_into(meta, self.now)
+        return meta
+
     def save_state(self):
-        meta = {"spec": self.settings.spec}
-        ok = self.store.save_state(gamestate.encode(self.clock, meta))
+        ok = self.store.save_state(gamestate.encode(self.clock, self.game_meta()))
         if not ok:
             self.log(EV_STORAGE_FULL, E.NOBODY, self.now, 0)
         self.dirty = False
@@ -271,6 +280,48 @@ class App:
                     reason = self.log_reason  # e.g. the serial link's
             lg.log(ev, side, t, arg, c, reason)
 
+    def logw_big(self, ev, side, t, arg, body):
+        """A record with a body (a seal's digest, an adjourned game's snapshot); the log
+        exists from the boot record on."""
+        self.logw.writer.log_big(ev, side, t, arg, self.clock, body)
+
+    def load_adjourned(self, data):
+        """Install an adjourned game's snapshot (seal.py; from this clock or another):
+        logged as a game header (its control, with any stage added before) and an
+        adjourned-loaded record carrying the snapshot's SHA-256 and its state. The game
+        comes back paused with the side to move ready to start. Raises ValueError."""
+        import hashlib
+
+        from clockapp.seal import EV_ADJ_LOADED, SEALED
+        from clockcore.eventlog import added_stages_body, snapshot_body
+        digest = hashlib.sha256(data).digest()
+        clock, meta = gamestate.decode(data, self.on_event)
+        seal = meta.get("seal")
+        if clock.state != E.PAUSED or not isinstance(seal, list) or len(seal) != 5 \
+                or seal[0] != SEALED:
+            raise ValueError("not an adjourned game (no sealed move in it)")
+        spec = meta.get("spec", "")
+        if not isinstance(spec, str) or len(spec) > 200:
+            raise ValueError("not an adjourned game (bad control)")
+        # the header: the control as set, at its starting times (stages an arbiter added
+        # are in the adjourned-loaded record, after the state)
+        fresh = E.Clock(Control(clock.sides[0], clock.sides[1]), None,
+                        inc_at_turn_start=clock.inc_at_turn_start,
+                        stage_on_flag=clock.stage_on_flag, freeze=clock.freeze)
+        self.settings.spec = spec
+        self.settings.white_left = meta.get("white_left", self.settings.white_left) is True
+        self.store.save_json("settings.json", self.settings.to_dict())
+        self.clock = fresh
+        self.log(EV_CONTROL_SET, E.NOBODY, self.now, 0)
+        self.clock = clock
+        self.preset = presets.find(spec)
+        self.logw_big(EV_ADJ_LOADED, E.NOBODY, self.now, seal[4],
+                      digest + snapshot_body(clock) + added_stages_body(clock))
+        self.seal.loaded(meta, self.now)
+        self.dirty = True
+        self.refresh(True)
+        return digest
+
     @property
     def log_n(self):
         """Events kept in RAM, not yet on flash."""
@@ -289,6 +340,8 @@ class App:
         self._levers(tick)
         self._buttons(now)
         self.clock.tick(now)
+        if self.seal.phase:
+            self.seal.tick(now)
         self.refresh(False)
         lk = self._link  # at most one host request: after the displays, before flash
         if lk is None and self.serial_port is not None and self.serial_port.any():
@@ -356,7 +409,10 @@ class App:
             # the arbiter sets it up); logged for disputes like any ignored press.
             self.log(E.EV_IGNORED, self.side_of_lever(lever), t_ms, self.clock.state)
             return
-        self.clock.press(self.side_of_lever(lever), t_ms)
+        side = self.side_of_lever(lever)
+        self.clock.press(side, t_ms)
+        if self.seal.phase == SEALING:  # the sealer's press hands the sealed move in
+            self.seal.pressed(side, t_ms)
 
     def _buttons(self, now):
         raw = self.board.read_buttons()
@@ -424,6 +480,8 @@ class App:
             changed = force
             if self.menu.active():
                 changed = self.menu.render(lever, v) or changed
+            elif self.seal.phase and self.seal.render(side, v, self.now):
+                changed = self.seal.fresh or changed
             elif v.text_on:
                 v.text_on = False
                 changed = True
@@ -486,6 +544,11 @@ class App:
         now = self.now
         if c.state == E.IDLE:
             c.start(now)
+        elif self.seal.phase == SEALING and c.state == E.RUNNING:
+            try:                     # START in seal mode: the sealed move is handed in
+                self.seal.hand_in(now)
+            except ValueError:
+                c.pause(now)
         elif c.state == E.RUNNING:
             c.pause(now)
         elif c.state == E.PAUSED:

@@ -43,8 +43,10 @@ AUTH_LOG_MAX = const(4)       # refusals logged one by one in a second; more are
 CHUNK = const(64)
 
 CHANGE = const(1)
+SEAL_PHASES = ("-", "sealing", "sealed")
+ADJ_MAX = const(8192)         # bytes of an adjourned game's snapshot (adjput)
 CAPS = ("status,control,start,pause,resume,end,correct,wallclock,log,auth,maintenance,"
-        "logack,head")
+        "logack,head,seal,adjourn")
 HEAD_DOMAIN = b"chessclock log head key"   # the log key: HMAC(arbiter key, this)
 
 
@@ -124,7 +126,10 @@ class Link:
             "keyset": (self.op_keyset, CHANGE), "logclear": (self.op_logclear, CHANGE),
             "logack": (self.op_logack, CHANGE),
             "maintenance": (self.op_maintenance, CHANGE),
+            "seal": (self.op_seal, CHANGE), "adjexport": (self.op_adjexport, 0),
+            "adjput": (self.op_adjput, CHANGE), "adjload": (self.op_adjload, CHANGE),
         }
+        self.adj = None         # an adjourned game's snapshot arriving in adjput chunks
 
     def _use_key(self, key):
         self.key = key
@@ -312,6 +317,13 @@ class Link:
         pairs.append(("logwarn", 1 if logw is not None and logw.warn else 0))
         pairs.append(("refused", self.refused))
         pairs.append(("key", 1 if self.key else 0))
+        sl = app.seal
+        pairs.append(("seal", SEAL_PHASES[sl.phase]))
+        if sl.phase:
+            pairs.append(("sealer", E.SIDE_NAMES[sl.sealer] if sl.sealer >= 0 else "-"))
+            pairs.append(("sealms", app.now - sl.since if sl.phase == 1 else 0))
+            pairs.append(("sealalert", 1 if sl.alerted else 0))
+        pairs.append(("session", sl.session))
         return pairs
 
     def wall_now(self):
@@ -483,6 +495,86 @@ class Link:
         if hook is None:
             raise P.ProtocolError(P.E_UNKNOWN, "unknown operation")
         return hook([a.decode() for a in args])
+
+    # ---- adjournment (clockapp/seal.py, docs/ADJOURNMENT.md) ---------------------------
+    def op_seal(self, args):
+        """seal start | seal done [MOVE] | seal cancel. MOVE: the sealed-move text or its
+        hash as the host gives it (kept in the snapshot; `chessclock seal` sends a salted
+        hash)."""
+        _nargs(args, 1, 2)
+        sl = self.app.seal
+        what = args[0]
+        now = self.app.now
+        if what == b"start" and len(args) == 1:
+            sl.begin(now)
+        elif what == b"done":
+            sl.hand_in(now, args[1].decode() if len(args) > 1 else "")
+        elif what == b"cancel" and len(args) == 1:
+            sl.cancel(now)
+        else:
+            raise P.ProtocolError(P.E_ARGS, "seal start | done [MOVE] | cancel")
+        c = self.app.clock
+        pairs = (("seal", SEAL_PHASES[sl.phase]), ("sealer", E.SIDE_NAMES[sl.sealer]))
+        if sl.phase == 2:
+            pairs += (("sha256", binascii.hexlify(sl.digest)),)
+        return pairs + self._times() + (("turn", E.SIDE_NAMES[c.turn]),)
+
+    def op_adjexport(self, args):
+        """The sealed snapshot kept on flash: base64 and its SHA-256 (what the log has)."""
+        _nargs(args, 0, 0)
+        app = self.app
+        if app.seal.phase != 2:
+            raise P.ProtocolError(P.E_STATE, "no adjourned game on this clock (seal first)")
+        from clockapp.seal import SNAPSHOT_FILE
+        data = app.store.load(SNAPSHOT_FILE)
+        if data is None:
+            raise P.ProtocolError(P.E_INTERNAL, "the sealed snapshot is not on flash")
+        import hashlib
+        return (("sha256", binascii.hexlify(hashlib.sha256(data).digest())),
+                ("data", binascii.b2a_base64(data).strip()))
+
+    def op_adjput(self, args):
+        """adjput N BASE64: chunk N (from 0; 0 starts again) of an adjourned game."""
+        _nargs(args, 2, 2)
+        n = _int(args[0])
+        if n == 0:
+            self.adj = bytearray()
+        elif self.adj is None or n < 0:
+            raise P.ProtocolError(P.E_ARGS, "adjput starts with chunk 0")
+        try:
+            part = binascii.a2b_base64(args[1])
+        except ValueError:
+            raise P.ProtocolError(P.E_ARGS, "the chunk is not base64") from None
+        if len(self.adj) + len(part) > ADJ_MAX:
+            self.adj = None
+            raise P.ProtocolError(P.E_ARGS, "an adjourned game is at most %d bytes" % ADJ_MAX)
+        self.adj += part
+        return (("bytes", len(self.adj)),)
+
+    def op_adjload(self, args):
+        """adjload SHA256: load the adjourned game sent with adjput, when its SHA-256 is
+        this one (what the sealing clock logged). Refused while another game is in play."""
+        _nargs(args, 1, 1)
+        app = self.app
+        if self.adj is None:
+            raise P.ProtocolError(P.E_ARGS, "send the game with adjput first")
+        import hashlib
+        got = binascii.hexlify(hashlib.sha256(bytes(self.adj)).digest())
+        if got != args[0].lower():
+            raise P.ProtocolError(P.E_ARGS, "the game sent does not match its SHA-256")
+        c = app.clock
+        if c.state == E.RUNNING or (c.state in (E.PAUSED, E.FROZEN) and app.seal.phase != 2):
+            raise P.ProtocolError(P.E_STATE, "a game is in progress on this clock: end it "
+                                  "first")
+        try:
+            app.load_adjourned(bytes(self.adj))
+        except ValueError as e:
+            raise P.ProtocolError(P.E_ARGS, str(e.args[0]) if e.args else "not a game") \
+                from None
+        self.adj = None
+        c = app.clock
+        return (("sha256", got), ("session", app.seal.session),
+                ("turn", E.SIDE_NAMES[c.turn])) + self._times()
 
     # ---- the event log ---------------------------------------------------------------
     def _log_reset(self):

@@ -64,6 +64,7 @@ class Menu:
         self.version = 1
         self.drawn = [0, 0]
         self.message = ""        # a short answer shown on the right, e.g. "Err"
+        self.hold_used = False   # this hold of MENU acted already (seal mode)
 
     def active(self):
         return self.mode != CLOSED
@@ -89,9 +90,21 @@ class Menu:
     # ---- buttons ---------------------------------------------------------------------
     def held(self, buttons, ms):
         c = self.app.clock
-        if (buttons == BTN_MENU and ms >= ARBITER_HOLD_MS and self.mode == CLOSED
+        if ms < ARBITER_HOLD_MS:
+            self.hold_used = False
+        elif (buttons == BTN_MENU and self.mode == CLOSED
                 and c.state in (E.PAUSED, E.FROZEN, E.ENDED)):
             self.open(ARBITER)
+        elif (buttons == BTN_MENU and self.mode == CLOSED and c.state == E.RUNNING
+              and not self.hold_used):
+            # A running game: the 2 s hold is the arbiter's seal mode (the player to move
+            # seals; clockapp/seal.py), and holding again leaves it.
+            self.hold_used = True
+            sl = self.app.seal
+            if sl.phase == 0:
+                sl.begin(self.app.now)
+            else:
+                sl.cancel(self.app.now)
 
     def button(self, pressed, now):
         app = self.app

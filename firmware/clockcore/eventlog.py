@@ -60,6 +60,13 @@ EV_LOG_LOST = const(43)      # arg: events lost while the RAM ring was full
 EV_WALL_CLOCK = const(44)    # the clock was given the wall-clock time; arg: unix seconds
 EV_LOG_PRUNED = const(45)    # old pulled games removed; arg: the first sequence number kept
 EV_LOW_CHARGE = const(46)    # the fuel gauge's state of charge fell below the warning; arg %
+# Adjournment (clockapp/seal.py, docs/ADJOURNMENT.md): codes 48-52.
+EV_SEAL_START = const(48)    # seal mode: the sealer's clock runs; arg: session closed (from 1)
+EV_SEAL_ALERT = const(49)    # 15 minutes of sealing (P6); arg: ms of sealing so far
+EV_SEALED = const(50)        # handed in, clocks stopped; arg: ms of sealing; body: SHA-256
+EV_ADJ_LOADED = const(51)    # adjourned game loaded; arg: session; key; body: SHA-256, snapshot
+EV_SEAL_CANCEL = const(52)   # seal mode left without a seal; arg: ms of sealing
+DIGEST = const(32)           # bytes of a snapshot's SHA-256 in records 50 and 51
 
 NAMES = {0: "start", 1: "press", 2: "ignored", 3: "stage", 4: "flag", 5: "pause",
          6: "resume", 7: "adjust", 8: "set-moves", 9: "end", 10: "overtime", 11: "period",
@@ -67,7 +74,9 @@ NAMES = {0: "start", 1: "press", 2: "ignored", 3: "stage", 4: "flag", 5: "pause"
          32: "boot", 33: "lever-both", 34: "lever-dropped", 35: "lever-held",
          36: "header", 37: "low-battery", 38: "missed-edge", 39: "storage-full",
          40: "power-off", 41: "log-full", 42: "auth-fail", 43: "log-lost",
-         44: "wall-clock", 45: "log-pruned", 46: "low-charge"}
+         44: "wall-clock", 45: "log-pruned", 46: "low-charge",
+         48: "seal-start", 49: "seal-alert", 50: "sealed", 51: "adjourned-loaded",
+         52: "seal-cancel"}
 
 # Why an arbiter corrected the clock (the `reason` field of a correction).
 R_OTHER = const(0)
@@ -89,7 +98,9 @@ FIELDS = {0: (), 1: ("moves", "stage"), 2: ("arg",), 3: ("arg", "stage", "cause"
           14: ("arg", "reason", "moves", "inc_ms", "delay_ms", "delay_kind"),
           15: ("arg", "reason"), 16: (), 36: (), 42: ("arg", "count")}
 ARG_ONLY = ("arg",)
-KEY_CODES = (EV_BOOT, EV_HEADER)
+KEY_CODES = (EV_BOOT, EV_HEADER, EV_ADJ_LOADED)
+# Records that carry a body after their fields without being key records (50: a digest).
+BODY_CODES = (EV_SEALED,)
 CORRECTIONS = (7, 8, 12, 13, 14, 15)
 SNAPSHOT = ("state", "turn", "stage_cause", "flag_order0", "flag_order1", "turn_used",
             "delay_left", "last", "undo_side", "undo_gain", "undo_moves", "undo_stage",
@@ -253,6 +264,22 @@ def snapshot_body(clock):
     return bytes(buf[:p])
 
 
+def added_stages_body(clock):
+    """After an adjourned game's snapshot (51): per side, the stages an arbiter added to
+    its control (count, then time_ms, moves, inc_ms, delay_ms, delay_kind each)."""
+    vals = []
+    for s in (0, 1):
+        extra = clock.stages[s][len(clock.sides[s].stages):]
+        vals.append(len(extra))
+        for st in extra:
+            vals += [st.time_ms, st.moves, st.inc_ms, st.delay_ms, st.delay_kind]
+    buf = bytearray(10 * len(vals))
+    p = 0
+    for v in vals:
+        p = put_varint(buf, p, v)
+    return bytes(buf[:p])
+
+
 def extras_into(clock, ev, side, reason, x):
     """The fields after `arg` an event code records, read from the clock right after the
     event, into x[0..5] (a preallocated list: no allocation). Shared by the firmware's
@@ -329,7 +356,8 @@ class Writer:
         return True
 
     def log_big(self, ev, side, t, arg, clock, body):
-        """A header or boot record (body: header_body()/snapshot_body() bytes)."""
+        """A record with a body: a header or boot (header_body()/snapshot_body() bytes), a
+        seal's digest, an adjourned game's digest and snapshot."""
         if self.log(ev, side, t, arg, clock):
             self.big.append(body)
 
@@ -345,7 +373,8 @@ class Writer:
         pt = 0 if key else self.prev_t
         pw = 0 if key else self.prev_w
         pb = 0 if key else self.prev_b
-        body = self.big[0] if key else b""
+        big = key or ev in BODY_CODES
+        body = self.big[0] if big else b""
         need = 64 + CHAIN + len(body)
         if len(self.buf) < need:
             self.buf = bytearray(need)
@@ -365,7 +394,7 @@ class Writer:
         if ev == EV_HEADER:
             buf[p:p + CHAIN] = self.chain
             p += CHAIN
-        if key:
+        if big:
             buf[p:p + len(body)] = body
             p += len(body)
         mv = memoryview(buf)
@@ -382,7 +411,7 @@ class Writer:
             if not self.append(payload):
                 break
             r = self.ring
-            if r[i] in KEY_CODES:
+            if r[i] in KEY_CODES or r[i] in BODY_CODES:
                 self.big.pop(0)
             self.prev_t = r[i + 2]
             self.prev_w = r[i + 4]
@@ -412,6 +441,7 @@ class Record:
         self.fields = {}
         self.header = None
         self.snapshot = None
+        self.digest = None  # a seal's or an adjourned game's snapshot SHA-256 (50, 51)
         self.chain = b""
         self.link = None    # True: chained to the record before; None: nothing to check
         self.anchor = False  # a header starting a log: chained from the chain it carries
@@ -465,8 +495,13 @@ class Reader:
             f[name] = v
         rec.fields = f
         rec.arg = f.get("arg", 0)
-        if rec.code == EV_BOOT:
-            if rec.arg == 1:
+        if rec.code in (EV_SEALED, EV_ADJ_LOADED):
+            if p + DIGEST > end:
+                raise ValueError("record %d: digest truncated" % rec.seq)
+            rec.digest = bytes(body[p:p + DIGEST])
+            p += DIGEST
+        if rec.code == EV_BOOT or rec.code == EV_ADJ_LOADED:
+            if rec.arg == 1 or rec.code == EV_ADJ_LOADED:
                 snap = {}
                 for name in SNAPSHOT:
                     snap[name], p = get_varint(body, p)
@@ -476,6 +511,19 @@ class Reader:
                 if p < end:  # a log written before these fields: not in the snapshot
                     for name in SNAPSHOT_TAIL:
                         snap[name], p = get_varint(body, p)
+                if rec.code == EV_ADJ_LOADED:  # then the stages added (added_stages_body)
+                    for s in ("white_", "black_"):
+                        n, p = get_varint(body, p)
+                        if n < 0 or n > 1000:
+                            raise ValueError("record %d: bad stage count" % rec.seq)
+                        added = []
+                        for _ in range(n):
+                            sv = []
+                            for _ in range(5):
+                                v, p = get_varint(body, p)
+                                sv.append(v)
+                            added.append(tuple(sv))
+                        snap[s + "stages_added"] = added
                 rec.snapshot = snap
         prev = None
         if rec.code == EV_HEADER:

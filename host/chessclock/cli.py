@@ -44,6 +44,10 @@ COMMANDS = {
     "press": ("clock_cmd", "press a lever of a `sim-serve` clock: press left|right"),
     "key": ("clock_cmd", "the arbiter's key: new, use, set on clocks, check"),
     "log-pull": ("clock_cmd", "pull clocks' event logs into a local archive (resumable)"),
+    "seal": ("adjourn_cmd", "adjournment: seal start|done|cancel on a clock (the player to "
+             "move seals; 15-minute alert; hashed snapshot)"),
+    "adjourn": ("adjourn_cmd", "an adjourned game: export FILE from the sealing clock, show "
+                "FILE, resume FILE on a clock at the next session"),
     "corr": ("corr.cmd", "correspondence chess ledger (CXEB e-mail rules): days, series, claims"),
     "hall": ("hall.command", "the arbiter's live page of every clock (web, MQTT stations, "
              "broadcast PGN, pairings in, results out)"),

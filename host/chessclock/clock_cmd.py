@@ -344,6 +344,11 @@ def _status_line(s):
         soc, mv = int(s.get("soc", -1)), int(s.get("bat", -1))
         flags.append("LOW BATTERY" + (" %d %%" % soc if soc >= 0 else
                                       " %d mV" % mv if mv >= 0 else ""))
+    if s.get("seal") == "sealing":   # adjournment (docs/ADJOURNMENT.md)
+        flags.append("SEALING by %s%s" % (s.get("sealer", "?"), ", 15:00 PASSED"
+                                          if s.get("sealalert") == "1" else ""))
+    elif s.get("seal") == "sealed":
+        flags.append("ADJOURNED (sealed by %s)" % s.get("sealer", "?"))
     return "%-8s white %9s (%s moves)  black %9s (%s moves)  running: %s%s" % (
         s["state"], fmt_ms(s["w"]), s["wmoves"], fmt_ms(s["b"]), s["bmoves"], s["run"],
         ("  " + ", ".join(flags)) if flags else "")

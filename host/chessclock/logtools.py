@@ -159,6 +159,8 @@ class Game:
         if rec.header["wall_s"] > 0:
             self.utc_start = _iso(rec.header["wall_s"])
         self.plies = []      # [(side, clk_ms, emt_ms, seq)]
+        self.before = (0, 0)  # moves (White, Black) made before the log's first ply: an
+                              # adjourned game loaded from an earlier session (record 51)
         self.replay = None
 
 
@@ -237,6 +239,17 @@ def _rec_main(rec, s):
     return rec.w if s == 0 else rec.b
 
 
+def _adopt_adjourned(c, rec):
+    """An adjourned game loaded (51): the header gave its control; the sealed state and
+    the stages an arbiter added before the adjournment replace the replay's."""
+    snap = rec.snapshot
+    for s, pre in ((0, "white_"), (1, "black_")):
+        c.stages[s] = list(c.sides[s].stages) + [Stage(*v) for v in snap[pre + "stages_added"]]
+        if not 0 <= snap[pre + "stage"] < len(c.stages[s]):
+            raise ValueError("its stage %d is not in its control" % (snap[pre + "stage"] + 1))
+    _adopt(c, rec, None)
+
+
 def _adopt(c, rec, res):
     """A restoring boot: the clock's saved state replaces the replay's (a power cut)."""
     snap = rec.snapshot
@@ -244,7 +257,7 @@ def _adopt(c, rec, res):
     for s, name in ((0, "white"), (1, "black")):
         if c.moves[s] != snap[name + "_moves"]:
             diffs.append("%s moves %d -> %d" % (name, c.moves[s], snap[name + "_moves"]))
-    if diffs:
+    if diffs and res is not None:
         res.notes.append("seq %d: power restored; the saved state differs from the log "
                          "(events of the last write lost in the cut): %s"
                          % (rec.seq, ", ".join(diffs)))
@@ -286,8 +299,19 @@ def _app_dict(rec):
     elif rec.code == L.EV_AUTH_FAIL:
         d["refused"] = REFUSALS.get(rec.arg, "error %d" % rec.arg)
         d["count"] = rec.fields.get("count", 1)
+    elif rec.code in (L.EV_SEAL_START, L.EV_ADJ_LOADED):   # docs/ADJOURNMENT.md
+        d["session"] = rec.arg
+    elif rec.code in (L.EV_SEAL_ALERT, L.EV_SEALED, L.EV_SEAL_CANCEL):
+        d["sealing_ms"] = rec.arg
     else:
         d["arg"] = rec.arg
+    if rec.digest is not None:
+        d["snapshot_sha256"] = rec.digest.hex()
+    if rec.code == L.EV_ADJ_LOADED:
+        snap = rec.snapshot
+        d["to_move"] = E.SIDE_NAMES[snap["turn"]] if snap["turn"] in (0, 1) else snap["turn"]
+        d["white_moves"] = snap["white_moves"]
+        d["black_moves"] = snap["black_moves"]
     d["white_ms"] = rec.w
     d["black_ms"] = rec.b
     return d
@@ -475,6 +499,13 @@ def _step(eng, game, rec, res):
             return "the engine gives %s first" % E.EVENT_NAMES[q[0][0]]
         if code == L.EV_BOOT and rec.arg == 1:
             _adopt(c, rec, res)
+        elif code == L.EV_ADJ_LOADED:
+            try:
+                _adopt_adjourned(c, rec)
+            except ValueError as e:
+                return "the adjourned game does not fit its header: %s" % e
+            game.started = True
+            game.before = (rec.snapshot["white_moves"], rec.snapshot["black_moves"])
         res.events.append(dict(_app_dict(rec), seq=rec.seq))
         return None
     if code == 2:  # an ignored press changes nothing: the clock's state and times then
@@ -606,12 +637,21 @@ def to_pgn(game, moves_pgn=None):
             out.headers["Result"] = "0-1" if game.flag_side == 0 else "1-0"
         out.headers["Termination"] = "time forfeit"
     node = out
+    # A game resumed from an adjournment: its earlier sessions' moves carry no clock here
+    skip = game.before[0] + game.before[1]
+    if moves is not None:
+        for mv in moves[:skip]:
+            node = node.add_variation(mv)
+        moves = moves[skip:]
     n = len(game.plies) if moves is None else min(len(game.plies), len(moves))
     if moves is None:
         words = []
+        white_n = game.before[0]
         for i in range(n):
             side, clk, emt, _ = game.plies[i]
-            words.append("%s%s %s%s" % ("%d. " % (i // 2 + 1) if side == 0 else "",
+            if side == 0:
+                white_n += 1
+            words.append("%s%s %s%s" % ("%d. " % white_n if side == 0 else "",
                                         "White" if side == 0 else "Black", _hms(clk),
                                         " (%s)" % _hms(emt) if emt >= 0 else ""))
         out.comment = ("Clock only, no moves (export with --pgn SCORESHEET for them): time left "

@@ -56,6 +56,17 @@ def _parse_action(action, args, line_no):
         if n != count:
             raise ScriptError("line %d: %s takes %s" % (line_no, action, usage))
 
+    if action in ("seal", "seal-cancel"):   # adjournment (docs/ADJOURNMENT.md)
+        need(0, "no arguments")
+        return (action,)
+    if action == "sealed":
+        if n > 1:
+            raise ScriptError("line %d: sealed takes at most the sealed move's text or hash "
+                              "(no spaces)" % line_no)
+        if n and (len(args[0]) > 100 or not args[0].isprintable()):
+            raise ScriptError("line %d: the sealed move is at most 100 printable characters"
+                              % line_no)
+        return (action, args[0] if n else "")
     if action in ("start", "pause", "end", "undo"):
         need(0, "no arguments")
         return (action,)
@@ -125,6 +136,12 @@ class Replay:
         sides = (control.white, control.black)
         self.has_delay = any(st.delay_kind == DELAY_SIMPLE for sc in sides for st in sc.stages)
         self.has_byo = any(sc.byo_periods for sc in sides)
+        # Seal mode (clockapp/seal.py does the same on the clock): None, or [phase (1
+        # sealing, 2 sealed), sealer, since, alerted, session]
+        self.seal = None
+        self.session = 1
+        self.spec = ""
+        self.sealed_data = None   # the sealed snapshot's bytes (for --export-adjourned)
 
     def on_event(self, ev, side, t, arg):
         c = self.clock
@@ -179,10 +196,67 @@ class Replay:
         self._times(rec)
         self.out.append(rec)
 
+    def _seal_event(self, t, kind, side, **fields):
+        rec = {"t_ms": t, "type": kind, "side": E.SIDE_NAMES[side]}
+        rec.update(fields)
+        self._times(rec)
+        self.out.append(rec)
+
+    def due(self, t):
+        """The 15-minute seal alert (P6) when it falls at or before t, at its instant."""
+        from chessclock.adjourned import S  # the firmware's seal module
+        ALERT_MS = S.ALERT_MS
+        sl = self.seal
+        if sl is not None and sl[0] == 1 and not sl[3] and t >= sl[2] + ALERT_MS:
+            self.clock.tick(sl[2] + ALERT_MS)
+            sl[3] = True
+            self._seal_event(sl[2] + ALERT_MS, "seal-alert", sl[1], sealing_ms=ALERT_MS)
+
+    def seal_step(self, t, name, move):
+        import hashlib
+
+        from chessclock.adjourned import S  # the firmware's seal module
+        c = self.clock
+        sl = self.seal
+        c.tick(t)
+        if name == "seal":
+            if sl is not None or c.state != E.RUNNING:
+                raise ValueError("seal needs a running clock and no seal already")
+            self.seal = [1, c.turn, t, False, self.session]
+            self._seal_event(t, "seal-start", c.turn, session=self.session)
+            return
+        if sl is None or sl[0] != 1:
+            raise ValueError("%s without seal mode" % name)
+        if name == "seal-cancel":
+            self.seal = None
+            self._seal_event(t, "seal-cancel", sl[1], sealing_ms=t - sl[2])
+            return
+        S.check_move(move)
+        if c.state != E.RUNNING or c.turn != sl[1]:
+            raise ValueError("the sealer's clock is not running")
+        c.press(sl[1], t)       # the sealed move counts as the sealer's move
+        c.pause(t)              # both clocks stop at the hand-in
+        sl[0] = 2
+        meta = {"spec": self.spec, "white_left": True,
+                "seal": [2, sl[1], 0, 1 if sl[3] else 0, sl[4]], "clock": "simulate",
+                "seal_seq": -1}
+        if move:
+            meta["seal_move"] = move
+        data, digest = S.snapshot(c, meta)
+        self.sealed_data = data
+        self._seal_event(t, "sealed", sl[1], sealing_ms=t - sl[2],
+                         snapshot_sha256=hashlib.sha256(data).hexdigest(),
+                         to_move=E.SIDE_NAMES[c.turn])
+
     def step(self, t, act):
         c = self.clock
         name = act[0]
         done = True
+        if self.seal is not None:
+            self.due(t)
+        if name in ("seal", "sealed", "seal-cancel"):
+            self.seal_step(t, name, act[1] if len(act) > 1 else "")
+            return
         if name == "start":
             done = c.start(t)
         elif name == "press":
@@ -212,9 +286,19 @@ class Replay:
             c.split(act[1], act[2], t)
         if not done:
             self.ignored(t, name)
+        sl = self.seal
+        if sl is not None and sl[0] == 1 and c.state in (E.FROZEN, E.ENDED):
+            self.seal = None    # a flag or the end: nothing to seal (as the clock does)
+            self._seal_event(t, "seal-cancel", sl[1], sealing_ms=t - sl[2])
+        elif sl is not None and sl[0] == 2 and c.state != E.PAUSED:
+            if c.state == E.RUNNING:   # resumed: the next session
+                self.session += 1
+            self.seal = None
 
     def final(self, t):
         c = self.clock
+        if self.seal is not None:
+            self.due(t)
         c.tick(t)
         flags = [{"side": E.SIDE_NAMES[s], "t_ms": c.flag_at[s]}
                  for s in c.flag_order if s != E.NOBODY]
@@ -228,10 +312,18 @@ class Replay:
         })
 
 
-def replay(control, script_text, **options):
-    """Run a script; return the list of event dicts, the final one last."""
+def replay(control, script_text, adjourned=None, spec="", keep=None, **options):
+    """Run a script; return the list of event dicts, the final one last. adjourned: an
+    adjourned game's snapshot bytes to start from (control and options then are its own);
+    keep: a list that receives the Replay (for the sealed snapshot)."""
     steps = parse_script(script_text)
-    r = Replay(control, **options)
+    if adjourned is not None:
+        r = _from_adjourned(adjourned)
+    else:
+        r = Replay(control, **options)
+        r.spec = spec
+    if keep is not None:
+        keep.append(r)
     t = 0
     for line_no, t, act in steps:
         try:
@@ -242,9 +334,42 @@ def replay(control, script_text, **options):
     return r.out
 
 
+def _from_adjourned(data):
+    """A Replay that starts from an adjourned game's snapshot (paused, the side to move
+    ready to start), with a first `adjourned-loaded` line as the clock logs it."""
+    import hashlib
+
+    from chessclock import adjourned as A
+    from clockcore.control import Control
+    gamestate = A.gamestate
+    fields = A.summary(data)
+    clock, meta = gamestate.decode(data)
+    r = Replay(Control(clock.sides[0], clock.sides[1]))
+    clock.listener = r.on_event
+    r.clock = clock
+    r.spec = fields["spec"]
+    r.session = fields["session"]
+    r.seal = [2, clock.turn, 0, False, r.session]
+    rec = {"t_ms": 0, "type": "adjourned-loaded", "session": r.session,
+           "snapshot_sha256": hashlib.sha256(data).hexdigest(),
+           "to_move": E.SIDE_NAMES[clock.turn],
+           "white_moves": clock.moves[0], "black_moves": clock.moves[1]}
+    r._times(rec)
+    r.out.append(rec)
+    return r
+
+
 def add_arguments(p):
-    p.add_argument("--control", required=True, metavar="SPEC",
-                   help="PGN TimeControl tag, readable notation or preset name")
+    p.add_argument("--control", metavar="SPEC",
+                   help="PGN TimeControl tag, readable notation or preset name (required "
+                   "unless --adjourned)")
+    p.add_argument("--adjourned", metavar="FILE",
+                   help="start from an adjourned game (`chessclock adjourn export`, or "
+                   "--export-adjourned of an earlier replay): its control, times, counters "
+                   "and stage; the script then plays the next session from 0 ms")
+    p.add_argument("--export-adjourned", metavar="FILE",
+                   help="save the game sealed in the script (`sealed`) as an adjourned-game "
+                   "file for the next session")
     p.add_argument("--increment-at", choices=("press", "turn-start"), default=None,
                    help="credit the Fischer increment on the press (default) or when a "
                         "side's turn starts")
@@ -283,12 +408,37 @@ def run(args, stdout, stderr):
 
     from clockcore import presets
 
+    adjourned = None
+    if args.adjourned:
+        from chessclock import adjourned as A
+        if args.control:
+            stderr.write("chessclock simulate: --adjourned brings its own control: no "
+                         "--control\n")
+            return 2
+        try:
+            adjourned, _ = A.read(args.adjourned)
+        except A.AdjournError as e:
+            stderr.write("chessclock simulate: %s\n" % e)
+            return 2
+    elif not args.control:
+        stderr.write("chessclock simulate: --control SPEC is needed (or --adjourned FILE)\n")
+        return 2
+    if args.export_adjourned:
+        import os
+        if os.path.exists(args.export_adjourned):
+            stderr.write("chessclock simulate: %s exists: not overwritten\n"
+                         % args.export_adjourned)
+            return 2
     try:
-        control, preset = presets.resolve(args.control)
+        if adjourned is not None:
+            control, preset = None, None
+        else:
+            control, preset = presets.resolve(args.control)
         if preset is not None and preset.ledger:
             raise ValueError("%s is a day-based correspondence ledger, not a running clock"
                              % preset.key)
-        control.validate()
+        if control is not None:
+            control.validate()
     except ValueError as e:
         stderr.write("chessclock simulate: control %r: %s\n" % (args.control, e))
         return 2
@@ -309,11 +459,24 @@ def run(args, stdout, stderr):
         stderr.write("chessclock simulate: %s is empty: no actions to replay\n"
                      % (args.script or "<stdin>"))
         return 2
+    kept = []
     try:
-        out = replay(control, text, **options_for(args, preset))
+        out = replay(control, text, adjourned=adjourned, spec=args.control or "", keep=kept,
+                     **options_for(args, preset))
     except ScriptError as e:
         where = args.script or "<stdin>"
         stderr.write("chessclock simulate: %s: %s\n" % (where, e))
         return 2
+    if args.export_adjourned:
+        from chessclock import adjourned as A
+        if kept[0].sealed_data is None:
+            stderr.write("chessclock simulate: --export-adjourned: the script seals no "
+                         "move (`seal`, then `sealed`)\n")
+            return 2
+        try:
+            A.write(args.export_adjourned, kept[0].sealed_data)
+        except A.AdjournError as e:
+            stderr.write("chessclock simulate: %s\n" % e)
+            return 2
     stdout.write("".join(json.dumps(rec) + "\n" for rec in out))
     return 0

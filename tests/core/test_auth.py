@@ -21,6 +21,7 @@ ARGS = {
     "addinc": ("both", "5000"),
     "split": ("1000", "60"), "wallclock": ("1796000000",), "keyset": (KEY.hex(),),
     "logclear": ("0",), "maintenance": (), "logack": ("0",),
+    "seal": ("start",), "adjput": ("0", "QUJD"), "adjload": ("00" * 32,),
 }
 
 
