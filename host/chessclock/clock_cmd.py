@@ -432,7 +432,8 @@ def _named(status, hello, port, rnd):
 
 def _table_out(rows, stdout):
     from chessclock import clock_view as V
-    V.console(stdout).print(V.status_table(rows, V.title_for(rows)))
+    con = V.console(stdout)
+    con.print(V.status_table(rows, V.title_for(rows), width=con.width))
 
 
 def run_status(args, stdout, stderr):
@@ -509,7 +510,7 @@ def run_watch(args, stdout, stderr):
                 if args.json:
                     report(args, rows, stdout, stderr)
                 else:
-                    table = V.status_table(rows, V.title_for(rows), caption)
+                    table = V.status_table(rows, V.title_for(rows), caption, con.width)
                     if live is not None:
                         live.update(table, refresh=True)
                     else:

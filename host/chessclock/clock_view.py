@@ -9,6 +9,7 @@ a colour (RUNNING side `▶`, `FLAG`), so it reads the same without colour.
 
 import time
 
+from rich import box
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
@@ -79,29 +80,38 @@ def notes(fields):
     return ", ".join(out)
 
 
-def status_table(rows, title=None, caption=None):
+NARROW = 110   # below this many columns the table leaves out ports and players
+
+
+def status_table(rows, title=None, caption=None, width=None):
     """The table of clocks. rows: dicts {"port", "ok", "result" (status fields, with
-    "clock" its id and "board" its board number when known) | "error"}."""
+    "clock" its id and "board" its board number when known) | "error"}. `width`: the
+    terminal's; a narrow one gets the table without ports, players and borders."""
+    narrow = width is not None and width < NARROW
     boards = any(r["ok"] and r["result"].get("board") is not None for r in rows)
-    players = any(r["ok"] and r["result"].get("players") for r in rows)
+    players = not narrow and any(r["ok"] and r["result"].get("players") for r in rows)
     t = Table(title=title, caption=caption, caption_justify="left", header_style="bold",
-              show_lines=False, expand=False)
+              show_lines=False, expand=False, box=box.SIMPLE_HEAD if narrow else
+              box.HEAVY_HEAD)
     if boards:
         t.add_column("Board", justify="right", no_wrap=True)
     t.add_column("Clock", no_wrap=True)
-    t.add_column("Port", style="dim", overflow="fold")   # the first to give way
+    if not narrow:
+        t.add_column("Port", style="dim", overflow="fold")
     if players:
         t.add_column("Players", no_wrap=True)
     t.add_column("State", no_wrap=True)
     t.add_column("White (moves)", no_wrap=True)
     t.add_column("Black (moves)", no_wrap=True)
-    t.add_column("Notes", overflow="fold", min_width=14)
+    t.add_column("Notes", overflow="fold", min_width=8 if narrow else 14)
     for r in rows:
         cells = []
         res = r.get("result") if r["ok"] else {}
         if boards:
             cells.append(str(res.get("board") or "-"))
-        cells += [res.get("clock") or "?", r["port"]]
+        cells.append(res.get("clock") or (r["port"] if narrow else "?"))
+        if not narrow:
+            cells.append(r["port"])
         if players:
             cells.append(res.get("players") or "")
         if not r["ok"]:

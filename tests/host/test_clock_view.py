@@ -60,6 +60,16 @@ def test_table_has_a_header_names_boards_and_marks_the_running_side_and_flags():
     assert not V.side_cell(RUNNING, "white").spans[1:]   # White waits: only its dim moves
 
 
+def test_on_80_columns_the_table_fits_without_ports_and_players():
+    rows = [{"port": "/dev/ttyACM0", "ok": True, "result": RUNNING},
+            {"port": "/dev/ttyACM2", "ok": False, "code": 3, "error": "no reply"}]
+    text = render(V.status_table(rows, "t", "Ctrl-C stops", width=80), 80)
+    assert all(len(x) <= 80 for x in text.splitlines())
+    assert "Port" not in text and "Ana" not in text
+    assert re.search(r"3 +clock-a +running +3:01 \(1\) +▶ 1:05 \(0\)", text), text
+    assert re.search(r"/dev/ttyACM2 +NO ANSWER +no reply", text), text   # unnamed: its port
+
+
 def test_a_clock_without_board_shows_no_board_column():
     r = dict(RUNNING)
     del r["board"], r["players"]

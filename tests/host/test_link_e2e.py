@@ -193,7 +193,8 @@ def test_increment_alone_over_the_link_is_one_logged_action(clock):
     code, out, err = cc("add-increment", "5s", "--port", port, "--json")
     assert code == 0, err
     after = status(port)
-    assert (after["white_ms"], after["black_ms"]) == (before["white_ms"], before["black_ms"])  # no time of its own
+    # no time of its own
+    assert (after["white_ms"], after["black_ms"]) == (before["white_ms"], before["black_ms"])
     assert (after["white_stage"], after["black_stage"]) == (2, 2)
     assert cc("resume", "--port", port)[0] == 0
     with L.Link(port) as lk:
