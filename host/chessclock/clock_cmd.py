@@ -501,8 +501,8 @@ def run_watch(args, stdout, stderr):
         live.start()
     n = 0
     rows = None
-    caption = "Ctrl-C stops" + ("" if args.count == 0 else " (or after %d readings)"
-                                % args.count)
+    caption = "Ctrl-C stops" + ("" if args.count == 0 else " (or after %d reading%s)"
+                                % (args.count, "" if args.count == 1 else "s"))
     try:
         with ThreadPoolExecutor(max_workers=min(32, len(ports))) as ex:
             while True:
