@@ -321,7 +321,7 @@ JSON_NAMES = {"t": "t_ms", "w": "white_ms", "b": "black_ms", "wmoves": "white_mo
               "soc": "battery_pct", "wall": "wall_s"}
 
 
-TEXT_FIELDS = ("clock", "spec", "players", "fw", "board")   # never read as numbers
+TEXT_FIELDS = ("clock", "spec", "players", "fw")   # never read as numbers
 
 
 def _typed(result):
@@ -423,7 +423,7 @@ def _named(status, hello, port, rnd):
     if rnd is not None:
         board = rnd.board_for(hello["clock"], port)
         if board is not None:
-            status["board"] = str(board)
+            status["board"] = board
             p = rnd.pairing(board)
             if p and (p.get("white") or p.get("black")):
                 status["players"] = "%s - %s" % (p.get("white") or "?", p.get("black") or "?")

@@ -167,6 +167,9 @@ def test_status_and_watch_of_two_clocks(clocks):
             assert {"white_ms", "black_ms", "white_moves", "running", "flags", "state",
                     "clock"} <= set(r["result"])
     assert many[0]["result"]["running"] == "black" and many[1]["result"]["clock"] == "clock-b"
+    paired = json.loads(cc(["status", "--port", a, "--json", "--pairings", str(pairings)])[1])
+    assert paired[0]["result"]["board"] == 7
+    assert paired[0]["result"]["players"] == "Ana - Bruno"
     # a bad --assign is one line, exit 2
     code, out, err = cc(["status", "--port", a, "--assign", "x=clock-a"])
     assert code == 2 and "not a number" in err
