@@ -190,3 +190,48 @@ def test_log_pull_of_many_clocks_shows_progress(clocks):
     code, out, err = cc(["log", "pull", "--port", a, "--port", b, "--archive", archive,
                          "--game", "g"])
     assert code == 0 and err == "" and out.count("records -> ") == 2
+
+
+def test_watch_on_a_terminal_redraws_in_place_and_ctrl_c_stops_it(clocks):
+    """On a terminal: one table redrawn in place (rich Live), until Ctrl-C: exit 0, no
+    traceback."""
+    import os
+    import pty
+    import select
+    import signal
+    import subprocess
+    import sys
+
+    (a, b), tmp = clocks
+    master, slave = pty.openpty()
+    env = dict(os.environ, COLUMNS="120", LINES="30", TERM="xterm")
+    p = subprocess.Popen([sys.executable, "-m", "chessclock.cli", "watch", "--port", a,
+                          "--port", b, "--interval", "0.2"], stdin=slave, stdout=slave,
+                         stderr=slave, env=env)
+    os.close(slave)
+    out = b""
+    deadline = time.monotonic() + 20
+    try:
+        while time.monotonic() < deadline and out.count(b"clock-b") < 3:
+            if select.select([master], [], [], 0.2)[0]:
+                out += os.read(master, 65536)
+        p.send_signal(signal.SIGINT)
+        code = p.wait(10)
+        while select.select([master], [], [], 0.2)[0]:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            out += chunk
+    finally:
+        if p.poll() is None:
+            p.kill()
+        os.close(master)
+    text = out.decode("utf-8", "replace")
+    assert code == 0, text[-2000:]
+    assert "Traceback" not in text
+    assert text.count("clock-b") >= 3 and "Ctrl-C stops" in text
+    assert "\x1b[" in text            # redrawn in place, in colour
+    assert text.count("2 clocks, 2 answering") >= 3
