@@ -225,16 +225,22 @@ def interactive(storage, stdout):
         stdout.write("\x1b[2J")
         while True:
             now = time.monotonic_ns() // 1000 - start - base
-            ready, _, _ = select.select([sys.stdin], [], [], 0.001)
-            if ready:
-                ch = sys.stdin.read(1)
+            ready, _, _ = select.select([fd], [], [], 0.001)
+            # every key typed since the last pass (sys.stdin.read(1) would leave the rest
+            # in Python's buffer, unseen by select: quick keys were lost)
+            keys = os.read(fd, 64).decode("utf-8", "replace") if ready else ""
+            quit_ = False
+            for ch in keys:
                 if ch == "P":
                     session.power_cut()
                     base = time.monotonic_ns() // 1000 - start
-                    continue
-                if session.key(ch, now) == "quit":
-                    stdout.write("\x1b[H" + session.picture() + "\x1b[J")
+                    now = 0
+                elif session.key(ch, now) == "quit":
+                    quit_ = True
                     break
+            if quit_:
+                stdout.write("\x1b[H" + session.picture() + "\x1b[J")
+                break
             session.run_to(max(session.board.t, now))
             picture = session.picture()
             if picture != last_draw:

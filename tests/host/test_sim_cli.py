@@ -151,3 +151,45 @@ def test_q_stops_cleanly_and_saves_and_P_is_a_power_cut(tmp_path):
     c = again.app.clock
     assert c.state == E.PAUSED and c.moves == [1, 1]
     assert c.main[E.WHITE] > white - 4000              # the last 5 s were never saved
+
+
+def test_make_sim_in_a_terminal_shows_the_menu_and_q_saves(tmp_path):
+    """`chessclock sim` on a pty: keys in, the picture out, q ends it with exit 0."""
+    import os
+    import pty
+    import select
+    import subprocess
+    import sys
+    import time
+
+    master, slave = pty.openpty()
+    p = subprocess.Popen([sys.executable, "-m", "chessclock.cli", "sim", "--storage",
+                          str(tmp_path / "flash")], stdin=slave, stdout=slave, stderr=slave)
+    os.close(slave)
+    out = b""
+
+    def read_until(what, timeout=15):
+        nonlocal out
+        end = time.monotonic() + timeout
+        while what not in out and time.monotonic() < end:
+            if select.select([master], [], [], 0.1)[0]:
+                try:
+                    out += os.read(master, 65536)
+                except OSError:
+                    return
+        assert what in out, out[-1500:]
+
+    try:
+        read_until(b"q stop and save")
+        os.write(master, b"m")
+        read_until(b"SET-UP MENU: [PrSt]")
+        os.write(master, b"++")                  # two at once: both count
+        read_until(b"[SEt]")
+        os.write(master, b"q")
+        read_until(b"stopped: saved in")
+        assert p.wait(10) == 0
+    finally:
+        if p.poll() is None:
+            p.kill()
+        os.close(master)
+    assert b"Traceback" not in out
