@@ -306,7 +306,10 @@ def write_incident(path, events, ruling, event="", place="", match="", date="", 
     out += ["", h("Stops, claims, penalties and adjustments"), ""]
     items = incident_items(events)
     if items:
-        out += ["- %s  %s: %s" % (fmt(t), kind, text) for t, kind, text in items]
+        for t, kind, text in items:   # with the time of day when the log has it
+            tod = time_of_day(events, t)
+            out.append("- %s%s  %s: %s" % (fmt(t), " (%s UTC)" % tod if tod else "", kind,
+                                          text))
     else:
         out.append("- none recorded in the log")
     out += ["", h("Rule"), ""]

@@ -93,8 +93,9 @@ def test_html_names_event_clock_log_verification_and_times_of_day(tmp_path, caps
     sheet.write_text('[Event "Open de Sitges"]\n[Round "3"]\n[White "Ana"]\n'
                      '[Black "Bruno"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n')
     page = tmp_path / "r.html"
+    incident = tmp_path / "i.txt"
     assert cli.main(["ruling", r["file"], "--key", str(keyfile), "--pgn", str(sheet),
-                     "--html", str(page)]) == 0
+                     "--html", str(page), "--incident", str(incident)]) == 0
     capsys.readouterr()
     text = page.read_text()
     assert "<th>Event</th><td>Open de Sitges 3</td>" in text
@@ -114,6 +115,8 @@ def test_html_names_event_clock_log_verification_and_times_of_day(tmp_path, caps
     assert re.fullmatch(r"\d\d:\d\d:\d\d", tod)
     assert re.search(r"<td>%s</td><td>%s</td><td>flag</td>" % (
         re.escape(RR.fmt(flag["t_ms"])), tod), text), text[-2000:]
+    assert "- %s (%s UTC)  flag: white's flag fell" % (RR.fmt(flag["t_ms"]), tod) \
+        in incident.read_text()
 
 
 def RR_events(path):
