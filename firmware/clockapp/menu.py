@@ -65,6 +65,7 @@ class Menu:
         self.drawn = [0, 0]
         self.message = ""        # a short answer shown on the right, e.g. "Err"
         self.hold_used = False   # this hold of MENU acted already (seal mode)
+        self.armed = False       # nEW asked once: a second START throws the game away
 
     def active(self):
         return self.mode != CLOSED
@@ -116,6 +117,8 @@ class Menu:
                 self.open(SETUP)
             return
         self.message = ""
+        armed = self.armed       # any button but START on nEW again keeps the game
+        self.armed = False
         if pressed & BTN_MENU:
             if self.editing:
                 self.editing = False
@@ -128,6 +131,7 @@ class Menu:
             else:
                 self.item = (self.item + step) % len(self.items())
         elif pressed & BTN_START:
+            self.armed = armed
             self.act()
         self.changed()
 
@@ -243,8 +247,13 @@ class Menu:
                 self.message = "no"
         elif name == "End":
             c.end(now)
-        elif name == "nEW":
-            self.choose(app.settings.spec)
+        elif name == "nEW":   # the game is thrown away (its log stays): ask first
+            if self.armed:
+                self.armed = False
+                self.choose(app.settings.spec)
+            else:
+                self.armed = True
+                self.message = "SurE"
 
     # ---- drawing ---------------------------------------------------------------------
     def value_text(self):

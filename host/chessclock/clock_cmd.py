@@ -44,11 +44,22 @@ def add_arguments_info(p):
     _common(p, key=False)
 
 
-add_arguments_status = add_arguments_info
+def _boards(p):
+    p.add_argument("--assign", action="append", default=[], metavar="BOARD=CLOCK",
+                   help="board number of a clock (its id or port), e.g. --assign 3=sim-a; "
+                   "repeat for several")
+    p.add_argument("--pairings", metavar="FILE", help="the round's pairings (CSV or FIDE "
+                   "TRF, as `chessclock hall`): boards and players of the clocks")
+
+
+def add_arguments_status(p):
+    _common(p, key=False)
+    _boards(p)
 
 
 def add_arguments_watch(p):
     _common(p, key=False)
+    _boards(p)
     p.add_argument("--interval", type=float, default=0.5, help="seconds between refreshes")
     p.add_argument("--count", type=int, default=0, help="stop after N refreshes (0: never)")
 
@@ -261,15 +272,33 @@ def ports_of(args):
 
 def on_each(args, stdout, stderr, fn, key=None, render=None):
     """fn(link) on every port concurrently; prints one result per clock; exit code."""
-    from concurrent.futures import ThreadPoolExecutor
     try:
         _check_timing(args)
         ports = ports_of(args)
     except L.ClockError as e:
         stderr.write("chessclock: %s\n" % e)
         return e.code
+    results = gather(args, ports, fn, key)
+    report(args, results, stdout, stderr, render)
+    return exit_code(results)
+
+
+def exit_code(results):
+    return max([0] + [r["code"] for r in results if not r["ok"]])
+
+
+def gather(args, ports, fn, key=None, done=None):
+    """fn(link) on every port concurrently: [{"port", "ok", "result"} or {"port", "ok",
+    "code", "error"}] in the order of `ports`; done(port, row) as each finishes."""
+    from concurrent.futures import ThreadPoolExecutor
 
     def one(port):
+        row = one_row(port)
+        if done is not None:
+            done(port, row)
+        return row
+
+    def one_row(port):
         try:
             with L.Link(port, key=key, timeout=args.timeout) as link:
                 return {"port": port, "ok": True, "result": fn(link)}
@@ -280,9 +309,7 @@ def on_each(args, stdout, stderr, fn, key=None, render=None):
                     "error": "unexpected %s: %s" % (type(e).__name__, e)}
 
     with ThreadPoolExecutor(max_workers=min(32, len(ports))) as ex:
-        results = list(ex.map(one, ports))
-    report(args, results, stdout, stderr, render)
-    return max([0] + [r["code"] for r in results if not r["ok"]])
+        return list(ex.map(one, ports))
 
 
 # --json field names: those of `chessclock simulate` and `log export` (white_ms, ...).
@@ -294,18 +321,27 @@ JSON_NAMES = {"t": "t_ms", "w": "white_ms", "b": "black_ms", "wmoves": "white_mo
               "soc": "battery_pct", "wall": "wall_s"}
 
 
+TEXT_FIELDS = ("clock", "spec", "players", "fw")   # never read as numbers
+
+
 def _typed(result):
     """Protocol values arrive as text: numbers become numbers for --json, and the
-    protocol's short names the names `simulate` and `log export` use."""
+    protocol's short names the names `simulate` and `log export` use. A status also gets
+    `flags` in `simulate`'s final shape: [{"side", "t_ms"}] in the order they fell."""
     if not isinstance(result, dict):
         return result
     out = {}
     for k, v in result.items():
-        if isinstance(v, str) and v.lstrip("-").isdigit() and len(v) < 20:
+        if isinstance(v, str) and k not in TEXT_FIELDS and v.lstrip("-").isdigit() \
+                and len(v) < 20:
             v = int(v)
         if k == "run" and v == "-":
             v = None
         out[JSON_NAMES.get(k, k)] = v
+    if "white_flag_ms" in out and "black_flag_ms" in out:
+        fell = [(out[s + "_flag_ms"], s) for s in ("white", "black")
+                if isinstance(out[s + "_flag_ms"], int) and out[s + "_flag_ms"] >= 0]
+        out["flags"] = [{"side": s, "t_ms": t} for t, s in sorted(fell)]
     return out
 
 
@@ -332,26 +368,6 @@ def _plain(fields):
     if isinstance(fields, dict):
         return " ".join("%s=%s" % kv for kv in fields.items())
     return str(fields)
-
-
-def _status_line(s):
-    flags = []
-    for side, p in (("white", "w"), ("black", "b")):
-        if int(s.get(p + "flag", -1)) >= 0:
-            flags.append(side + " flag")
-    # an arbiter with many clocks sees which one needs a fresh battery
-    if s.get("batlow") == "1":
-        soc, mv = int(s.get("soc", -1)), int(s.get("bat", -1))
-        flags.append("LOW BATTERY" + (" %d %%" % soc if soc >= 0 else
-                                      " %d mV" % mv if mv >= 0 else ""))
-    if s.get("seal") == "sealing":   # adjournment (docs/ADJOURNMENT.md)
-        flags.append("SEALING by %s%s" % (s.get("sealer", "?"), ", 15:00 PASSED"
-                                          if s.get("sealalert") == "1" else ""))
-    elif s.get("seal") == "sealed":
-        flags.append("ADJOURNED (sealed by %s)" % s.get("sealer", "?"))
-    return "%-8s white %9s (%s moves)  black %9s (%s moves)  running: %s%s" % (
-        s["state"], fmt_ms(s["w"]), s["wmoves"], fmt_ms(s["b"]), s["bmoves"], s["run"],
-        ("  " + ", ".join(flags)) if flags else "")
 
 
 def _err(stderr, e):
@@ -383,9 +399,62 @@ def run_info(args, stdout, stderr):
     return on_each(args, stdout, stderr, lambda link: link.request("hello"), render=render)
 
 
+def _round_of(args):
+    """The boards of --pairings and --assign (a hall.pairings Round), or None."""
+    if not (getattr(args, "pairings", None) or getattr(args, "assign", None)):
+        return None
+    from chessclock.hall import pairings
+    try:
+        rnd = pairings.load(args.pairings) if args.pairings else pairings.Round()
+        for a in args.assign:
+            n, eq, clock = a.partition("=")
+            if not eq or not clock.strip():
+                raise pairings.PairingError("--assign %s: write BOARD=CLOCK, e.g. 3=sim-a"
+                                            % a[:40])
+            rnd.assign_clock(clock.strip(), pairings._board_no(n, "--assign"))
+    except pairings.PairingError as e:
+        raise L.ClockError(L.EXIT_INPUT, str(e)) from None
+    return rnd
+
+
+def _named(status, hello, port, rnd):
+    """A status with the clock's id, and its board and players when the round names it."""
+    status = dict(status, clock=hello["clock"])
+    if rnd is not None:
+        board = rnd.board_for(hello["clock"], port)
+        if board is not None:
+            status["board"] = board
+            p = rnd.pairing(board)
+            if p and (p.get("white") or p.get("black")):
+                status["players"] = "%s - %s" % (p.get("white") or "?", p.get("black") or "?")
+    return status
+
+
+def _table_out(rows, stdout):
+    from chessclock import clock_view as V
+    con = V.console(stdout)
+    con.print(V.status_table(rows, V.title_for(rows), width=con.width))
+
+
 def run_status(args, stdout, stderr):
-    return on_each(args, stdout, stderr, lambda link: link.request("status"),
-                   render=_status_line)
+    try:
+        _check_timing(args)
+        ports = ports_of(args)
+        rnd = _round_of(args)
+    except L.ClockError as e:
+        return _err(stderr, e)
+
+    def fn(link):
+        return _named(link.request("status"), link.request("hello"), link.port, rnd)
+    rows = gather(args, ports, fn)
+    if args.json:
+        report(args, rows, stdout, stderr)
+    else:
+        _table_out(rows, stdout)
+        for r in rows:
+            if not r["ok"]:
+                stderr.write("chessclock: %s\n" % r["error"])
+    return exit_code(rows)
 
 
 def _check_timing(args):
@@ -397,39 +466,55 @@ def _check_timing(args):
 
 
 def run_watch(args, stdout, stderr):
+    """The status table, refreshed every --interval until Ctrl-C (or --count readings):
+    in place on a terminal, a table a reading into a pipe, a JSON list a line with --json."""
     from concurrent.futures import ThreadPoolExecutor
     try:
         _check_timing(args)
         ports = ports_of(args)
+        rnd = _round_of(args)
     except L.ClockError as e:
         return _err(stderr, e)
     links = {}
+    hellos = {}
 
     def one(port):
         try:
             if port not in links:
                 links[port] = L.Link(port, timeout=args.timeout)
-            return port, True, links[port].request("status")
+                hellos[port] = links[port].request("hello")
+            lk = links[port]
+            return {"port": port, "ok": True,
+                    "result": _named(lk.request("status"), hellos[port], port, rnd)}
         except L.ClockError as e:
-            links.pop(port, None)
-            return port, False, str(e)
+            lk = links.pop(port, None)
+            if lk is not None:
+                lk.close()
+            return {"port": port, "ok": False, "code": e.code, "error": str(e)}
 
+    from chessclock import clock_view as V
+    con = V.console(stdout)
+    live = None
+    if not args.json and con.is_terminal:
+        from rich.live import Live
+        live = Live(console=con, auto_refresh=False, transient=False)
+        live.start()
     n = 0
     rows = None
-    tty = stdout.isatty() if hasattr(stdout, "isatty") else False
+    caption = "Ctrl-C stops" + ("" if args.count == 0 else " (or after %d reading%s)"
+                                % (args.count, "" if args.count == 1 else "s"))
     try:
         with ThreadPoolExecutor(max_workers=min(32, len(ports))) as ex:
             while True:
                 rows = list(ex.map(one, ports))
                 if args.json:
-                    stdout.write(json.dumps([{"port": p, "ok": ok, "result" if ok else
-                                              "error": _typed(v) if ok else v}
-                                             for p, ok, v in rows]) + "\n")
+                    report(args, rows, stdout, stderr)
                 else:
-                    width = max(len(p) for p in ports)
-                    text = "\n".join("%-*s  %s" % (width, p, _status_line(v) if ok else
-                                                   "NO ANSWER  " + v) for p, ok, v in rows)
-                    stdout.write(("\x1b[H\x1b[J" if tty else "") + text + "\n")
+                    table = V.status_table(rows, V.title_for(rows), caption, con.width)
+                    if live is not None:
+                        live.update(table, refresh=True)
+                    else:
+                        con.print(table)
                 stdout.flush()
                 n += 1
                 if args.count and n >= args.count:
@@ -438,10 +523,12 @@ def run_watch(args, stdout, stderr):
     except KeyboardInterrupt:
         pass
     finally:
+        if live is not None:
+            live.stop()
         for lk in links.values():
             lk.close()
     # no clock answered at the last refresh: say so in the exit code too
-    return 0 if rows is None or any(ok for _, ok, _ in rows) else L.EXIT_UNREACHABLE
+    return 0 if rows is None or any(r["ok"] for r in rows) else L.EXIT_UNREACHABLE
 
 
 def _key_or_exit(args, stderr):
@@ -698,16 +785,19 @@ def unpack_records(blob):
     return out
 
 
-def pull(link, archive, game, clear=False, chunk=4096, progress=None, ack=True):
+def pull(link, archive, game, clear=False, chunk=4096, progress=None, ack=True,
+         on_clock=None):
     """Pull a clock's log into ARCHIVE/CLOCK/GAME.log from where the last pull stopped
     (GAME.next holds the next sequence number), then the clock's signed head (an `HD`
     frame, for `log verify`); then acknowledge it (`logack`: the clock may remove those
     games when its log is full; on a keyed clock only with the arbiter's key). Returns a
-    summary dict."""
+    summary dict. progress(records so far) as it goes; on_clock(clock id) once known."""
     import base64
 
     from chessclock.logtools import head_frame
     hello = link.request("hello")
+    if on_clock is not None:
+        on_clock(hello["clock"])
     clock = "".join(c if c.isalnum() or c in "-_" else "_" for c in hello["clock"])
     folder = os.path.join(archive, clock)
     os.makedirs(folder, exist_ok=True)
@@ -779,28 +869,34 @@ def _pull_line(r):
 
 
 def run_log_pull(args, stdout, stderr):
+    """Pull every clock's log; on a terminal a progress bar a clock (rich) on stderr."""
     key, code = _key_or_exit(args, stderr)
     if code:
         return code
     game = args.game or time.strftime("%Y-%m-%d")
     try:
+        _check_timing(args)
         ports = ports_of(args)
     except L.ClockError as e:
         return _err(stderr, e)
-    show = len(ports) == 1 and not args.json and stderr.isatty()
-
-    def progress(n):
-        if show:
-            stderr.write("\r%s pulling: %d records" % ("#" * min(40, n // 250 + 1), n))
-            stderr.flush()
+    bars = None
+    if not args.json and hasattr(stderr, "isatty") and stderr.isatty():
+        from chessclock import clock_view as V
+        bars = V.PullProgress(ports, V.console(stderr))
 
     def fn(link):
-        r = pull(link, args.archive, game, args.clear, args.chunk, progress)
-        if show:
-            stderr.write("\n")
-        return r
+        port = link.port
+        return pull(link, args.archive, game, args.clear, args.chunk,
+                    progress=(lambda n: bars.records(port, n)) if bars else None,
+                    on_clock=(lambda c: bars.named(port, c)) if bars else None)
 
-    return on_each(args, stdout, stderr, fn, key=key, render=_pull_line)
+    if bars is None:
+        results = gather(args, ports, fn, key)
+    else:
+        with bars:
+            results = gather(args, ports, fn, key, done=bars.done)
+    report(args, results, stdout, stderr, _pull_line)
+    return exit_code(results)
 
 
 # `chessclock log pull` is the same command as `chessclock log-pull`.

@@ -732,9 +732,11 @@ def verification_lines(res, path, intact_only=False):
     """What the verification established, in words (for every report)."""
     out = []
     played = len(res.played())
-    out.append("%s: %d records, %d games played (%d controls set), %d presses replayed"
-               % (path, len(res.records), played, len(res.games),
-                  sum(1 for r in res.records if r.code == 1)))
+    presses = sum(1 for r in res.records if r.code == 1)
+    out.append("%s: %d records, %d game%s played (%d control%s set), %d press%s replayed"
+               % (path, len(res.records), played, "" if played == 1 else "s",
+                  len(res.games), "" if len(res.games) == 1 else "s", presses,
+                  "" if presses == 1 else "es"))
     for p in res.problems:
         out.append("FAIL: %s" % p)
     if not intact_only:

@@ -973,7 +973,8 @@ def _run(args, stdout):
             if args.plot:
                 RR.plot(events, args.plot)
             if args.html:
-                RR.write_html(args.html, events, r, event=args.event)
+                RR.write_html(args.html, events, r, event=args.event,
+                              headers=(game.headers if game is not None else None))
             if args.incident:
                 RR.write_incident(args.incident, events, r, event=args.event,
                                   place=args.place, match=args.match, date=args.date,

@@ -14,12 +14,14 @@ from chessclock.ruling import CORRECTIONS, Facts, fmt
 
 def series(events):
     """Time left per move for each side: {'white': [(move, ms)], 'black': [...]}, starting
-    with move 0 (the start), then the time after each press (after its increment and any
-    stage time added by it). Also the markers: flags, stages, stops, corrections, each
-    [(move position, ms or None, label)]."""
+    with move 0 (the start), then the time after each press (after its increment). A stage
+    passed or a correction adds a point at the same move, so each side's line drops to what
+    was left and rises with the stage's time; a flag ends the line at 0 during the move the
+    side was thinking about. Also the markers: flags, stages, stops, corrections, each
+    [(move position, ms or None, label)], and `moves` {side: presses}."""
     pts = {"white": [], "black": []}
     moves = {"white": 0, "black": 0}
-    marks = {"flag": [], "stage": [], "stop": [], "correction": []}
+    marks = {"flag": [], "stage": [], "stop": [], "correction": [], "moves": moves}
     for e in events:
         typ, side = e.get("type"), e.get("side")
         if typ == "final":
@@ -31,20 +33,97 @@ def series(events):
             moves[side] = e.get("moves", moves[side] + 1)
             pts[side].append((moves[side], e[side + "_ms"]))
         elif typ == "stage" and side in pts:
-            # the stage's time is added after the press: update that point
-            if pts[side] and pts[side][-1][0] == moves[side]:
-                pts[side][-1] = (moves[side], e[side + "_ms"])
-            marks["stage"].append((moves[side] + 0.5, e[side + "_ms"],
+            pts[side].append((moves[side], e[side + "_ms"]))
+            marks["stage"].append((moves[side], e[side + "_ms"],
                                    "%s stage %s" % (side, e.get("stage"))))
         elif typ == "flag" and side in pts:
-            marks["flag"].append((moves[side] + 0.5, 0, "%s flag %s" % (side, fmt(e["t_ms"]))))
+            x = moves[side] + 1   # it fell while that side thought about its next move
+            pts[side].append((x, 0))
+            marks["flag"].append((x, 0, "%s flag %s" % (side, fmt(e["t_ms"]))))
         elif typ == "pause":
             pos = max(moves.values()) + 0.25
             marks["stop"].append((pos, None, "stop %s" % fmt(e["t_ms"])))
         elif typ in CORRECTIONS:
             pos = max(moves.values()) + 0.25
             marks["correction"].append((pos, None, "%s %s" % (typ, side or "")))
+            for s in ("white", "black"):   # the times it set, on both lines
+                if pts[s] and isinstance(e.get(s + "_ms"), int) \
+                        and e[s + "_ms"] != pts[s][-1][1]:
+                    pts[s].append((moves[s], e[s + "_ms"]))
     return pts, marks
+
+
+# y-axis steps: the first that gives at most 8 ticks over the picture's height
+_STEPS_MS = (5000, 10000, 15000, 30000, 60000, 120000, 300000, 600000, 900000, 1800000,
+             3600000, 7200000)
+
+
+def clock_text(ms, _pos=None):
+    """An axis tick: m:ss, or h:mm:ss from an hour (never minutes as decimals)."""
+    ms = int(round(ms))
+    sign = "-" if ms < 0 else ""
+    s = abs(ms) // 1000
+    h, rest = divmod(s, 3600)
+    m, s = divmod(rest, 60)
+    return "%s%d:%02d:%02d" % (sign, h, m, s) if h else "%s%d:%02d" % (sign, m, s)
+
+
+def figure(events, title=None):
+    """The matplotlib Figure of time left per move (no file written) and its summary."""
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import FuncFormatter, MaxNLocator, MultipleLocator
+
+    pts, marks = series(events)
+    fig = Figure(figsize=(9, 4.8), dpi=100, layout="constrained")
+    ax = fig.add_subplot(1, 1, 1)
+    colours = {"white": "#1f77b4", "black": "#222222"}
+    drawn = {}
+    for side in ("white", "black"):
+        xs = [x for x, _ in pts[side]]
+        ys = [y for _, y in pts[side]]
+        ax.plot(xs, ys, marker="o", markersize=3, color=colours[side],
+                label="%s: time left after each move" % side.capitalize())
+        drawn[side] = 1 + marks["moves"][side] if pts[side] else 0
+    top = max([y for side in pts for _, y in pts[side]] + [60000])
+    right = max([x for side in pts for x, _ in pts[side]] + [1])
+    # room below 0 and right of the last move, so that a flag's marker is inside
+    ax.set_ylim(-0.08 * top, top * 1.08)
+    ax.set_xlim(-0.3, right + 0.7)
+    for x, _, label in marks["flag"]:
+        ax.plot([x], [0], marker="v", markersize=12, color="red", linestyle="none")
+        near_right = x > right * 0.7
+        ax.annotate(label, (x, 0), textcoords="offset points", xytext=(-6 if near_right
+                                                                       else 6, 10),
+                    ha="right" if near_right else "left", fontsize=8, color="red")
+    at_x = {}
+    for x, y, label in marks["stage"]:
+        ax.axvline(x, color="green", linestyle="--", linewidth=0.8)
+        k = at_x[x] = at_x.get(x, -1) + 1     # both sides' stages at one move: stacked
+        y = max(y2 for x2, y2, _ in marks["stage"] if x2 == x)
+        ax.annotate(label, (x, y), textcoords="offset points", xytext=(5, -12 - 10 * k),
+                    fontsize=7, color="green")
+    for x, _, label in marks["stop"]:
+        ax.axvline(x, color="orange", linestyle=":", linewidth=1.2)
+        ax.annotate(label, (x, top * 1.02), fontsize=7, color="orange", rotation=90,
+                    va="top")
+    for x, _, label in marks["correction"]:
+        ax.axvline(x, color="purple", linestyle="-.", linewidth=1)
+        ax.annotate(label, (x, top * 0.6), fontsize=7, color="purple", rotation=90,
+                    va="top")
+    step = next((s for s in _STEPS_MS if top / s <= 8), _STEPS_MS[-1])
+    ax.yaxis.set_major_locator(MultipleLocator(step))
+    ax.yaxis.set_major_formatter(FuncFormatter(clock_text))
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))   # whole moves only
+    ax.set_xlabel("move")
+    ax.set_ylabel("time left (m:ss)")
+    ax.set_title(title or "Time left per move")
+    ax.grid(True, alpha=0.3)
+    # the legend under the picture, never over a line
+    fig.legend(loc="outside lower center", ncols=2, fontsize=8, frameon=False)
+    summary = {"points": drawn, "flags": len(marks["flag"]),
+               "stages": len(marks["stage"]), "stops": len(marks["stop"]),
+               "corrections": len(marks["correction"])}
+    return fig, ax, summary
 
 
 def plot(events, path, title=None, fmt_=None):
@@ -53,46 +132,11 @@ def plot(events, path, title=None, fmt_=None):
     import matplotlib
 
     matplotlib.use("Agg")
-    from matplotlib.figure import Figure
-
-    pts, marks = series(events)
-    fig = Figure(figsize=(9, 4.8), dpi=100)
-    ax = fig.add_subplot(1, 1, 1)
-    colours = {"white": "#1f77b4", "black": "#222222"}
-    drawn = {}
-    for side in ("white", "black"):
-        xs = [x for x, _ in pts[side]]
-        ys = [y / 60000 for _, y in pts[side]]
-        ax.plot(xs, ys, marker="o", markersize=3, color=colours[side],
-                label="%s (time left after each move)" % side.capitalize())
-        drawn[side] = len(xs)
-    for x, _, label in marks["flag"]:
-        ax.plot([x], [0], marker="v", markersize=12, color="red", linestyle="none")
-        ax.annotate(label, (x, 0), textcoords="offset points", xytext=(4, 8), fontsize=8,
-                    color="red")
-    for x, y, label in marks["stage"]:
-        ax.axvline(x, color="green", linestyle="--", linewidth=0.8)
-        ax.annotate(label, (x, y / 60000), fontsize=7, color="green")
-    for x, _, label in marks["stop"]:
-        ax.axvline(x, color="orange", linestyle=":", linewidth=1.2)
-        ax.annotate(label, (x, ax.get_ylim()[1] * 0.95), fontsize=7, color="orange",
-                    rotation=90, va="top")
-    for x, _, label in marks["correction"]:
-        ax.axvline(x, color="purple", linestyle="-.", linewidth=1)
-        ax.annotate(label, (x, ax.get_ylim()[1] * 0.6), fontsize=7, color="purple",
-                    rotation=90, va="top")
-    ax.set_xlabel("move (presses by each side)")
-    ax.set_ylabel("time left (minutes)")
-    ax.set_title(title or "Time left per move")
-    ax.set_ylim(bottom=0)
-    ax.grid(True, alpha=0.3)
-    ax.legend(loc="upper right", fontsize=8)
+    fig, _, summary = figure(events, title)
     if fmt_ is None:
         fmt_ = "svg" if str(path).lower().endswith(".svg") else "png"
     fig.savefig(path, format=fmt_)
-    return {"format": fmt_, "points": drawn, "flags": len(marks["flag"]),
-            "stages": len(marks["stage"]), "stops": len(marks["stop"]),
-            "corrections": len(marks["correction"])}
+    return dict(summary, format=fmt_)
 
 
 def _times_of_day(events):
@@ -103,9 +147,30 @@ def _times_of_day(events):
     return "%s to %s (UTC, from the clock's wall clock)" % (days[0], days[-1])
 
 
-def write_html(path, events, ruling, title="Clock ruling", event=""):
-    """One page: the event, clock, log file and its verification, the facts, the ruling,
-    the picture (a PNG embedded as base64)."""
+def time_of_day(events, t_ms):
+    """The UTC time of day (HH:MM:SS) at clock time t_ms, from the last event at or before
+    it that carries the clock's wall clock ("utc"); None when the log has none."""
+    ref = None
+    for e in events:
+        if e.get("utc") and isinstance(e.get("t_ms"), int) and e["t_ms"] <= t_ms:
+            ref = e
+    if ref is None:
+        return None
+    try:
+        at = datetime.datetime.strptime(ref["utc"], "%Y-%m-%dT%H:%M:%SZ")
+    except (TypeError, ValueError):
+        return None
+    return (at + datetime.timedelta(milliseconds=t_ms - ref["t_ms"])).strftime("%H:%M:%S")
+
+
+def write_html(path, events, ruling, title="Clock ruling", event="", headers=None):
+    """One page: the event, clock, log file and its verification, what happened (with the
+    time of day when the log has the wall clock), the facts, the ruling, the picture (a PNG
+    embedded as base64). `headers`: the scoresheet's PGN headers (Event, Site, White,
+    Black) when the arbiter gave one."""
+    headers = dict(headers or {})
+    event = event or " ".join(x for x in (headers.get("Event", ""), headers.get("Round", ""))
+                              if x and x != "?")
     buf = io.BytesIO()
     summary = plot(events, buf, fmt_="png")
     img = base64.b64encode(buf.getvalue()).decode("ascii")
@@ -116,12 +181,14 @@ def write_html(path, events, ruling, title="Clock ruling", event=""):
              "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto}"
              "td,th{padding:2px 8px;text-align:left}.art{color:#555}"
              ".unverified{color:#b00;font-size:1.6em;font-weight:bold;border:4px solid #b00;"
-             "padding:0.5em}</style>",
+             "padding:0.5em}.verified{color:#060;font-weight:bold}</style>",
              "</head><body>", "<h1>%s</h1>" % esc(title)]
     if src is not None and not src.verified:
         parts.append("<p class='unverified'>%s</p>" % esc(
             "UNVERIFIED: these events are not proven to be the clock's own log. A ruling "
             "on them is not evidence."))
+    players = " - ".join(headers.get(k, "") for k in ("White", "Black")
+                         if headers.get(k, "") not in ("", "?"))
     parts += ["<table>",
               "<tr><th>Event</th><td>%s</td></tr>" % esc(event or "-"),
               "<tr><th>Clock</th><td>%s</td></tr>" % esc(
@@ -129,14 +196,29 @@ def write_html(path, events, ruling, title="Clock ruling", event=""):
                   + (" (game %s of its log)" % src.game if src is not None and src.game
                      else "")),
               "<tr><th>Log file</th><td>%s</td></tr>" % esc(src.path if src else "-"),
+              "<tr><th>Verification</th><td class='%s'>%s</td></tr>" % (
+                  "verified" if src is not None and src.verified else "unverified-cell",
+                  esc("authentic: the clock's own log" if src is not None and src.verified
+                      else "NOT VERIFIED" if src is not None else "-")),
               "<tr><th>Times of day</th><td>%s</td></tr>" % esc(
                   _times_of_day(events) or "not in the log (no wall clock given)"),
-              "<tr><th>Rules</th><td>%s</td></tr>" % esc(ruling.ruleset.title),
-              "</table>"]
+              "<tr><th>Rules</th><td>%s</td></tr>" % esc(ruling.ruleset.title)]
+    if players:
+        parts.append("<tr><th>Players</th><td>%s</td></tr>" % esc(players))
+    parts.append("</table>")
     if src is not None:
         parts += ["<h2>Verification</h2>", "<ul>"]
         parts += ["<li>%s</li>" % esc(x) for x in src.lines]
         parts.append("</ul>")
+    items = incident_items(events)
+    if items:
+        parts += ["<h2>What happened, in order</h2>",
+                  "<table><tr><th>clock time</th><th>time of day (UTC)</th><th>what</th>"
+                  "<th></th></tr>"]
+        parts += ["<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>" % (
+            esc(fmt(t)), esc(time_of_day(events, t) or "-"), esc(kind), esc(text))
+            for t, kind, text in items]
+        parts.append("</table>")
     parts += ["<h2>Facts (from the clock's log)</h2>", "<ul>"]
     parts += ["<li>%s</li>" % esc(f) for f in ruling.facts]
     parts += ["</ul>", "<h2>Ruling</h2>", "<table><tr><th>ruling</th><th>article</th></tr>"]
@@ -224,7 +306,10 @@ def write_incident(path, events, ruling, event="", place="", match="", date="", 
     out += ["", h("Stops, claims, penalties and adjustments"), ""]
     items = incident_items(events)
     if items:
-        out += ["- %s  %s: %s" % (fmt(t), kind, text) for t, kind, text in items]
+        for t, kind, text in items:   # with the time of day when the log has it
+            tod = time_of_day(events, t)
+            out.append("- %s%s  %s: %s" % (fmt(t), " (%s UTC)" % tod if tod else "", kind,
+                                          text))
     else:
         out.append("- none recorded in the log")
     out += ["", h("Rule"), ""]

@@ -5,7 +5,9 @@ buttons, the app's own loop in real time. Headless (`--script FILE`): simulated 
 script's inputs, a JSON line per `show`: for tests and for trying a scenario exactly.
 
 Keys: a = left lever, l = right lever, space = start/pause, m = menu, M = menu held 2.5 s
-(arbiter menu), + / - = plus / minus, q = quit.
+(arbiter menu), + / - = plus / minus, q = stop (saves the game, as a clock switched off
+between moves), P = a power cut (stops dead and boots again from what the flash holds).
+Keys typed faster than a press lasts are queued one after the other: each one counts.
 """
 
 import json
@@ -54,6 +56,46 @@ def describe(view):
 LED_NAMES = {0: "left", 1: "right"}   # board.running_led -> the lit LED's side
 
 
+# What each menu item does, in words, under the displays (the display shows 4-8 letters).
+ITEM_WORDS = {
+    "PrSt": "a preset", "FAv": "a favourite", "SEt": "a control by hand (minutes, then "
+    "increment)", "SAvE": "save this control as a favourite", "SWAP": "which lever is "
+    "White's", "Snd": "sound", "SEcS": "seconds always (no tenths)", "MovS": "show the move "
+    "counter", "SIdE": "the side to correct", "+2": "+2 minutes to that side", "tImE":
+    "that side's time, 10 s a press", "MovE": "that side's move counter", "StAG": "that "
+    "side's stage", "Undo": "the last press was not a move", "InC": "an increment for both "
+    "from now on", "rES": "resume, that side's clock running", "End": "end the game", "nEW":
+    "a new game with this control (throws this one away)"}
+
+
+def menu_lines(app):
+    """The open menu under the displays: its items (the current one in brackets), the
+    item's value in full (a preset's whole name), and the keys that work now."""
+    from clockapp.menu import EDITABLE, SETUP
+    m = app.menu
+    if not m.active():
+        return ["  keys: a/l levers, space start/pause, m set-up menu (before a game), "
+                "M hold menu: arbiter menu (paused or ended),",
+                "        +/- plus/minus, q stop and save, P power cut"]
+    items = m.items()
+    name = items[m.item]
+    value = m.value_text()
+    out = ["  %s: %s" % ("SET-UP MENU" if m.mode == SETUP else "ARBITER MENU",
+                         " ".join(("[%s]" % n) if i == m.item else n
+                                  for i, n in enumerate(items))),
+           "  %s%s: %s%s" % ("editing " if m.editing else "", name, ITEM_WORDS.get(name, ""),
+                             ("  = " + value) if value else "")]
+    if m.armed:
+        keys = "space again: throw this game away and start anew; any other key keeps it"
+    elif m.editing:
+        keys = "+/- change it, space takes it, m back"
+    else:
+        keys = "+/- next/previous item, space %s, m closes the menu" % (
+            "edits it" if name in EDITABLE else "does it")
+    out.append("  keys: " + keys + ", q stop and save")
+    return out
+
+
 def screen(board, app):
     """The terminal picture of both displays (and the running-side LED above each)."""
     out = []
@@ -88,8 +130,7 @@ def screen(board, app):
     out.append("")
     out.append("  buzzer: %s    control: %s" % ("((( %d Hz )))" % board.freq if board.freq
                                                  else "-", app.settings.spec))
-    out.append("  keys: a/l levers, space start/pause, m menu, M hold menu (arbiter), "
-               "+/- plus/minus, q quit")
+    out += menu_lines(app)
     return "\x1b[K\n".join(out)  # clear each line's tail: shorter lines leave no debris
 
 
@@ -101,35 +142,107 @@ def _make(storage, tick0=0):
     return board, App(board)
 
 
+GAP_US = 60000      # released this long between two queued presses (> the debounce)
+
+
+class Session:
+    """The simulator in a terminal without the terminal: keys in, pictures out, so that
+    the interactive loop is a thin shell around it (and tests drive it by hand).
+
+    Keys typed faster than a press lasts are queued: each press starts when the one before
+    it on the same input has been released for GAP_US, so a quick `+++` moves three items
+    and no key is lost. `q` stops cleanly: the log and the game are written to the flash
+    first, as a clock switched off between moves. `P` cuts the power: what was not written
+    yet is lost and the board boots again from the flash."""
+
+    def __init__(self, storage):
+        self.storage = storage
+        self.board, self.app = _make(storage)
+        self.free = {}      # input -> board time (us) when its last queued press ends
+        self.note = ""      # one line about the last stop or power cut
+
+    def key(self, ch, now_us):
+        """One key at board time now_us: 'quit' for q, else None."""
+        if ch == "q":
+            self.stop()
+            return "quit"
+        if ch == "P":
+            self.power_cut()
+            return None
+        kind, what = KEYS.get(ch, (None, None))
+        if kind is None:
+            return None
+        hold = {"lever": 80000, "button": 120000, "hold": 2500000}[kind]
+        slot = ("lever", what) if kind == "lever" else "buttons"
+        at = max(now_us, self.free.get(slot, 0))
+        self.free[slot] = at + hold + GAP_US
+        if kind == "lever":
+            self.board.press_lever(what, at, hold_us=hold)
+        else:
+            self.board.press_buttons(what, at, hold_us=hold)
+        return None
+
+    def run_to(self, now_us):
+        """The app's loop up to board time now_us (at least one pass)."""
+        from boards.sim import run_until
+        self.app.step()
+        run_until(self.app, self.board, now_us)
+
+    def stop(self):
+        """A clean stop: every event on the flash, the game saved to come back paused."""
+        app = self.app
+        app.flush()
+        from clockcore import engine as E
+        if app.clock.state != E.IDLE:
+            app.save_state()
+        self.note = "stopped: saved in %s" % self.storage
+
+    def power_cut(self):
+        """The power fails now: no flush, no save; the board boots again on its flash."""
+        t = self.board.ticks_us()
+        self.board, self.app = _make(self.storage, tick0=t)
+        self.free = {}
+        self.note = "power cut: the clock booted again from its flash"
+        return t
+
+    def picture(self):
+        text = screen(self.board, self.app)
+        return text + ("\x1b[K\n  " + self.note if self.note else "")
+
+
 def interactive(storage, stdout):
     import termios
     import tty
 
-    board, app = _make(storage)
+    session = Session(storage)
     fd = sys.stdin.fileno()
     old = termios.tcgetattr(fd)
     start = time.monotonic_ns() // 1000
+    base = 0            # board time at `start` (a power cut starts a new board at 0)
     last_draw = ""
     try:
         tty.setcbreak(fd)
         stdout.write("\x1b[2J")
         while True:
-            app.step()
-            now = time.monotonic_ns() // 1000 - start
-            ready, _, _ = select.select([sys.stdin], [], [], 0.001)
-            if ready:
-                ch = sys.stdin.read(1)
-                if ch == "q":
+            now = time.monotonic_ns() // 1000 - start - base
+            ready, _, _ = select.select([fd], [], [], 0.001)
+            # every key typed since the last pass (sys.stdin.read(1) would leave the rest
+            # in Python's buffer, unseen by select: quick keys were lost)
+            keys = os.read(fd, 64).decode("utf-8", "replace") if ready else ""
+            quit_ = False
+            for ch in keys:
+                if ch == "P":
+                    session.power_cut()
+                    base = time.monotonic_ns() // 1000 - start
+                    now = 0
+                elif session.key(ch, now) == "quit":
+                    quit_ = True
                     break
-                kind, what = KEYS.get(ch, (None, None))
-                if kind == "lever":
-                    board.press_lever(what, now, hold_us=80000)
-                elif kind == "button":
-                    board.press_buttons(what, now, hold_us=120000)
-                elif kind == "hold":
-                    board.press_buttons(what, now, hold_us=2500000)
-            board.advance_to(max(board.t, time.monotonic_ns() // 1000 - start))
-            picture = screen(board, app)
+            if quit_:
+                stdout.write("\x1b[H" + session.picture() + "\x1b[J")
+                break
+            session.run_to(max(session.board.t, now))
+            picture = session.picture()
             if picture != last_draw:
                 stdout.write("\x1b[H" + picture + "\x1b[J")
                 stdout.flush()

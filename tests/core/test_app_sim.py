@@ -420,3 +420,27 @@ def test_power_cut_at_every_point_of_a_game_restores_a_consistent_state():
         assert records[-1][0] == A.EV_BOOT, n
         n += step
     assert cuts > 10
+
+
+def test_arbiter_new_game_asks_before_throwing_the_game_away():
+    # nEW: START shows SurE; any other button keeps the game; START twice starts anew
+    board, app = boot()
+    start(board, app, 1000)
+    board.press_lever(LEFT, 3000000)
+    until(app, board, 3100)
+    t = nav(board, app, 4000, BTN_START)       # pause
+    board.press_buttons(BTN_MENU, t * 1000, hold_us=2500000)
+    until(app, board, t + 3000)
+    t = nav(board, app, t + 3000, BTN_MINUS)   # the last item: nEW
+    assert text(board.left) == "nEW"
+    t = nav(board, app, t, BTN_START)
+    assert text(board.right) == "SurE" and app.clock.moves == [1, 0]
+    t = nav(board, app, t, BTN_PLUS, BTN_MINUS, BTN_START)   # moved away and back: asks again
+    assert text(board.right) == "SurE" and app.clock.state == E.PAUSED
+    t = nav(board, app, t, BTN_MENU)           # MENU keeps the game (and closes the menu)
+    assert app.clock.state == E.PAUSED and app.clock.moves == [1, 0]
+    board.press_buttons(BTN_MENU, t * 1000, hold_us=2500000)
+    until(app, board, t + 3000)
+    t = nav(board, app, t + 3000, BTN_MINUS, BTN_START, BTN_START)
+    assert app.clock.state == E.IDLE and app.clock.moves == [0, 0]
+    assert not app.menu.active()

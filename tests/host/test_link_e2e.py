@@ -157,15 +157,14 @@ def test_set_pgn_no_event_plays_needs_pgn_and_the_clock_checks_too(clock):
     assert status(port)["white_ms"] == 90000
 
 
-def test_status_line_names_a_low_battery():
-    from chessclock.clock_cmd import _status_line
+def test_status_notes_name_a_low_battery():
+    from chessclock.clock_view import notes
     s = {"state": "running", "w": "60000", "wmoves": "3", "b": "50000", "bmoves": "3",
          "run": "white", "wflag": "-1", "bflag": "-1", "bat": "3900", "batlow": "0", "soc": "-1"}
-    assert "BATTERY" not in _status_line(s)
-    assert _status_line(dict(s, batlow="1", soc="44")).endswith("LOW BATTERY 44 %")
-    assert _status_line(dict(s, batlow="1", bat="3400")).endswith("LOW BATTERY 3400 mV")
-    assert _status_line(dict(s, batlow="1", bflag="1200")).endswith(
-        "black flag, LOW BATTERY 3900 mV")
+    assert "BATTERY" not in notes(s)
+    assert notes(dict(s, batlow="1", soc="44")) == "LOW BATTERY 44 %"
+    assert notes(dict(s, batlow="1", bat="3400")) == "LOW BATTERY 3400 mV"
+    assert notes(dict(s, batlow="1", refused="2")) == "LOW BATTERY 3900 mV, 2 key refusals"
 
 
 def test_many_ports_one_failing(clock, tmp_path):

@@ -94,7 +94,7 @@ def test_log_verify_command_refuses_what_is_not_proven(tmp_path, capsys):
     keyfile.write_text(KEY.hex() + "\n")
     assert cli.main(["log", "verify", r["file"], "--key", str(keyfile)]) == 0
     out = capsys.readouterr().out
-    assert "verification: AUTHENTIC" in out and "1 games played" in out
+    assert "verification: AUTHENTIC" in out and "1 game played" in out
     cut = tmp_path / "cut.log"
     cut.write_bytes(data[:frames_of(data)[-2][0]])
     assert cli.main(["log", "verify", str(cut), "--key", str(keyfile)]) == 1

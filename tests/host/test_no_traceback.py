@@ -97,6 +97,11 @@ def cases(f):
         (["watch", "--interval", BIG, "--count", "1"] + NOPORT, None),
         (["status", "--timeout", BIG] + NOPORT, None),
         (["status", "--timeout", "nan"] + NOPORT, None),
+        (["status", "--pairings", f["bin"]] + NOPORT, 2),
+        (["status", "--pairings", f["missing"]] + NOPORT, 2),
+        (["watch", "--assign", "x", "--count", "1"] + NOPORT, 2),
+        (["watch", "--assign", BIG + "=sim", "--count", "1"] + NOPORT, 2),
+        (["status", "--assign", "0=sim"] + NOPORT, 2),
         (["log", "pull", "--archive", f["bin"]] + NOPORT, None),
     ]
     for name in ("info", "status", "start", "pause", "resume", "undo", "end", "wallclock",

@@ -62,3 +62,134 @@ def test_sim_serial_prints_a_port_the_other_commands_can_use(tmp_path):
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+# ---- the terminal simulator (`make sim`), driven without a terminal -------------------
+def session(tmp_path):
+    from chessclock import sim
+    sim.run  # noqa: B018  (sim puts firmware/ on the path when it runs; tests have it)
+    return sim.Session(str(tmp_path / "flash"))
+
+
+def test_menu_keys_and_whole_preset_names_are_on_screen(tmp_path):
+    from clockcore import presets
+    s = session(tmp_path)
+    s.run_to(100000)
+    assert "m set-up menu" in s.picture() and "q stop and save" in s.picture()
+    s.key("m", 200000)
+    s.run_to(500000)
+    pic = s.picture()
+    assert "SET-UP MENU: [PrSt] FAv SEt SAvE SWAP Snd SEcS MovS" in pic
+    assert "PrSt: a preset" in pic
+    assert "keys: +/- next/previous item, space edits it, m closes the menu" in pic
+    # a preset with a long name, shown whole (the display keeps only 8 letters)
+    n = next(i for i, p in enumerate(presets.PRESETS) if len(p.key) > 8)
+    s.key(" ", 600000)
+    for _ in range(n):
+        s.key("+", 600000)       # typed at once: queued, every one counted
+    s.run_to(600000 + (n + 2) * 200000)
+    pic = s.picture()
+    assert "editing PrSt" in pic and "= %s" % presets.PRESETS[n].key in pic, pic
+    assert "keys: +/- change it, space takes it, m back" in pic
+
+
+def test_quick_repeated_keys_all_count(tmp_path):
+    s = session(tmp_path)
+    s.run_to(100000)
+    s.key("m", 200000)
+    s.run_to(500000)
+    for _ in range(3):
+        s.key("+", 500000)       # three at the same instant
+    s.run_to(2000000)
+    assert s.app.menu.item == 3 and "[SAvE]" in s.picture()
+
+
+def play(s):
+    s.key(" ", 100000)           # start
+    s.key("a", 1000000)          # White's move
+    s.key("l", 2000000)          # Black's move
+    s.run_to(2500000)
+    assert s.app.clock.moves == [1, 1]
+
+
+def test_new_game_asks_first_in_the_simulator(tmp_path):
+    s = session(tmp_path)
+    play(s)
+    s.key(" ", 2600000)          # pause
+    s.key("M", 2800000)          # hold MENU: the arbiter menu
+    s.key("-", 5500000)          # the last item: nEW
+    s.key(" ", 5500000)
+    s.run_to(6500000)
+    assert "space again: throw this game away" in s.picture()
+    s.key("m", 6600000)          # any other key keeps the game
+    s.run_to(7000000)
+    assert s.app.clock.moves == [1, 1]
+
+
+def test_q_stops_cleanly_and_saves_and_P_is_a_power_cut(tmp_path):
+    from clockcore import engine as E
+    s = session(tmp_path)
+    play(s)
+    s.run_to(9000000)                  # White thinks 7 s: not saved yet (every 10 s)
+    white = s.app.clock.main[E.WHITE]
+    assert s.key("q", 9000000) == "quit"
+    assert "stopped: saved in" in s.picture()
+    again = session(tmp_path)          # `make sim` again on the same flash
+    again.run_to(100000)
+    c = again.app.clock
+    assert c.moves == [1, 1] and c.state == E.PAUSED   # the game comes back, paused,
+    assert c.main[E.WHITE] == white                     # with the time White had at q
+    presses = [p for p in again.app.store.read_log() if p[4] & 0x3F == E.EV_PRESS]
+    assert len(presses) == 2                            # both presses on the flash
+    # P: the power fails; the board boots from its flash, without what was not saved
+    again.key(" ", 200000)                              # resume: White runs
+    again.run_to(5000000)
+    assert again.app.clock.main[E.WHITE] < white - 4000
+    again.key("P", 5000000)
+    again.run_to(100000)
+    assert "power cut: the clock booted again" in again.picture()
+    c = again.app.clock
+    assert c.state == E.PAUSED and c.moves == [1, 1]
+    assert c.main[E.WHITE] > white - 4000              # the last 5 s were never saved
+
+
+def test_make_sim_in_a_terminal_shows_the_menu_and_q_saves(tmp_path):
+    """`chessclock sim` on a pty: keys in, the picture out, q ends it with exit 0."""
+    import os
+    import pty
+    import select
+    import subprocess
+    import sys
+    import time
+
+    master, slave = pty.openpty()
+    p = subprocess.Popen([sys.executable, "-m", "chessclock.cli", "sim", "--storage",
+                          str(tmp_path / "flash")], stdin=slave, stdout=slave, stderr=slave)
+    os.close(slave)
+    out = b""
+
+    def read_until(what, timeout=15):
+        nonlocal out
+        end = time.monotonic() + timeout
+        while what not in out and time.monotonic() < end:
+            if select.select([master], [], [], 0.1)[0]:
+                try:
+                    out += os.read(master, 65536)
+                except OSError:
+                    return
+        assert what in out, out[-1500:]
+
+    try:
+        read_until(b"q stop and save")
+        os.write(master, b"m")
+        read_until(b"SET-UP MENU: [PrSt]")
+        os.write(master, b"++")                  # two at once: both count
+        read_until(b"[SEt]")
+        os.write(master, b"q")
+        read_until(b"stopped: saved in")
+        assert p.wait(10) == 0
+    finally:
+        if p.poll() is None:
+            p.kill()
+        os.close(master)
+    assert b"Traceback" not in out

@@ -20,6 +20,9 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_one_version_everywhere():
     assert __version__ == VERSION
     assert json.loads((ROOT / "package.json").read_text())["version"] == VERSION
+    import tomllib
+    with open(ROOT / "pyproject.toml", "rb") as f:    # what pip says the package is
+        assert tomllib.load(f)["project"]["version"] == VERSION
     assert re.search(r'version="%s"' % re.escape(VERSION),
                      (ROOT / "firmware" / "manifest.py").read_text())
     board, app = boot()
