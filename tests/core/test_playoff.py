@@ -71,7 +71,7 @@ def test_no_limit_plays_on_and_a_flag_still_falls_before_the_limit():
 
 def test_limit_is_checked():
     for bad in (-1, E.MAX_MOVE_LIMIT + 1):
-        raises(ValueError, lambda: make(bad))
+        raises(ValueError, lambda b=bad: make(b))
     make(E.MAX_MOVE_LIMIT)
 
 
