@@ -977,7 +977,22 @@ def _board_input(args, need=True):
             raise RulingError("give the position: --pgn GAME.pgn (the scoresheet) or "
                               "--fen FEN")
         return None, None
-    return game, claims.board_from(game, args.fen)
+    board = claims.board_from(game, args.fen)
+    return game, board
+
+
+def _legal_position(board):
+    """Refuse a position no game can reach (a king missing, pawns on the last rank, the
+    side not to move in check), with python-chess's reason."""
+    import chess
+
+    status = board.status()
+    if status != chess.STATUS_VALID:
+        names = [n[7:].lower().replace("_", " ") for n in dir(chess)
+                 if n.startswith("STATUS_") and n != "STATUS_VALID"
+                 and status & getattr(chess, n)]
+        raise RulingError("the position is not one a game can reach (%s)" % ", ".join(
+            sorted(names)))
 
 
 def _run_board(what, ruleset, args, stdout):
@@ -992,11 +1007,17 @@ def _run_board(what, ruleset, args, stdout):
         if args.count < 1:
             raise RulingError("--count %d: the illegal move's number, 1 or more" % args.count)
         _, board = _board_input(args)
+        _legal_position(board)
         r = claims.rule_illegal(board, claims.parse_move(board, args.move), ruleset,
                                 args.count, args.blitz, args.claim, args.king_captured,
                                 args.noticed, args.nodes)
     elif form == "both-kings":
         _, board = _board_input(args)
+        import chess
+
+        if len(board.pieces(chess.KING, chess.WHITE)) != 1 or \
+                len(board.pieces(chess.KING, chess.BLACK)) != 1:
+            raise RulingError("the position needs one king of each colour")
         retracted = None
         if args.retracted:
             try:
@@ -1006,6 +1027,7 @@ def _run_board(what, ruleset, args, stdout):
         r = claims.rule_both_kings(board, ruleset, retracted)
     elif form == "draw-claim":
         game, board = _board_input(args)
+        _legal_position(board)
         r = claims.rule_draw_claim(board, ruleset, args.ground, args.claim_moves, args.move,
                                    args.found, from_fen=game is None)
     elif form == "complaint":
