@@ -276,6 +276,7 @@ class Facts:
         self.stops = []          # {'t_ms', 'resume_t_ms', 'running', 'after_flag'}
         self.corrections = []
         self.claims = []         # explicit claim records, if the log has them
+        self.limit = None        # the move limit's event (a play-off's end, S3 4.1)
         self.start = None
         self.end = None
         stage_start_moves = {"white": 0, "black": 0}
@@ -320,6 +321,8 @@ class Facts:
                 self.end = e
             elif typ == "claim":
                 self.claims.append(e)
+            elif typ == "limit":
+                self.limit = e
             elif typ in CORRECTIONS:
                 self.corrections.append(e)
             if typ == "set-moves" and side:
@@ -383,6 +386,12 @@ class Facts:
                               fmt(f.get("white_ms")), fmt(f.get("black_ms")),
                               "; taken back at %s" % fmt(f["unflag_t_ms"])
                               if "unflag_t_ms" in f else "")))
+        if self.limit is not None:
+            lim = self.limit
+            n = lim.get("move_limit", lim.get("arg"))
+            timed.append((lim["t_ms"], "Move limit reached at %s: both sides had made %s "
+                          "moves (presses); the clock ended the game (a play-off of at "
+                          "most %s moves each, S3 4.1)" % (fmt(lim["t_ms"]), n, n)))
         timed.sort(key=lambda x: x[0])
         out += [text for _, text in timed]
         if self.end:

@@ -127,3 +127,67 @@ def test_the_log_header_carries_the_limit():
                                            L.clock_options(c0), 0, c0.sides), 0)
     assert h0["move_limit"] == 0 and h0["freeze"]
     assert L.NAMES[E.EV_LIMIT] == "limit" == E.EVENT_NAMES[E.EV_LIMIT]
+
+
+# ---- the firmware app on the simulator board --------------------------------------------
+
+def _app_playoff(presses, root=None):
+    from simutil import boot, until
+
+    from clockapp.board import BTN_START, LEFT, RIGHT
+
+    board, app = boot(root)
+    app.new_game("br-playoff")
+    board.press_buttons(BTN_START, 1000000)
+    until(app, board, 1300)
+    t = 1300
+    for i in range(presses):
+        t += 700
+        board.press_lever(LEFT if i % 2 == 0 else RIGHT, t * 1000 + 123)
+        until(app, board, t + 100)
+    return board, app, t
+
+
+def _log_codes(app):
+    r = L.Reader()
+    return [r.decode(rec).tuple() for rec in app.store.read_log()]
+
+
+def test_the_clock_ends_the_play_off_at_ten_presses_a_side_and_logs_why():
+    board, app, t = _app_playoff(21)  # the 21st press comes after the end: ignored
+    c = app.clock
+    assert c.state == E.ENDED and c.moves == [10, 10] and c.move_limit == 10
+    recs = _log_codes(app)
+    codes = [r[0] for r in recs]
+    i = codes.index(E.EV_LIMIT)
+    assert codes[i + 1] == E.EV_END and recs[i][1] == B and recs[i][3] == 10
+    assert codes[i + 2:].count(E.EV_PRESS) == 0 and E.EV_IGNORED in codes[i + 2:]
+    # a restart (power cut) comes back ended, the limit kept
+    from clockapp import app as A
+    from boards.sim import SimBoard
+
+    app2 = A.App(SimBoard(board.root))
+    assert app2.clock.state == E.ENDED and app2.clock.move_limit == 10
+
+
+def test_a_power_cut_mid_play_off_keeps_the_limit():
+    from clockapp import app as A
+    from boards.sim import SimBoard
+    from simutil import until
+
+    from clockapp.board import BTN_START, LEFT, RIGHT
+
+    board, app, t = _app_playoff(7)
+    app2 = A.App(SimBoard(board.root))
+    board2 = app2.board
+    c = app2.clock
+    assert c.state == E.PAUSED and c.moves == [4, 3] and c.move_limit == 10
+    board2.press_buttons(BTN_START, (t + 1000) * 1000)   # resume
+    t += 1500
+    until(app2, board2, t)
+    assert c.state == E.RUNNING
+    for i in range(13):
+        t += 700
+        board2.press_lever(RIGHT if i % 2 == 0 else LEFT, t * 1000 + 55)
+        until(app2, board2, t + 100)
+    assert c.state == E.ENDED and c.moves == [10, 10]

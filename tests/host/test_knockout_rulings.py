@@ -339,3 +339,62 @@ def test_bad_input_gives_one_line_and_exit_2(tmp_path):
         assert "Traceback" not in err and len(err.strip().splitlines()) >= 1, (argv, err)
         if argv[1] != "--control" and "usage" not in err:
             assert len(err.strip().splitlines()) == 1, (argv, err)
+
+
+# ---- the play-off clock end to end: firmware log -> verify (replay) -> ruling -----------
+
+def test_play_off_log_replays_exactly_and_the_ruling_reads_the_limit(tmp_path):
+    from simutil import boot, until
+
+    from chessclock import logtools
+    from clockapp.board import BTN_START, LEFT, RIGHT
+
+    board, app = boot()
+    app.new_game("br-playoff")
+    board.press_buttons(BTN_START, 1000000)
+    until(app, board, 1300)
+    t = 1300
+    for i in range(22):
+        t += 900 + (i * 53) % 300
+        board.press_lever(LEFT if i % 2 == 0 else RIGHT, t * 1000 + 77)
+        until(app, board, t + 100)
+    with open(board.root + "log.bin", "rb") as f:
+        data = f.read()
+    res = logtools.verify(data)
+    assert res.problems == [], res.problems       # the replay gives every recorded event
+    types = [d["type"] for d in res.events]
+    i = types.index("limit")
+    assert types[i + 1] == "end" and types[i:].count("press") == 0
+    assert res.events[i]["move_limit"] == 10 and res.events[i]["moves"] == 10
+    header = [d for d in res.events if d["type"] == "header"][-1]
+    assert header["move_limit"] == 10 and header["spec"] == "br-playoff"
+    log = tmp_path / "game.log"
+    log.write_bytes(data)
+    code, out, err = run_cli(["log", "export", str(log), "--format", "jsonl"])
+    assert code == 0, err
+    ev = tmp_path / "game.jsonl"
+    ev.write_text(out)
+    code, out, err = run_cli(["ruling", str(ev), "--rules", "br-knockout"])
+    assert code == 0, err
+    assert "Move limit reached" in out and "both sides had made 10 moves" in out
+
+
+def test_simulate_takes_the_preset_limit_or_an_explicit_one():
+    script = "".join("%d press %s\n" % (1000 * (i + 1), "white" if i % 2 == 0 else "black")
+                     for i in range(8))
+    code, out, _ = run_cli(["simulate", "--control", "300", "--move-limit", "3"],
+                           stdin="0 start\n" + script)
+    recs = [json.loads(x) for x in out.splitlines()]
+    kinds = [r["type"] for r in recs]
+    assert code == 0
+    # start, 6 presses, the limit and the end at the 6th press; the last 2 presses ignored
+    assert kinds == ["start"] + ["press"] * 6 + ["limit", "end", "ignored", "ignored",
+                                                  "final"]
+    assert recs[7]["t_ms"] == recs[8]["t_ms"] == 6000 and recs[7]["side"] == "black"
+    assert recs[-1]["type"] == "final" and recs[-1]["state"] == "ended"
+    assert recs[-1]["white_moves"] == 3 and recs[-1]["black_moves"] == 3
+    code, out, _ = run_cli(["simulate", "--control", "br-playoff"], stdin="0 start\n" + script)
+    assert code == 0 and '"limit"' not in out   # 4 moves each: under the preset's 10
+    code, out, _ = run_cli(["simulate", "--control", "br-playoff", "--move-limit", "0"],
+                           stdin="0 start\n" + script * 1)
+    assert code == 0 and '"limit"' not in out
