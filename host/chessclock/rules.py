@@ -94,7 +94,7 @@ class RuleSet:
 
     def art(self, topic):
         """The article for a topic, e.g. art('time_loss') -> 'FIDE 6.9'."""
-        return self.articles.get(topic) or "%s (not covered)" % self.key
+        return self.articles[topic]
 
     def __repr__(self):
         return "RuleSet(%r)" % self.key
@@ -140,6 +140,10 @@ FIDE2023 = RuleSet(
         "repetition": "FIDE 9.2",
         "false_claim": "FIDE 9.5.3",
         "setting_complaint": "FIDE 6.10.2",
+        "practical_chances": "FIDE Guidelines III.5 (games without increment: the arbiter "
+                             "decides a claim that the opponent cannot win by normal means)",
+        "playoff": "the event's regulations (tie-breaks are not in the Laws)",
+        "referred": "FIDE Laws, Preface (the arbiter decides what the Laws do not cover)",
     },
     notes=("Guidelines III (games without increment) apply to standard and rapid play, "
            "not blitz.",),
@@ -188,6 +192,8 @@ ACT1987 = RuleSet(
         "repetition": "ACT 19 (the FIDE Laws of the time)",
         "false_claim": "ACT 14 (+2 min to the opponent of a false claimant)",
         "setting_complaint": "ACT 4",
+        "playoff": "the event's regulations (ACT has no play-off)",
+        "referred": "ACT 15 (the arbiter interprets; appeal to the Appeals Committee)",
     },
     notes=("The claim is made by stopping both clocks with one's own flag up (ACT 10); the "
            "arbiter does not signal flag falls (ACT 17).",),
@@ -235,6 +241,9 @@ RAP1990 = RuleSet(
         "repetition": "RAP 10d",
         "false_claim": "RAP 13 (the FIDE Laws of the time; RAP sets no penalty)",
         "setting_complaint": "RAP 3",
+        "practical_chances": "RAP 10g (an obviously drawn position, with 30 s or more)",
+        "playoff": "the event's regulations (RAP has no play-off)",
+        "referred": "RAP 14 (the arbiter decides, finally)",
     },
     notes=("The claimant stops the clocks with his own flag up and the opponent's down "
            "(RAP 9); the arbiter does not signal flag falls (RAP 15).",),
@@ -281,6 +290,7 @@ BRKNOCKOUT = RuleSet(
         "repetition": "S3 'Ocorrerá empate' 5",
         "false_claim": "S3 (not covered)",
         "setting_complaint": "S3 (not covered)",
+        "practical_chances": "S3 (not covered)",
         "playoff": "S3 4.1",
         "referred": "S3 (Casos omissos: Comissão Organizadora)",
     },

@@ -163,18 +163,18 @@ def test_the_clock_ends_the_play_off_at_ten_presses_a_side_and_logs_why():
     assert codes[i + 1] == E.EV_END and recs[i][1] == B and recs[i][3] == 10
     assert codes[i + 2:].count(E.EV_PRESS) == 0 and E.EV_IGNORED in codes[i + 2:]
     # a restart (power cut) comes back ended, the limit kept
-    from clockapp import app as A
     from boards.sim import SimBoard
+    from clockapp import app as A
 
     app2 = A.App(SimBoard(board.root))
     assert app2.clock.state == E.ENDED and app2.clock.move_limit == 10
 
 
 def test_a_power_cut_mid_play_off_keeps_the_limit():
-    from clockapp import app as A
-    from boards.sim import SimBoard
     from simutil import until
 
+    from boards.sim import SimBoard
+    from clockapp import app as A
     from clockapp.board import BTN_START, LEFT, RIGHT
 
     board, app, t = _app_playoff(7)
