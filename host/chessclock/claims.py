@@ -381,6 +381,8 @@ def rule_draw_claim(board, ruleset, ground="moves", n_moves=None, intended=None,
         r.rule("The claim is correct: the game is drawn", topic)
         return r
     ms = ruleset.false_claim_ms
+    if ruleset.false_claim_grounds is not None and ground not in ruleset.false_claim_grounds:
+        ms = None   # ACT 14's +2 min is for its own claims, not the Laws' 50-move claim
     if ruleset.key == "br-knockout":
         r.rule("The claim is not correct: play continues (the rules set no penalty for it)",
                "false_claim")

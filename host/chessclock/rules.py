@@ -62,7 +62,7 @@ class RuleSet:
                  articles, notes=(), illegal_kind=ILLEGAL_PLUS2_THEN_LOSS,
                  unnoticed=UNNOTICED_RESTORE, both_kings=BOTH_KINGS_RESTORE,
                  draw_claim_moves=50, draw_auto_moves=None, false_claim_ms=None,
-                 complaint_window=None, playoff=False):
+                 complaint_window=None, playoff=False, false_claim_grounds=None):
         self.key = key
         self.title = title
         self.source = source
@@ -85,6 +85,7 @@ class RuleSet:
         self.draw_claim_moves = draw_claim_moves
         self.draw_auto_moves = draw_auto_moves
         self.false_claim_ms = false_claim_ms  # time to the opponent for a false claim
+        self.false_claim_grounds = false_claim_grounds  # ... on these grounds (None: all)
         # A complaint about the clock's setting is too late once... (seed §2.8):
         # "both": each player has made a first move (ACT 4); "own": the complainant has
         # (RAP 3); None: no deadline (FIDE 6.10.2: the arbiter corrects when it is found);
@@ -199,7 +200,7 @@ ACT1987 = RuleSet(
            "arbiter does not signal flag falls (ACT 17).",),
     illegal_kind=ILLEGAL_PLUS2_ON_CLAIM, unnoticed=UNNOTICED_STANDS,
     both_kings=BOTH_KINGS_RETRACT, draw_claim_moves=50, false_claim_ms=2 * MIN,
-    complaint_window="both",
+    false_claim_grounds=("perpetual", "no-chances"), complaint_window="both",
 )
 
 RAP1990 = RuleSet(

@@ -118,6 +118,8 @@ def test_repetition_and_the_act_14_claims():
     assert r.times == {"black": 120000} and r.lines[-1][1].startswith("ACT 14")
     assert claims.rule_draw_claim(b, ACT, ground="perpetual",
                                   found="correct").result == "1/2-1/2"
+    r = claims.rule_draw_claim(b, ACT)  # the Laws' 50-move claim: no ACT 14 penalty
+    assert r.result == "*" and not hasattr(r, "times")
 
 
 # ---- illegal moves (§6.5-6.7) ----------------------------------------------------------
