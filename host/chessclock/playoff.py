@@ -64,7 +64,9 @@ def fen_board(fen):
     return board
 
 
-def rule_playoff(ruleset, game=None, board=None, limit=R.PLAYOFF_MOVES):
+def rule_playoff(ruleset, game=None, board=None, limit=R.PLAYOFF_MOVES, events=None):
+    """The play-off's result from its final position; `events`, the play-off's clock log
+    (optional): a flag that fell before the move limit decides as in any game."""
     r = board_ruling(ruleset)
     if not 1 <= limit <= 999:
         raise RulingError("--limit %d: the play-off's moves a side, 1 to 999" % limit)
@@ -89,6 +91,10 @@ def rule_playoff(ruleset, game=None, board=None, limit=R.PLAYOFF_MOVES):
     r.points = {"white": pts[chess.WHITE], "black": pts[chess.BLACK]}
     for c, name in ((chess.WHITE, "White"), (chess.BLACK, "Black")):
         r.facts.append("%s: %s = %d points" % (name, _count_line(board, c), pts[c]))
+    if events is not None:
+        clock = _clock_facts(r, ruleset, events, board, limit)
+        if clock is not None:
+            return clock
     r.rule("Points: pawn 1, knight 3, bishop 3, rook 5, queen 9; the king is infinitely "
            "valuable: whoever takes it wins", "playoff")
     for c, name, win in ((chess.WHITE, "White", "0-1"), (chess.BLACK, "Black", "1-0")):
@@ -122,3 +128,33 @@ def rule_playoff(ruleset, game=None, board=None, limit=R.PLAYOFF_MOVES):
     r.summary = "more points: %s %d, %s %d" % ("White", pts[chess.WHITE], "Black",
                                                  pts[chess.BLACK])
     return r
+
+
+def _clock_facts(r, ruleset, events, board, limit):
+    """Add what the play-off's clock log shows; a ruling on a flag if one decides."""
+    from chessclock.ruling import Facts, fmt, resolve_control, rule_flag
+
+    facts = Facts(events)
+    r.facts += ["Clock: " + x for x in facts.lines()]
+    if facts.limit is not None:
+        if facts.presses["white"] != limit or facts.presses["black"] != limit:
+            r.rule("The clock ended the play-off at its move limit; the presses (White %d, "
+                   "Black %d) differ from %d each: the scoresheet decides which moves were "
+                   "made" % (facts.presses["white"], facts.presses["black"], limit), "counter")
+        return None
+    flags = facts.standing_flags
+    if flags:
+        control, spec, _ = resolve_control(None, events)  # the log's header, if any
+        fr = rule_flag(events, ruleset, control, spec, board=board)
+        fr.facts = r.facts + fr.facts[len(facts.lines(spec, ruleset)):]
+        fr.facts_title = r.facts_title
+        fr.lines.insert(0, ("A flag fell at %s, before the play-off's %d moves each: "
+                            "the flag decides, as in any game" % (fmt(flags[0]["t_ms"]),
+                                                                   limit),
+                            ruleset.art("playoff")))
+        fr.points = r.points
+        return fr
+    r.rule("The clock's log shows no move limit reached and no flag: the play-off was ended "
+           "otherwise (the arbiter's end, a resignation); the points below are those of the "
+           "final position", "playoff")
+    return None

@@ -331,7 +331,7 @@ class Facts:
     def frozen_after(self, t_ms):
         """True if the log shows the clock frozen after t_ms (a flag with freeze on)."""
         return any(e.get("state") == "frozen" or e.get("frozen") for e in self.events
-                   if e["t_ms"] >= t_ms and e["type"] in ("ignored", "flag"))
+                   if e["type"] in ("ignored", "flag") and e.get("t_ms", -1) >= t_ms)
 
     @property
     def standing_flags(self):
@@ -820,7 +820,7 @@ def state_at(events, at_seq=None, at_ms=None, control=None):
             e = dict(e, seq=n)
         if at_seq is not None and int(e["seq"]) > at_seq:
             break
-        if at_ms is not None and e["t_ms"] > at_ms:
+        if at_ms is not None and e.get("t_ms", 0) > at_ms:
             break
         if "white_ms" not in e or "black_ms" not in e:
             continue  # not a state record (e.g. a header): keep the last consistent one
@@ -906,7 +906,7 @@ def add_arguments(p):
                "       chessclock ruling draw-claim (--pgn F | --fen FEN) [--ground G] "
                "[--moves N] [--move M]\n"
                "       chessclock ruling complaint FLAGFILE --at TIME [--by SIDE]\n"
-               "       chessclock ruling playoff (--pgn F | --fen FEN) [--limit N]")
+               "       chessclock ruling playoff [FLAGFILE] (--pgn F | --fen FEN) [--limit N]")
     p.add_argument("what", nargs="+", metavar="FLAGFILE",
                    help="the clock's log (`chessclock log pull`: verified first), or JSON "
                         "Lines of clock events (simulate output, log export: marked "
@@ -1008,8 +1008,11 @@ def _run_board(what, ruleset, args, stdout):
     from chessclock import claims, playoff
 
     form = what[0]
-    if form != "complaint" and len(what) != 1:
+    if form not in ("complaint", "playoff") and len(what) != 1:
         raise RulingError("%s takes no file: the position comes from --pgn or --fen" % form)
+    if form == "playoff" and len(what) > 2:
+        raise RulingError("playoff takes at most one FLAGFILE (the play-off's clock log)")
+    events = []
     if form == "illegal-move":
         if not args.move:
             raise RulingError("illegal-move takes --move (the move played, e.g. e1f2)")
@@ -1054,9 +1057,23 @@ def _run_board(what, ruleset, args, stdout):
         if game is None and board is None:
             raise RulingError("playoff takes the final position: --pgn PLAYOFF.pgn or "
                               "--fen FEN")
+        source = None
+        if len(what) == 2:
+            events, source = _source(what[1], args)
         r = playoff.rule_playoff(ruleset, game, board,
-                                 R.PLAYOFF_MOVES if args.limit is None else args.limit)
+                                 R.PLAYOFF_MOVES if args.limit is None else args.limit,
+                                 events or None)
+        r.source = source
     _write_result(r, args, stdout)
+    if args.incident:  # a record of the case, e.g. one referred to the organisers
+        from chessclock import ruling_report as RR
+
+        try:
+            RR.write_incident(args.incident, events, r, event=args.event, place=args.place,
+                              match=args.match, date=args.date, arbiter=args.arbiter)
+        except OSError as e:
+            raise RulingError("cannot write %s: %s" % (e.filename or "the report",
+                                                       e.strerror or e)) from None
     return 0
 
 

@@ -400,3 +400,34 @@ def test_simulate_takes_the_preset_limit_or_an_explicit_one():
     code, out, _ = run_cli(["simulate", "--control", "br-playoff", "--move-limit", "0"],
                            stdin="0 start\n" + script * 1)
     assert code == 0 and '"limit"' not in out
+
+
+def test_play_off_with_its_clock_log_a_flag_decides_and_a_referred_case_is_recorded(tmp_path):
+    def sim(script, name):
+        code, out, err = run_cli(["simulate", "--control", "br-playoff"], stdin=script)
+        assert code == 0, err
+        p = tmp_path / name
+        p.write_text('{"type": "control", "spec": "br-playoff"}\n' + out)
+        return str(p)
+
+    ten = "0 start\n" + "".join("%d press %s\n" % (1000 * (i + 1), ("white", "black")[i % 2])
+                                 for i in range(20))
+    log = sim(ten, "limit.jsonl")
+    code, out, _ = run_cli(["ruling", "playoff", log, "--fen",
+                            "r3k3/8/8/8/8/8/8/2Q1K3 w - - 0 1"])
+    assert code == 0 and "Move limit reached" in out and "RESULT: 1-0  more points" in out
+    flag = sim("0 start\n1000 press white\n400000 end\n", "flag.jsonl")
+    # Black's flag fell after 1 move each: the flag decides, not the points (Black has more)
+    code, out, _ = run_cli(["ruling", "playoff", flag, "--fen",
+                            "q3k3/8/8/8/8/8/8/2R1K3 w - - 0 1", "--json"])
+    d = json.loads(out)
+    assert code == 0 and d["result"] == "1-0" and d["points"] == {"white": 5, "black": 9}
+    assert d["ruling"][0]["text"].startswith("A flag fell at 5:01.000")
+    # equal points: referred, and the incident report records it
+    inc = tmp_path / "inc.md"
+    code, out, _ = run_cli(["ruling", "playoff", log, "--fen", chess.STARTING_FEN,
+                            "--incident", str(inc)])
+    assert code == 0 and "RESULT: referred" in out
+    text = inc.read_text()
+    assert "Result: referred" in text
+    assert "Referred to the Organising Committee: the play-off ended with equal points" in text
