@@ -144,17 +144,17 @@ def test_set_pgn_no_event_plays_needs_pgn_and_the_clock_checks_too(clock):
     port = server.path
     code, out, err = cc("set", "90+30", "--yes", "--port", port)
     assert code == 2 and "write 90m+30s" in err and "--pgn" in err, err
-    assert status(port)["w"] == 180000                       # the default: nothing sent
+    assert status(port)["white_ms"] == 180000                       # the default: nothing sent
     code, out, err = cc("set", "90+30", "--pgn", "--yes", "--port", port)
     assert code == 0, err
     assert "pgn:90+30 (1m30s+30s) gives" in out and "1 min 30 s; +30 s per move" in out
-    assert status(port)["w"] == 90000
+    assert status(port)["white_ms"] == 90000
     # the clock refuses on its own what a host sends without the prefix
     with L.Link(port) as lk:
         with pytest.raises(L.ClockError) as e:
             lk.request("set", "15+10", change=True)
     assert "write 15m+10s" in str(e.value), e.value
-    assert status(port)["w"] == 90000
+    assert status(port)["white_ms"] == 90000
 
 
 def test_status_line_names_a_low_battery():
@@ -194,18 +194,20 @@ def test_increment_alone_over_the_link_is_one_logged_action(clock):
     code, out, err = cc("add-increment", "5s", "--port", port, "--json")
     assert code == 0, err
     after = status(port)
-    assert (after["w"], after["b"]) == (before["w"], before["b"])  # no time of its own
-    assert (after["wstage"], after["bstage"]) == (2, 2)
+    assert (after["white_ms"], after["black_ms"]) == (before["white_ms"],
+                                                       before["black_ms"])  # no time of its own
+    assert (after["white_stage"], after["black_stage"]) == (2, 2)
     assert cc("resume", "--port", port)[0] == 0
     with L.Link(port) as lk:
         lk.request("sim", "press", "left")                    # White's move: + 5 s
     time.sleep(0.3)
     s = status(port)
-    assert s["run"] == "black" and int(s["w"]) > int(before["w"]) + 4000
+    assert s["running"] == "black"
+    assert int(s["white_ms"]) > int(before["white_ms"]) + 4000
     archive = str(tmp / "archive")
     code, out, err = cc("log-pull", "--port", port, "--archive", archive, "--json")
     assert code == 0, err
-    path = json.loads(out)["result"]["file"]
+    path = json.loads(out)[0]["result"]["file"]
     code, out, err = cc("log", "verify", path)                # the replay handles it
     assert code == 0, out + err
     code, out, err = cc("log", "export", path, "--format", "jsonl")
