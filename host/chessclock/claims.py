@@ -57,11 +57,11 @@ def refer(r, why):
 def press_time_note(r, what):
     """The clock logs when a lever was pressed; the rule set says when a move is made."""
     rs = r.ruleset
-    if rs.key in ("act1987", "rap1990"):
+    if rs.move_made_at == R.MOVE_AT_RELEASE:
         text = ("%s rests on a press time: the log records when the lever was pressed, not "
                 "when the hand left the piece, which is when a move is made; the move was "
                 "made at or before the press" % what)
-    elif rs.key == "fide2023":
+    elif rs.move_made_at == R.MOVE_AT_PRESS:
         text = ("%s rests on a press time: a move is completed by pressing the clock, "
                 "which is what the log records" % what)
     else:
@@ -351,14 +351,17 @@ def rule_draw_claim(board, ruleset, ground="moves", n_moves=None, intended=None,
                "pawn move: %s" % (n, "they were" if valid else "only %d were" % (plies // 2)),
                "draw_claim")
     elif ground == "repetition":
-        reps = after.is_repetition(3) if after is not board else \
-            board.can_claim_threefold_repetition()
         if not board.move_stack:
             r.rule("A FEN has no history: give the scoresheet (--pgn) to check repetitions",
                    "repetition")
-        valid = bool(reps)
-        r.rule("The same position with the same player to move %s at least three times"
-               % ("occurs" if valid else "does not occur"), "repetition")
+        valid = after.is_repetition(3)
+        r.rule("The same position with the same player to move %s at least three times%s"
+               % ("occurs" if valid else "does not occur",
+                  " after the intended move" if after is not board else ""), "repetition")
+        if not valid and after is board and board.can_claim_threefold_repetition():
+            r.rule("A move the claimant could write would repeat it a third time: the "
+                   "claim needs that move written on the scoresheet first (--move)",
+                   "repetition")
     else:  # ACT 14a-b: the arbiter judges; the rule set gives the consequence
         if ruleset.key != "act1987":
             raise RulingError("--ground %s is a claim of the Active rules (ACT 14): use "

@@ -31,6 +31,8 @@ MATE_ANY_SERIES = "any-series"            # FIDE 6.9: no series of legal moves m
 MATE_MATERIAL_LIST = "material-list"      # ACT 11d: the side's material is in the list
 MATE_LIST_UNLESS_SHOWN = "list-unless-shown"  # RAP 10f: ... unless it shows mate is possible
 BOTH_REFERRED = "referred"                # the rules say nothing: the organisers decide (S3)
+MOVE_AT_RELEASE = "release"
+MOVE_AT_PRESS = "press"
 
 # What an illegal move costs (seed-requirements §6.5).
 ILLEGAL_PLUS2_THEN_LOSS = "plus2-then-loss"  # FIDE 7.5.5: +2 min (blitz +1), the 2nd loses
@@ -62,7 +64,8 @@ class RuleSet:
                  articles, notes=(), illegal_kind=ILLEGAL_PLUS2_THEN_LOSS,
                  unnoticed=UNNOTICED_RESTORE, both_kings=BOTH_KINGS_RESTORE,
                  draw_claim_moves=50, draw_auto_moves=None, false_claim_ms=None,
-                 complaint_window=None, playoff=False, false_claim_grounds=None):
+                 complaint_window=None, playoff=False, false_claim_grounds=None,
+                 move_made_at=None):
         self.key = key
         self.title = title
         self.source = source
@@ -92,6 +95,9 @@ class RuleSet:
         # "referred": the rules say nothing (S3)
         self.complaint_window = complaint_window
         self.playoff = playoff                # a drawn game goes to a play-off (S3 4.1)
+        # When a move is made: MOVE_AT_RELEASE (the hand leaves the piece: ACT 20, RAP 17),
+        # MOVE_AT_PRESS (completed by the press: FIDE 6.2.1), None (the rules do not say)
+        self.move_made_at = move_made_at
 
     def art(self, topic):
         """The article for a topic, e.g. art('time_loss') -> 'FIDE 6.9'."""
@@ -151,6 +157,7 @@ FIDE2023 = RuleSet(
     illegal_kind=ILLEGAL_PLUS2_THEN_LOSS, unnoticed=UNNOTICED_RESTORE,
     both_kings=BOTH_KINGS_RESTORE, draw_claim_moves=50, draw_auto_moves=75,
     false_claim_ms=2 * MIN, complaint_window=None,
+    move_made_at=MOVE_AT_PRESS,
 )
 
 ACT1987 = RuleSet(
@@ -201,6 +208,7 @@ ACT1987 = RuleSet(
     illegal_kind=ILLEGAL_PLUS2_ON_CLAIM, unnoticed=UNNOTICED_STANDS,
     both_kings=BOTH_KINGS_RETRACT, draw_claim_moves=50, false_claim_ms=2 * MIN,
     false_claim_grounds=("perpetual", "no-chances"), complaint_window="both",
+    move_made_at=MOVE_AT_RELEASE,
 )
 
 RAP1990 = RuleSet(
@@ -250,6 +258,7 @@ RAP1990 = RuleSet(
            "(RAP 9); the arbiter does not signal flag falls (RAP 15).",),
     illegal_kind=ILLEGAL_CLAIM_WIN, unnoticed=UNNOTICED_STANDS,
     both_kings=BOTH_KINGS_ARBITER, draw_claim_moves=50, complaint_window="own",
+    move_made_at=MOVE_AT_RELEASE,
 )
 
 BRKNOCKOUT = RuleSet(

@@ -111,6 +111,12 @@ def test_repetition_and_the_act_14_claims():
     b = board(moves=SHUFFLE[:3])
     r = claims.rule_draw_claim(b, FIDE, ground="repetition")
     assert r.result == "*" and r.times == {"white": 120000}
+    # one move short of the third time: only with that move written (FIDE 9.2.1.1)
+    b = board(moves=(SHUFFLE * 2)[:7])
+    r = claims.rule_draw_claim(b, FIDE, ground="repetition")
+    assert r.result == "*" and any("--move" in t for t, _ in r.lines)
+    assert claims.rule_draw_claim(b, FIDE, ground="repetition",
+                                  intended="Ng8").result == "1/2-1/2"
     b = chess.Board("4k3/8/8/8/8/8/8/R3K2r w - - 0 1")
     r = claims.rule_draw_claim(b, ACT, ground="no-chances")
     assert r.result == "*" and "KR" in r.facts[-1] and not hasattr(r, "times")
