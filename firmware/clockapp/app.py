@@ -201,7 +201,8 @@ class App:
         options = {}
         if preset is not None:
             options = {"freeze": preset.freeze, "stage_on_flag": preset.stage_on_flag,
-                       "inc_at_turn_start": preset.inc_at_turn_start}
+                       "inc_at_turn_start": preset.inc_at_turn_start,
+                       "move_limit": preset.move_limit}
         clock = E.Clock(control, self.on_event, **options)  # validates
         self.clock = clock
         self.preset = preset

@@ -26,7 +26,8 @@ Format version 2, little-endian, every time and count an int64 ('q'):
                      stage count u16, stages
     a stage          time_ms q, moves q, inc_ms q, delay_ms q, delay_kind u8 (33 bytes)
     meta             length u16, JSON text (UTF-8) of a dict of small ints and strings
-                     (game id, lever mapping, which side is White on the left, ...)
+                     (game id, lever mapping, which side is White on the left, ...); its
+                     key "move_limit" is the clock's move limit when it has one
 Version 1 (8 x q in both places: no undo_opp_gain, no out) is still read: a game saved
 before the update is not lost; out is then what it was then (flag down and no time).
 """
@@ -51,6 +52,7 @@ VERSION = 2
 _F_INC_AT_TURN_START = 1
 _F_STAGE_ON_FLAG = 2
 _F_FREEZE = 4
+_META_LIMIT = "move_limit"   # Clock.move_limit, when not 0 (older states have none)
 
 _VERSION = "<B"
 _HEAD = "<BBBBbbb"       # flags, state, turn, stage_cause, undo_side, flag_order x2
@@ -99,6 +101,9 @@ def encode(clock, meta=None):
         parts.append(_stages_bytes(side.stages))
     for s in (E.WHITE, E.BLACK):
         parts.append(_stages_bytes(c.stages[s]))
+    if c.move_limit:  # the play-off's move limit rides in meta: the layout is unchanged
+        meta = dict(meta)
+        meta[_META_LIMIT] = c.move_limit
     m = json.dumps(meta).encode()
     if len(m) > 0xFFFF:
         raise ValueError("meta too long")
@@ -187,11 +192,13 @@ def decode(payload, listener=None):
     except ValueError:  # JSON and UTF-8 errors alike, on both interpreters
         raise ValueError("game state: bad meta") from None
     _check(isinstance(meta, dict), "meta")
+    limit = meta.pop(_META_LIMIT, 0)
+    _check(isinstance(limit, int) and 0 <= limit <= E.MAX_MOVE_LIMIT, "move limit")
 
     control = Control(controls[0], controls[1])
     clock = E.Clock(control, listener, inc_at_turn_start=bool(flags & _F_INC_AT_TURN_START),
                     stage_on_flag=bool(flags & _F_STAGE_ON_FLAG),
-                    freeze=bool(flags & _F_FREEZE))
+                    freeze=bool(flags & _F_FREEZE), move_limit=limit)
     (last, turn_used, delay_left, undo_gain, undo_moves, undo_stage, undo_stage_moves,
      undo_period_moves, undo_opp_gain) = turn_fields
     _check(turn_used >= 0 and delay_left >= 0, "turn")

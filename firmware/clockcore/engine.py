@@ -50,10 +50,11 @@ EV_SET_STAGE = const(13)  # side; arg = new stage index
 EV_ADD_STAGE = const(14)  # side; arg = time added with the new stage
 EV_SET_TIME = const(15)   # side; arg = new time
 EV_UNFLAG = const(16)     # side whose flag an arbiter correction took away; arg 0
+EV_LIMIT = const(17)      # side whose press reached the move limit for both; arg = the limit
 
 EVENT_NAMES = ("start", "press", "ignored", "stage", "flag", "pause", "resume", "adjust",
                "set-moves", "end", "overtime", "period", "undo", "set-stage", "add-stage",
-               "set-time", "unflag")
+               "set-time", "unflag", "limit")
 STATE_NAMES = ("idle", "running", "paused", "frozen", "ended")
 SIDE_NAMES = ("white", "black")
 
@@ -61,6 +62,8 @@ SIDE_NAMES = ("white", "black")
 CAUSE_MOVES = const(0)    # the press completing the stage's N-th move
 CAUSE_TIMEOUT = const(1)  # main time reached zero (DGT "TIME" mode)
 CAUSE_ARBITER = const(2)  # set by set_moves
+
+MAX_MOVE_LIMIT = const(999)  # a move-limit game (play-off) is short; the log keeps it small
 
 
 def _nothing(ev, side, t, arg):
@@ -74,10 +77,13 @@ class Clock:
     (DGT style: White sees base+inc at the start) instead of on its press; `stage_on_flag`
     adds the next stage's time when main time reaches zero instead of on the press that
     completes the stage's moves; `freeze` stops both clocks at a flag (else the other side
-    keeps playing and its flag can fall too)."""
+    keeps playing and its flag can fall too); `move_limit` N > 0 ends the game on the press
+    that gives both sides N moves (a play-off of at most N moves each, seed S3 4.1)."""
 
     def __init__(self, control, listener=None, inc_at_turn_start=False, stage_on_flag=False,
-                 freeze=True):
+                 freeze=True, move_limit=0):
+        if not 0 <= move_limit <= MAX_MOVE_LIMIT:
+            raise ValueError("a move limit is 0 (none) to %d moves a side" % MAX_MOVE_LIMIT)
         control.validate()
         self.sides = (control.white, control.black)
         # Own copies of the stage lists: add_stage() must not change a shared Control.
@@ -86,6 +92,7 @@ class Clock:
         self.inc_at_turn_start = inc_at_turn_start
         self.stage_on_flag = stage_on_flag
         self.freeze = freeze
+        self.move_limit = move_limit
 
         self.state = IDLE
         self.turn = WHITE          # whose clock runs (or would run, when paused)
@@ -117,7 +124,7 @@ class Clock:
         self.undo_period_moves = 0
         self.undo_opp_gain = 0     # what the press credited the opponent (turn-start increment)
         self.undo_taken_opp = 0    # what the last undo took from the opponent (for listeners)
-        # (30 attributes: MicroPython's instance map then has 53 slots; at 29 it is a full
+        # (31 attributes: MicroPython's instance map then has 53 slots; at 29 it is a full
         # 29-slot table and every press costs ~15% more in `make bench`.)
 
     # ---- reading -----------------------------------------------------------------
@@ -324,6 +331,11 @@ class Clock:
         self.undo_side = s
         self.undo_gain = self.main[s] - before
         self.undo_opp_gain = self.main[o] - before_o
+        lim = self.move_limit
+        if lim and self.moves[s] >= lim and self.moves[o] >= lim:
+            # Both sides have made their N moves: the play-off is over (S3 4.1).
+            self.listener(EV_LIMIT, s, now, lim)
+            self.end(now)
         return True
 
     # ---- arbiter -----------------------------------------------------------------

@@ -44,7 +44,7 @@ ZERO_CHAIN = b"\x00" * 8
 SLOTS = const(32)   # records kept in RAM between flushes
 _W = const(12)      # ints per RAM slot: code, side, t, arg, w, b, x0..x5
 
-# Event codes: the engine's (clockcore.engine.EV_*, 0-16) and the app's.
+# Event codes: the engine's (clockcore.engine.EV_*, 0-17) and the app's.
 EV_BOOT = const(32)          # arg 1: a saved game was restored (snapshot follows); key record
 EV_LEVER_BOTH = const(33)
 EV_LEVER_DROPPED = const(34)
@@ -71,6 +71,7 @@ DIGEST = const(32)           # bytes of a snapshot's SHA-256 in records 50 and 5
 NAMES = {0: "start", 1: "press", 2: "ignored", 3: "stage", 4: "flag", 5: "pause",
          6: "resume", 7: "adjust", 8: "set-moves", 9: "end", 10: "overtime", 11: "period",
          12: "undo", 13: "set-stage", 14: "add-stage", 15: "set-time", 16: "unflag",
+         17: "limit",
          32: "boot", 33: "lever-both", 34: "lever-dropped", 35: "lever-held",
          36: "header", 37: "low-battery", 38: "missed-edge", 39: "storage-full",
          40: "power-off", 41: "log-full", 42: "auth-fail", 43: "log-lost",
@@ -112,6 +113,9 @@ SNAPSHOT_TAIL = ("undo_opp_gain", "white_out", "black_out")
 OPT_INC_AT_TURN_START = const(1)
 OPT_STAGE_ON_FLAG = const(2)
 OPT_FREEZE = const(4)
+# The options' bits from 3 up are the move limit (0: none), so a header written before the
+# move limit existed reads as "no limit" and the header's layout is unchanged.
+OPT_LIMIT_SHIFT = const(3)
 
 
 def fields(code):
@@ -244,7 +248,8 @@ def header_body(clock_id, firmware, spec, white_left, options, wall_s, sides):
 def clock_options(clock):
     return ((OPT_INC_AT_TURN_START if clock.inc_at_turn_start else 0)
             | (OPT_STAGE_ON_FLAG if clock.stage_on_flag else 0)
-            | (OPT_FREEZE if clock.freeze else 0))
+            | (OPT_FREEZE if clock.freeze else 0)
+            | (clock.move_limit << OPT_LIMIT_SHIFT))
 
 
 def snapshot_body(clock):
@@ -591,6 +596,7 @@ def _decode_header(body, p):
     h["inc_at_turn_start"] = bool(o & OPT_INC_AT_TURN_START)
     h["stage_on_flag"] = bool(o & OPT_STAGE_ON_FLAG)
     h["freeze"] = bool(o & OPT_FREEZE)
+    h["move_limit"] = o >> OPT_LIMIT_SHIFT
     return h, p
 
 

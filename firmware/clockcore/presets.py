@@ -24,12 +24,14 @@ class Preset:
     both_flags_draw  both flags down is a draw whatever the order
     ledger           correspondence: a day-based ledger, not a running clock (its times may
                      exceed what control.validate() allows for a running clock)
+    move_limit       N > 0: the game ends when both sides have made N moves (presses): a
+                     play-off of at most N moves each (seed S3 4.1)
     source           the rule it follows
     """
 
     def __init__(self, key, title, control, aliases=(), source="", freeze=True,
                  stage_on_flag=False, inc_at_turn_start=False, audible_flag=False,
-                 both_flags_draw=False, ledger=False):
+                 both_flags_draw=False, ledger=False, move_limit=0):
         self.key = key
         self.title = title
         self._make = control  # a function: controls are built when used, not at import
@@ -41,6 +43,7 @@ class Preset:
         self.audible_flag = audible_flag
         self.both_flags_draw = both_flags_draw
         self.ledger = ledger
+        self.move_limit = move_limit
 
     @property
     def control(self):
@@ -102,6 +105,11 @@ PRESETS = (
            source="CXEB Art. 12"),
     Preset("fce-finish-15", "FCE finish: 15 min sudden death", lambda: _one(Stage(15 * MIN)),
            aliases=("finish-15",), source="RGC 10.1"),
+    # The seed gives no time for the play-off (seed-requirements §14): 5 min each is this
+    # preset's choice; the clock ends the game at the press giving both sides 10 moves.
+    Preset("br-playoff", "Knockout play-off: at most 10 moves each, 5 min each",
+           lambda: _one(Stage(5 * MIN)), aliases=("playoff-10",), move_limit=10,
+           source="S3 4.1 (Brazilian knockout rules)"),
 )
 
 

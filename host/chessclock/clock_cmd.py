@@ -584,6 +584,9 @@ def run_set(args, stdout, stderr):
         else:
             stdout.write("  White: %s\n  Black: %s\n" % (describe_side(control.white),
                                                        describe_side(control.black)))
+        if preset is not None and preset.move_limit:
+            stdout.write("  the game ends when both sides have made %d moves\n"
+                         % preset.move_limit)
     if not args.yes:
         if not sys.stdin.isatty():
             stderr.write("chessclock: not sent; add --yes to send it\n")

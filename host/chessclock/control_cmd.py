@@ -58,7 +58,8 @@ def describe(control, preset=None):
         d["options"] = {"freeze": preset.freeze, "stage_on_flag": preset.stage_on_flag,
                         "inc_at_turn_start": preset.inc_at_turn_start,
                         "audible_flag": preset.audible_flag,
-                        "both_flags_draw": preset.both_flags_draw, "ledger": preset.ledger}
+                        "both_flags_draw": preset.both_flags_draw, "ledger": preset.ledger,
+                        "move_limit": preset.move_limit}
     return d
 
 
@@ -83,6 +84,8 @@ def run_control(args, stdout, stderr):
     else:
         stdout.write("White: %s\n" % notation.describe_side(control.white))
         stdout.write("Black: %s\n" % notation.describe_side(control.black))
+    if preset is not None and preset.move_limit:
+        stdout.write("the game ends when both sides have made %d moves\n" % preset.move_limit)
     return 0
 
 

@@ -169,7 +169,8 @@ class _Engine:
 
     def __init__(self, header):
         self.r = Replay(header["control"], inc_at_turn_start=header["inc_at_turn_start"],
-                        stage_on_flag=header["stage_on_flag"], freeze=header["freeze"])
+                        stage_on_flag=header["stage_on_flag"], freeze=header["freeze"],
+                        move_limit=header.get("move_limit", 0))
         self.clock = self.r.clock
         self.clock.listener = self.on_event
         self.queue = []
@@ -294,6 +295,8 @@ def _app_dict(rec):
                   "wall_s": h["wall_s"], "freeze": h["freeze"],
                   "stage_on_flag": h["stage_on_flag"],
                   "inc_at_turn_start": h["inc_at_turn_start"]})
+        if h.get("move_limit"):
+            d["move_limit"] = h["move_limit"]
     elif rec.code == 2:
         d["state"] = E.STATE_NAMES[rec.arg] if 0 <= rec.arg < 5 else rec.arg
     elif rec.code == L.EV_AUTH_FAIL:

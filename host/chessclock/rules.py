@@ -1,10 +1,13 @@
 """Rule sets as data: what the Laws say about flags, moves, material, defaults, appeals.
 
-Three rule sets, selectable with `chessclock ruling --rules`:
+Four rule sets, selectable with `chessclock ruling --rules`:
 
 - `fide2023`: FIDE Laws of Chess, in force from 1 January 2023, with the Guidelines.
 - `act1987`: FIDE Active Chess rules (1987/88), as printed in FCE Butlletí 54 (seed S2, ACT).
 - `rap1990`: FIDE 5-minute ("partides ràpides") rules (1990), same source (seed S2, RAP).
+- `br-knockout`: an undated Brazilian knockout rule sheet (seed S3): illegal move loses,
+  the "last 5 moves" draw claim, a play-off of at most 10 moves each decided by the king or
+  by material points; what it does not cover goes to the Organising Committee ("referred").
 
 The older sets cover only what they cover; the rest fell under the FIDE Laws of the time,
 whose text the seeds give in the 2005 edition (seed S1, cited "S1 6.x"). The FCE general
@@ -27,12 +30,42 @@ BOTH_LATER_UNCLAIMED_DRAW = "later-unclaimed-draw"  # a flag after an unclaimed 
 MATE_ANY_SERIES = "any-series"            # FIDE 6.9: no series of legal moves mates (helpmate)
 MATE_MATERIAL_LIST = "material-list"      # ACT 11d: the side's material is in the list
 MATE_LIST_UNLESS_SHOWN = "list-unless-shown"  # RAP 10f: ... unless it shows mate is possible
+BOTH_REFERRED = "referred"                # the rules say nothing: the organisers decide (S3)
+MOVE_AT_RELEASE = "release"
+MOVE_AT_PRESS = "press"
+
+# What an illegal move costs (seed-requirements §6.5).
+ILLEGAL_PLUS2_THEN_LOSS = "plus2-then-loss"  # FIDE 7.5.5: +2 min (blitz +1), the 2nd loses
+ILLEGAL_PLUS2_ON_CLAIM = "plus2-on-claim"    # ACT 22b: +2 min on claim, arbiter's discretion
+ILLEGAL_CLAIM_WIN = "claim-win"              # RAP 8c: wins if claimed before touching a piece
+ILLEGAL_LOSS = "loss"                        # S3 item 3: the illegal move loses
+
+# An illegal move neither player noticed at the time (§6.7), and both kings in check.
+UNNOTICED_RESTORE = "restore"     # FIDE 7.5.1: the position before the irregularity
+UNNOTICED_STANDS = "stands"       # ACT 21, RAP 18: it stands, no claim rests on it
+UNNOTICED_REFERRED = "referred"   # S3: not covered
+BOTH_KINGS_RESTORE = "restore"    # FIDE 7.5.1: it came from an illegal move: reinstate
+BOTH_KINGS_RETRACT = "retract-or-draw"  # ACT 21: retract a move each, else draw
+BOTH_KINGS_ARBITER = "arbiter"    # RAP 18 leaves it standing; the arbiter decides (RAP 14)
+BOTH_KINGS_REFERRED = "referred"  # S3: not covered
+
+# The Organising Committee decides what S3 does not cover (its last numbered item).
+REFERRED_TEXT = ("not covered by the rules: referred to the Organising Committee "
+                 "(S3: «Casos omissões serão resolvidos pela Comissão Organizadora»)")
+
+# Play-off material points (S3 4.1); the king is "infinitely valuable": taking it wins.
+PLAYOFF_POINTS = {"P": 1, "N": 3, "B": 3, "R": 5, "Q": 9}
+PLAYOFF_MOVES = 10
 
 
 class RuleSet:
     def __init__(self, key, title, source, both_flags, cannot_mate, lone_material,
                  dead_endings, illegal_move, default_time_ms, default_note, appeal,
-                 articles, notes=()):
+                 articles, notes=(), illegal_kind=ILLEGAL_PLUS2_THEN_LOSS,
+                 unnoticed=UNNOTICED_RESTORE, both_kings=BOTH_KINGS_RESTORE,
+                 draw_claim_moves=50, draw_auto_moves=None, false_claim_ms=None,
+                 complaint_window=None, playoff=False, false_claim_grounds=None,
+                 move_made_at=None):
         self.key = key
         self.title = title
         self.source = source
@@ -47,6 +80,24 @@ class RuleSet:
         self.appeal = appeal
         self.articles = dict(articles)
         self.notes = tuple(notes)
+        self.illegal_kind = illegal_kind
+        self.unnoticed = unnoticed
+        self.both_kings = both_kings
+        # The "no capture, no pawn move" draw: the claim after N moves of each player, and
+        # the automatic draw after M (FIDE 9.6.2: 75); the same check, N a parameter.
+        self.draw_claim_moves = draw_claim_moves
+        self.draw_auto_moves = draw_auto_moves
+        self.false_claim_ms = false_claim_ms  # time to the opponent for a false claim
+        self.false_claim_grounds = false_claim_grounds  # ... on these grounds (None: all)
+        # A complaint about the clock's setting is too late once... (seed §2.8):
+        # "both": each player has made a first move (ACT 4); "own": the complainant has
+        # (RAP 3); None: no deadline (FIDE 6.10.2: the arbiter corrects when it is found);
+        # "referred": the rules say nothing (S3)
+        self.complaint_window = complaint_window
+        self.playoff = playoff                # a drawn game goes to a play-off (S3 4.1)
+        # When a move is made: MOVE_AT_RELEASE (the hand leaves the piece: ACT 20, RAP 17),
+        # MOVE_AT_PRESS (completed by the press: FIDE 6.2.1), None (the rules do not say)
+        self.move_made_at = move_made_at
 
     def art(self, topic):
         """The article for a topic, e.g. art('time_loss') -> 'FIDE 6.9'."""
@@ -89,9 +140,24 @@ FIDE2023 = RuleSet(
         "penalty": "FIDE 12.9",
         "claim": "FIDE 6.8",
         "move_time": "FIDE 6.2.1 (a move is completed by pressing the clock)",
+        "illegal_move": "FIDE 7.5.1, 7.5.5 (blitz: Appendix B.3, +1 min)",
+        "unnoticed_illegal": "FIDE 7.5.1 (the position before the irregularity)",
+        "both_kings": "FIDE 7.5.1 (the position before the irregularity)",
+        "draw_claim": "FIDE 9.3 (claim), 9.6.2 (75 moves: automatic)",
+        "repetition": "FIDE 9.2",
+        "false_claim": "FIDE 9.5.3",
+        "setting_complaint": "FIDE 6.10.2",
+        "practical_chances": "FIDE Guidelines III.5 (games without increment: the arbiter "
+                             "decides a claim that the opponent cannot win by normal means)",
+        "playoff": "the event's regulations (tie-breaks are not in the Laws)",
+        "referred": "FIDE Laws, Preface (the arbiter decides what the Laws do not cover)",
     },
     notes=("Guidelines III (games without increment) apply to standard and rapid play, "
            "not blitz.",),
+    illegal_kind=ILLEGAL_PLUS2_THEN_LOSS, unnoticed=UNNOTICED_RESTORE,
+    both_kings=BOTH_KINGS_RESTORE, draw_claim_moves=50, draw_auto_moves=75,
+    false_claim_ms=2 * MIN, complaint_window=None,
+    move_made_at=MOVE_AT_PRESS,
 )
 
 ACT1987 = RuleSet(
@@ -126,9 +192,23 @@ ACT1987 = RuleSet(
         "penalty": "ACT 22",
         "claim": "ACT 10",
         "move_time": "ACT 20 (a move is made when the hand releases the piece)",
+        "illegal_move": "ACT 22b",
+        "unnoticed_illegal": "ACT 21",
+        "both_kings": "ACT 21",
+        "draw_claim": "ACT 19 (the FIDE Laws of the time: the 50-move claim)",
+        "practical_chances": "ACT 14a-b and NOTE",
+        "repetition": "ACT 19 (the FIDE Laws of the time)",
+        "false_claim": "ACT 14 (+2 min to the opponent of a false claimant)",
+        "setting_complaint": "ACT 4",
+        "playoff": "the event's regulations (ACT has no play-off)",
+        "referred": "ACT 15 (the arbiter interprets; appeal to the Appeals Committee)",
     },
     notes=("The claim is made by stopping both clocks with one's own flag up (ACT 10); the "
            "arbiter does not signal flag falls (ACT 17).",),
+    illegal_kind=ILLEGAL_PLUS2_ON_CLAIM, unnoticed=UNNOTICED_STANDS,
+    both_kings=BOTH_KINGS_RETRACT, draw_claim_moves=50, false_claim_ms=2 * MIN,
+    false_claim_grounds=("perpetual", "no-chances"), complaint_window="both",
+    move_made_at=MOVE_AT_RELEASE,
 )
 
 RAP1990 = RuleSet(
@@ -163,12 +243,75 @@ RAP1990 = RuleSet(
         "penalty": "S1 13.4",
         "claim": "RAP 9",
         "move_time": "RAP 17 (a move is made when the hand releases the piece)",
+        "illegal_move": "RAP 8c",
+        "unnoticed_illegal": "RAP 18",
+        "both_kings": "RAP 18 and RAP 14",
+        "draw_claim": "RAP 13 (the FIDE Laws of the time: the 50-move claim)",
+        "repetition": "RAP 10d",
+        "false_claim": "RAP 13 (the FIDE Laws of the time; RAP sets no penalty)",
+        "setting_complaint": "RAP 3",
+        "practical_chances": "RAP 10g (an obviously drawn position, with 30 s or more)",
+        "playoff": "the event's regulations (RAP has no play-off)",
+        "referred": "RAP 14 (the arbiter decides, finally)",
     },
     notes=("The claimant stops the clocks with his own flag up and the opponent's down "
            "(RAP 9); the arbiter does not signal flag falls (RAP 15).",),
+    illegal_kind=ILLEGAL_CLAIM_WIN, unnoticed=UNNOTICED_STANDS,
+    both_kings=BOTH_KINGS_ARBITER, draw_claim_moves=50, complaint_window="own",
+    move_made_at=MOVE_AT_RELEASE,
 )
 
-RULESETS = {r.key: r for r in (FIDE2023, ACT1987, RAP1990)}
+BRKNOCKOUT = RuleSet(
+    key="br-knockout",
+    title="Brazilian knockout rule sheet (seed S3)",
+    source="undated Brazilian knockout championship rules (seed S3, 'Federação dos Planetas "
+           "Unidos'); the Organising Committee decides what it does not cover",
+    both_flags=BOTH_REFERRED,
+    cannot_mate=MATE_MATERIAL_LIST,
+    lone_material=("", "B", "N"),
+    dead_endings=("K v K", "K v K+B", "K v K+N"),
+    illegal_move="an illegal move (not getting out of check, exposing one's own king, "
+                 "moving or capturing wrongly) loses (S3 item 3)",
+    default_time_ms=0,
+    default_note="the rules set no default time: referred to the Organising Committee",
+    appeal="the Organising Committee (S3: «Casos omissões serão resolvidos pela Comissão "
+           "Organizadora»)",
+    articles={
+        "flag_fall": "S3 'Relógios e Cronômetros' (the opponent announces it)",
+        "moves_check": "S3 (sudden death: all moves in the time)",
+        "time_loss": "S3 'Relógios e Cronômetros'",
+        "cannot_mate": "S3 'Relógios e Cronômetros'; S3 'Ocorrerá empate' 1",
+        "both_flags": "S3 (not covered)",
+        "order_unknown": "S3 (not covered)",
+        "counter": "S1 6.15 (no claim may rest on the move counter)",
+        "wrong_setting": "S3 (not covered)",
+        "faulty_clock": "S3 (not covered)",
+        "irregularity": "S3 (not covered)",
+        "interruption": "S3 (not covered)",
+        "default": "S3 (not covered)",
+        "late_split": "RGC 12.1 (FCE regulations; not part of S3)",
+        "penalty": "S3 (not covered)",
+        "claim": "S3 'Relógios e Cronômetros'",
+        "move_time": "S3 'Relógios e Cronômetros' (the player moves, then presses the clock)",
+        "illegal_move": "S3 item 3 (3.1-3.4)",
+        "unnoticed_illegal": "S3 (not covered)",
+        "both_kings": "S3 (not covered)",
+        "draw_claim": "S3 'Ocorrerá empate' 4 (5 lances)",
+        "repetition": "S3 'Ocorrerá empate' 5",
+        "false_claim": "S3 (not covered)",
+        "setting_complaint": "S3 (not covered)",
+        "practical_chances": "S3 (not covered)",
+        "playoff": "S3 4.1",
+        "referred": "S3 (Casos omissos: Comissão Organizadora)",
+    },
+    notes=("The game's duration is set by the organisers from the entrants and the boards "
+           "(S3); a drawn game goes to a play-off of at most 10 moves each (S3 4.1: the "
+           "clock preset br-playoff).",),
+    illegal_kind=ILLEGAL_LOSS, unnoticed=UNNOTICED_REFERRED, both_kings=BOTH_KINGS_REFERRED,
+    draw_claim_moves=5, complaint_window="referred", playoff=True,
+)
+
+RULESETS = {r.key: r for r in (FIDE2023, ACT1987, RAP1990, BRKNOCKOUT)}
 
 # RGC 12.1: a visitor delayed by public transport may start; the home player waits 90 min;
 # the time elapsed is charged 60 % to the visitor, 40 % to the home player.

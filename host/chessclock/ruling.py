@@ -7,6 +7,8 @@ Three forms:
                       [--incident out.txt|out.md --event E --place P --match M]
     chessclock ruling late --elapsed 75m --visitor white [--control SPEC] [--rules R]
     chessclock ruling replace FLAGFILE (--at-seq N | --at TIME) [--control SPEC]
+    chessclock ruling illegal-move | both-kings | draw-claim | complaint | playoff ...
+                      (on the board and the play-off: chessclock.claims, chessclock.playoff)
 
 FLAGFILE is JSON Lines of clock events: the output of `chessclock simulate` or of
 `chessclock log export --format jsonl` (same dicts: t_ms, type, side, white_ms, black_ms,
@@ -274,6 +276,7 @@ class Facts:
         self.stops = []          # {'t_ms', 'resume_t_ms', 'running', 'after_flag'}
         self.corrections = []
         self.claims = []         # explicit claim records, if the log has them
+        self.limit = None        # the move limit's event (a play-off's end, S3 4.1)
         self.start = None
         self.end = None
         stage_start_moves = {"white": 0, "black": 0}
@@ -318,6 +321,8 @@ class Facts:
                 self.end = e
             elif typ == "claim":
                 self.claims.append(e)
+            elif typ == "limit":
+                self.limit = e
             elif typ in CORRECTIONS:
                 self.corrections.append(e)
             if typ == "set-moves" and side:
@@ -326,7 +331,7 @@ class Facts:
     def frozen_after(self, t_ms):
         """True if the log shows the clock frozen after t_ms (a flag with freeze on)."""
         return any(e.get("state") == "frozen" or e.get("frozen") for e in self.events
-                   if e["t_ms"] >= t_ms and e["type"] in ("ignored", "flag"))
+                   if e["type"] in ("ignored", "flag") and e.get("t_ms", -1) >= t_ms)
 
     @property
     def standing_flags(self):
@@ -381,6 +386,12 @@ class Facts:
                               fmt(f.get("white_ms")), fmt(f.get("black_ms")),
                               "; taken back at %s" % fmt(f["unflag_t_ms"])
                               if "unflag_t_ms" in f else "")))
+        if self.limit is not None:
+            lim = self.limit
+            n = lim.get("move_limit", lim.get("arg"))
+            timed.append((lim["t_ms"], "Move limit reached at %s: both sides had made %s "
+                          "moves (presses); the clock ended the game (a play-off of at "
+                          "most %s moves each, S3 4.1)" % (fmt(lim["t_ms"]), n, n)))
         timed.sort(key=lambda x: x[0])
         out += [text for _, text in timed]
         if self.end:
@@ -433,6 +444,8 @@ class Ruling:
         self.mate = None     # MateVerdict dict
         self.moves_check = None
         self.source = None   # Source: the file and its verification
+        self.referred = None  # why the case goes to the organisers (rules silent: S3)
+        self.facts_title = "FACTS (from the clock's log)"
 
     def rule(self, text, topic=None, article=None):
         self.lines.append((text, article or (self.ruleset.art(topic) if topic else "")))
@@ -441,9 +454,10 @@ class Ruling:
         return {"rules": self.ruleset.key, "facts": self.facts,
                 "ruling": [{"text": t, "article": a} for t, a in self.lines],
                 "result": self.result, "summary": self.summary, "mate": self.mate,
-                "moves_check": self.moves_check,
+                "moves_check": self.moves_check, "referred": self.referred,
                 "verification": self.source.as_dict() if self.source else None,
-                **{k: getattr(self, k) for k in ("split", "times", "state")
+                **{k: getattr(self, k) for k in ("split", "times", "state", "points",
+                                                 "in_time", "illegal")
                    if hasattr(self, k)}}
 
     def verification_lines(self):
@@ -458,10 +472,12 @@ class Ruling:
 
     def text(self):
         out = self.verification_lines()
-        out.append("FACTS (from the clock's log)")
+        out.append(self.facts_title)
         out += ["  - " + f for f in self.facts]
         out.append("RULING (%s)" % self.ruleset.title)
         out += ["  - %s [%s]" % (t, a) if a else "  - " + t for t, a in self.lines]
+        if self.referred:
+            out.append("REFERRED TO THE ORGANISING COMMITTEE: %s" % self.referred)
         out.append("RESULT: %s  %s%s" % (self.result, self.summary,
                                           "  (UNVERIFIED)" if self.source is not None
                                           and not self.source.verified else ""))
@@ -575,12 +591,18 @@ def rule_flag(events, ruleset, control=None, control_text=None, game=None, board
                 made -= 1
                 note = ("; its last move on the scoresheet was not completed by a press of "
                         "the clock (FIDE 6.2.1), so it does not count")
+            if sheet["last_mover"] == loser and made > presses and not note:
+                note = ("; its last move counts though the clock got no press for it (a "
+                        "move is made when the hand leaves the piece)")
             control_met = made >= cumulative
             r.moves_check = {"required": cumulative, "scoresheet": made, "counter": presses}
             r.rule("Stage %s asks for %d moves (%d in all by its end); the scoresheet shows %d "
                    "completed moves by %s%s, the clock's counter %d: the control was %s"
                    % (first.get("stage"), need, cumulative, made, loser, note, presses,
                       "MET" if control_met else "MISSED"), "moves_check")
+            from chessclock.claims import press_time_note
+
+            press_time_note(r, "Which moves were made before the flag")
             if control_met:
                 r.rule("The counter showed fewer presses than moves; no claim rests on it "
                        "and the arbiter corrects the clock (counter and next stage's time)",
@@ -620,6 +642,16 @@ def rule_flag(events, ruleset, control=None, control_text=None, game=None, board
                        "both_flags")
                 r.result, r.summary = "1/2-1/2", "both flags down: draw"
                 return r
+        elif ruleset.both_flags == R.BOTH_REFERRED:
+            if claimed_before:
+                r.rule("The clocks were stopped at %s with only %s's flag down: the flag "
+                       "was announced before the second fell" % (fmt(stop), loser), "claim")
+            else:
+                from chessclock.claims import refer
+
+                r.rule("The opponent must announce the flag; with both flags down the "
+                       "rules do not say who wins", "both_flags")
+                return refer(r, "both flags down (%s first)" % loser)
         elif ruleset.both_flags == R.BOTH_LATER_UNCLAIMED_DRAW:
             if claimed_before:
                 r.rule("%s stopped the clocks at %s with his own flag up: a valid claim "
@@ -788,7 +820,7 @@ def state_at(events, at_seq=None, at_ms=None, control=None):
             e = dict(e, seq=n)
         if at_seq is not None and int(e["seq"]) > at_seq:
             break
-        if at_ms is not None and e["t_ms"] > at_ms:
+        if at_ms is not None and e.get("t_ms", 0) > at_ms:
             break
         if "white_ms" not in e or "black_ms" not in e:
             continue  # not a state record (e.g. a header): keep the last consistent one
@@ -867,11 +899,19 @@ def rule_replace(events, ruleset, at_seq=None, at_ms=None, control=None):
 def add_arguments(p):
     p.usage = ("chessclock ruling FLAGFILE [options]\n"
                "       chessclock ruling late --elapsed TIME --visitor white|black [options]\n"
-               "       chessclock ruling replace FLAGFILE (--at-seq N | --at TIME) [options]")
+               "       chessclock ruling replace FLAGFILE (--at-seq N | --at TIME) [options]\n"
+               "       chessclock ruling illegal-move (--pgn F | --fen FEN) --move e1f2 "
+               "[options]\n"
+               "       chessclock ruling both-kings --fen FEN [--retracted FEN]\n"
+               "       chessclock ruling draw-claim (--pgn F | --fen FEN) [--ground G] "
+               "[--moves N] [--move M]\n"
+               "       chessclock ruling complaint FLAGFILE --at TIME [--by SIDE]\n"
+               "       chessclock ruling playoff [FLAGFILE] (--pgn F | --fen FEN) [--limit N]")
     p.add_argument("what", nargs="+", metavar="FLAGFILE",
                    help="the clock's log (`chessclock log pull`: verified first), or JSON "
                         "Lines of clock events (simulate output, log export: marked "
-                        "unverified); or 'late', or 'replace FLAGFILE'")
+                        "unverified); or late, replace FLAGFILE, illegal-move, both-kings, "
+                        "draw-claim, complaint FLAGFILE, playoff")
     p.add_argument("--key", metavar="FILE", help="the arbiter's key, to check the log's "
                    "signature (default: `chessclock key use`'s, or $CHESSCLOCK_KEY)")
     p.add_argument("--unverified", action="store_true",
@@ -879,8 +919,8 @@ def add_arguments(p):
     p.add_argument("--game", type=int, default=None, metavar="N",
                    help="which game of the log, from 1 (default: the last played)")
     p.add_argument("--control", metavar="SPEC", help="the time control (else the log's)")
-    p.add_argument("--rules", default="fide2023", choices=sorted(R.RULESETS),
-                   help="rule set (default fide2023)")
+    p.add_argument("--rules", default=None, choices=sorted(R.RULESETS),
+                   help="rule set (default fide2023; for playoff br-knockout)")
     p.add_argument("--pgn", metavar="GAME.pgn", help="the scoresheet the arbiter has: the "
                    "game's moves up to the flag, as PGN")
     p.add_argument("--fen", help="the position at the flag (if no PGN)")
@@ -899,7 +939,148 @@ def add_arguments(p):
     p.add_argument("--visitor", choices=SIDES, help="late: the visiting player's colour")
     p.add_argument("--default-time", metavar="TIME", help="late: the event's default time")
     p.add_argument("--at-seq", type=int, metavar="N", help="replace: state after record N")
-    p.add_argument("--at", metavar="TIME", help="replace: state at this clock time")
+    p.add_argument("--at", metavar="TIME", help="replace: state at this clock time; "
+                   "complaint: when the complaint was made (clock time)")
+    g = p.add_argument_group("on the board (illegal-move, both-kings, draw-claim, "
+                             "complaint, playoff)")
+    g.add_argument("--move", metavar="MOVE", help="illegal-move: the move played, in "
+                   "coordinates (e1f2, e7e8q); draw-claim: the intended move written")
+    g.add_argument("--count", type=int, default=1, metavar="N",
+                   help="illegal-move: the player's illegal move number N (default 1)")
+    g.add_argument("--blitz", action="store_true", help="illegal-move: a blitz game")
+    g.add_argument("--claim", choices=("before-touch", "after-touch"),
+                   help="illegal-move (RAP 8c): the opponent claimed before/after touching "
+                        "a piece")
+    g.add_argument("--king-captured", choices=("before-press", "after-press"),
+                   help="illegal-move (RAP 8c): the king was taken before/after the press")
+    g.add_argument("--noticed", choices=("now", "later"), default="now",
+                   help="illegal-move: noticed at once (default) or only later")
+    g.add_argument("--retracted", metavar="FEN", help="both-kings (ACT 21): the position "
+                   "after taking back a move of each side")
+    g.add_argument("--ground", default="moves", choices=("moves", "repetition", "perpetual",
+                                                          "no-chances"),
+                   help="draw-claim: the ground (default: moves without capture or pawn "
+                        "move)")
+    g.add_argument("--moves", type=int, default=None, metavar="N", dest="claim_moves",
+                   help="draw-claim: N moves of each player (default: the rule set's: "
+                        "br-knockout 5, FIDE 50)")
+    g.add_argument("--found", choices=("correct", "incorrect"),
+                   help="draw-claim (ACT 14): the arbiter's finding on the claim")
+    g.add_argument("--by", choices=SIDES, help="complaint: who complained")
+    g.add_argument("--limit", type=int, default=None, metavar="N",
+                   help="playoff: moves a side that count (default 10)")
+
+
+BOARD_FORMS = ("illegal-move", "both-kings", "draw-claim", "complaint", "playoff")
+
+
+def _board_input(args, need=True):
+    """(game or None, board or None) from --pgn / --fen."""
+    from chessclock import claims
+
+    if args.pgn and args.fen:
+        raise RulingError("give --pgn or --fen, not both")
+    game = read_pgn(args.pgn) if args.pgn else None
+    if game is None and args.fen is None:
+        if need:
+            raise RulingError("give the position: --pgn GAME.pgn (the scoresheet) or "
+                              "--fen FEN")
+        return None, None
+    board = claims.board_from(game, args.fen)
+    return game, board
+
+
+def _legal_position(board):
+    """Refuse a position no game can reach (a king missing, pawns on the last rank, the
+    side not to move in check), with python-chess's reason."""
+    import chess
+
+    status = board.status()
+    if status != chess.STATUS_VALID:
+        names = [n[7:].lower().replace("_", " ") for n in dir(chess)
+                 if n.startswith("STATUS_") and n != "STATUS_VALID"
+                 and status & getattr(chess, n)]
+        raise RulingError("the position is not one a game can reach (%s)" % ", ".join(
+            sorted(names)))
+
+
+def _run_board(what, ruleset, args, stdout):
+    from chessclock import claims, playoff
+
+    form = what[0]
+    if form not in ("complaint", "playoff") and len(what) != 1:
+        raise RulingError("%s takes no file: the position comes from --pgn or --fen" % form)
+    if form == "playoff" and len(what) > 2:
+        raise RulingError("playoff takes at most one FLAGFILE (the play-off's clock log)")
+    events = []
+    if form == "illegal-move":
+        if not args.move:
+            raise RulingError("illegal-move takes --move (the move played, e.g. e1f2)")
+        if args.count < 1:
+            raise RulingError("--count %d: the illegal move's number, 1 or more" % args.count)
+        _, board = _board_input(args)
+        _legal_position(board)
+        r = claims.rule_illegal(board, claims.parse_move(board, args.move), ruleset,
+                                args.count, args.blitz, args.claim, args.king_captured,
+                                args.noticed, args.nodes)
+    elif form == "both-kings":
+        _, board = _board_input(args)
+        import chess
+
+        if len(board.pieces(chess.KING, chess.WHITE)) != 1 or \
+                len(board.pieces(chess.KING, chess.BLACK)) != 1:
+            raise RulingError("the position needs one king of each colour")
+        retracted = None
+        if args.retracted:
+            try:
+                retracted = chess_board(args.retracted)
+            except ValueError as e:
+                raise RulingError("--retracted: %s" % e) from None
+        r = claims.rule_both_kings(board, ruleset, retracted)
+    elif form == "draw-claim":
+        game, board = _board_input(args)
+        _legal_position(board)
+        r = claims.rule_draw_claim(board, ruleset, args.ground, args.claim_moves, args.move,
+                                   args.found, from_fen=game is None)
+    elif form == "complaint":
+        if len(what) != 2 or not args.at:
+            raise RulingError("complaint takes FLAGFILE and --at TIME (when the complaint "
+                              "was made)")
+        events, source = _source(what[1], args)
+        r = claims.rule_complaint(events, ruleset, parse_duration(args.at), args.by)
+        r.source = source
+    else:
+        game = read_pgn(args.pgn) if args.pgn else None
+        if game is not None and args.fen:
+            raise RulingError("give --pgn or --fen, not both")
+        board = playoff.fen_board(args.fen) if args.fen and game is None else None
+        if game is None and board is None:
+            raise RulingError("playoff takes the final position: --pgn PLAYOFF.pgn or "
+                              "--fen FEN")
+        source = None
+        if len(what) == 2:
+            events, source = _source(what[1], args)
+        r = playoff.rule_playoff(ruleset, game, board,
+                                 R.PLAYOFF_MOVES if args.limit is None else args.limit,
+                                 events or None)
+        r.source = source
+    _write_result(r, args, stdout)
+    if args.incident:  # a record of the case, e.g. one referred to the organisers
+        from chessclock import ruling_report as RR
+
+        try:
+            RR.write_incident(args.incident, events, r, event=args.event, place=args.place,
+                              match=args.match, date=args.date, arbiter=args.arbiter)
+        except OSError as e:
+            raise RulingError("cannot write %s: %s" % (e.filename or "the report",
+                                                       e.strerror or e)) from None
+    return 0
+
+
+def chess_board(fen):
+    import chess
+
+    return chess.Board(fen)
 
 
 def _source(path, args):
@@ -927,8 +1108,10 @@ def run(args, stdout, stderr):
 
 
 def _run(args, stdout):
-    ruleset = R.get(args.rules)
     what = args.what
+    ruleset = R.get(args.rules or ("br-knockout" if what[0] == "playoff" else "fide2023"))
+    if what[0] in BOARD_FORMS:
+        return _run_board(what, ruleset, args, stdout)
     if what[0] == "late":
         if len(what) != 1 or not args.elapsed or not args.visitor:
             raise RulingError("late takes --elapsed TIME and --visitor white|black")

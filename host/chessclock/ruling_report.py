@@ -320,8 +320,10 @@ def write_incident(path, events, ruling, event="", place="", match="", date="", 
     out += ["- " + a for a in arts]
     out += ["", h("Ruling"), ""]
     out += ["- %s [%s]" % (t, a) if a else "- " + t for t, a in ruling.lines]
-    out += ["", "Result: %s (%s)" % (ruling.result, ruling.summary), "",
-            h("Mitigating or aggravating factors"), "", blank, "",
+    out += ["", "Result: %s (%s)" % (ruling.result, ruling.summary), ""]
+    if getattr(ruling, "referred", None):  # the rules are silent: the organisers decide
+        out += ["Referred to the Organising Committee: %s" % ruling.referred, ""]
+    out += [h("Mitigating or aggravating factors"), "", blank, "",
             h("How to appeal"), "", ruling.ruleset.appeal, "",
             h("Signatures"), "",
             "Arbiter: %s" % blank, "White: %s" % blank, "Black: %s" % blank,

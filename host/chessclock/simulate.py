@@ -177,6 +177,9 @@ class Replay:
                 rec["inc_ms"] = st.inc_ms
         elif ev in (E.EV_OVERTIME, E.EV_PERIOD):
             rec["periods"] = arg
+        elif ev == E.EV_LIMIT:  # both sides made the move limit: the play-off ends
+            rec["move_limit"] = arg
+            rec["moves"] = c.moves[side]
         self._times(rec)
         self.out.append(rec)
 
@@ -380,6 +383,9 @@ def add_arguments(p):
                    help="stop both clocks at a flag (default)")
     p.add_argument("--no-freeze", dest="freeze", action="store_false",
                    help="keep the other clock running after a flag")
+    p.add_argument("--move-limit", type=int, default=None, metavar="N",
+                   help="end the game when both sides have made N moves (a play-off of at "
+                        "most N moves each, seed S3 4.1; default: the preset's, else none)")
     p.add_argument("script", nargs="?", metavar="SCRIPT",
                    help="script file (default: standard input)")
 
@@ -400,6 +406,7 @@ def options_for(args, preset):
         "stage_on_flag": pick(None if args.next_stage is None else args.next_stage == "flag",
                               "stage_on_flag", False),
         "freeze": pick(args.freeze, "freeze", True),
+        "move_limit": pick(getattr(args, "move_limit", None), "move_limit", 0),
     }
 
 
@@ -441,6 +448,11 @@ def run(args, stdout, stderr):
             control.validate()
     except ValueError as e:
         stderr.write("chessclock simulate: control %r: %s\n" % (args.control, e))
+        return 2
+    limit = getattr(args, "move_limit", None)
+    if limit is not None and not 0 <= limit <= E.MAX_MOVE_LIMIT:
+        stderr.write("chessclock simulate: --move-limit %d: give 0 (none) to %d moves a side\n"
+                     % (limit, E.MAX_MOVE_LIMIT))
         return 2
     try:
         if args.script:

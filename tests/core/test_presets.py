@@ -10,7 +10,7 @@ from clockcore.control import DELAY_SIMPLE, Control, SideControl, Stage
 
 KEYS = ("fide-classical", "fide-rapid", "fide-blitz", "armageddon", "us-g90-d5",
         "fide-5min-1990", "fide-active-1987", "fide-active-1987-inc", "fce-six-hour",
-        "wc-2008-first", "cxeb-correspondence", "fce-finish-15")
+        "wc-2008-first", "cxeb-correspondence", "fce-finish-15", "br-playoff")
 
 
 def one(*stages):

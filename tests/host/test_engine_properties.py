@@ -13,7 +13,9 @@ interval arithmetic: it looks at the clock after every call and inside every eve
 - byo-yomi starts only after the stage for the rest of the game; a flag in a stage with a
   move count freezes only in move-counter mode, and in TIME mode is a fall only when the
   presses made are fewer than the stage asks;
-- an undo takes back exactly what the last press brought, to whichever side it went.
+- an undo takes back exactly what the last press brought, to whichever side it went;
+- with a move limit N, the game ends (`limit`, then `end`, at that press's instant, times
+  untouched) on exactly the press that gives both sides N moves, and at no other.
 """
 
 from hypothesis import HealthCheck, assume, event, given, settings
@@ -134,6 +136,9 @@ def check(control, options, seen):
     in_stage = [0, 0]          # presses made in that stage
     turn_run = 0               # time the current turn has run
     last_press = None          # what undo takes back: (side, before, counters, bonus)
+    limit = options.get("move_limit", 0)
+    moves = [0, 0]             # presses counted as moves, undos taken off
+    limit_due = False          # the last press gave both sides the limit: limit, end next
     prev = seen[0]
 
     def stage_of(s):
@@ -163,6 +168,7 @@ def check(control, options, seen):
                 if sides[r].mode == MODE_HOURGLASS and not out[1 - r]:
                     exp_main[1 - r] += dt - from_delay
         if cur.ev is None or cur.ev in (E.EV_PAUSE, E.EV_RESUME, E.EV_IGNORED):
+            assert not limit_due, "the move limit was reached and the game went on"
             assert cur.main == exp_main, (cur.ev, cur.t, cur.main, exp_main)
             assert cur.delay == exp_delay
             if cur.ev is None and last_press is not None and len(last_press) == 4:
@@ -223,6 +229,9 @@ def check(control, options, seen):
                 assert cur.main[s] == exp_main[s] + legal
             if sides[s].mode != MODE_UPCOUNT:
                 in_stage[s] += 1  # every press counts for the stage, out of time or not
+            moves[s] += 1
+            assert not limit_due
+            limit_due = bool(limit) and moves[0] >= limit and moves[1] >= limit
             # the opponent's turn starts: its delay, its increment if credited now
             st_o = stage_of(o)
             bonus = 0
@@ -254,9 +263,18 @@ def check(control, options, seen):
             # the opponent's increment at turn start goes too (never below zero)
             assert cur.main[o] == exp_main[o] - min(bonus, exp_main[o])
             stage[s], in_stage[s], out[s] = counters
+            moves[s] -= 1
             if bonus:
                 event("case: undo takes back the opponent's increment")
             last_press = None
+        elif cur.ev == E.EV_LIMIT:  # after the press (and what it passed) at its instant
+            assert limit_due and dt == 0 and cur.arg == limit
+            assert cur.main == exp_main and cur.main == prev.main
+            event("case: the move limit ends the game")
+        elif cur.ev == E.EV_END:
+            assert prev.ev == E.EV_LIMIT and dt == 0 and cur.state == E.ENDED
+            assert cur.main == prev.main
+            limit_due = False
         else:
             raise AssertionError("unexpected event %r" % E.EVENT_NAMES[cur.ev])
         for s in (0, 1):
@@ -271,7 +289,7 @@ def check(control, options, seen):
 
 OPTIONS = st.fixed_dictionaries({
     "inc_at_turn_start": st.booleans(), "stage_on_flag": st.booleans(),
-    "freeze": st.booleans()})
+    "freeze": st.booleans(), "move_limit": st.sampled_from([0, 0, 0, 1, 2, 5])})
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])

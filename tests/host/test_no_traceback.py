@@ -65,7 +65,11 @@ def cases(f):
                 (["boards", "--file", path, "list"], None),
                 (["boards", "--file", path, "check"], None),
                 (["key", "use", path], None),
-                (["ruling", f["events"], "--pgn", path], None)]
+                (["ruling", f["events"], "--pgn", path], None),
+                (["ruling", "complaint", path, "--at", "5s"], None),
+                (["ruling", "draw-claim", "--pgn", path], None),
+                (["ruling", "illegal-move", "--pgn", path, "--move", "e2e4"], None),
+                (["ruling", "playoff", "--pgn", path], None)]
     out += [
         (["log", "show", f["text"]], None), (["log", "export", f["text"]], None),
         (["log", "export", f["events"], "--format", "pgn", "--game", "999"], None),

@@ -86,6 +86,16 @@ def test_no_allocation_time_mode_flags_and_stages():
     check_mode(c, 1700)
 
 
+def test_no_allocation_in_a_play_off_up_to_and_at_its_move_limit():
+    # the move-limit mode (br-playoff): presses before the limit and the press ending it
+    c = E.Clock(Control(SideControl([Stage(10**8)])), move_limit=600)
+    c.start(0)
+    t = play(c, 0, 50, 1500)
+    n = allocated(lambda: play(c, t, 1150, 1500))
+    assert c.state == E.ENDED and c.moves == [600, 600]
+    assert n == 0, "%d bytes allocated in a play-off" % n
+
+
 def test_no_allocation_when_the_oled_shows_presses_and_seconds():
     # The SSD1306 build: a press (bars, digits) and the seconds, drawn and sent in halves as
     # the app does (draw, finish); warm first (the driver keeps the send buffers it used).
