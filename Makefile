@@ -11,7 +11,7 @@ MP_SRC_PATH := .frozen:$(CURDIR)/firmware:$(CURDIR)/tests/core
 MP_MPY_PATH := .frozen:$(CURDIR)/build/mpy:$(CURDIR)/tests/core
 MPY_DIR := build/mpy
 # Only the folders that exist (bench/ may not yet).
-LINT_DIRS := $(wildcard firmware host tests bench)
+LINT_DIRS := $(wildcard firmware host tests bench hatch_build.py)
 # MicroPython type stubs, one folder per port (pip --target), for `make typecheck`.
 STUBS := $(VENV)/stubs
 STUB_PORTS := rp2 esp32
@@ -33,20 +33,7 @@ $(STAMP): pyproject.toml constraints.txt firmware/clockcore/version.py
 	rm -rf $(STUBS)
 	$(BIN)/python -m pip install --target $(STUBS)/rp2 $(STUB_PKG_rp2)
 	$(BIN)/python -m pip install --target $(STUBS)/esp32 $(STUB_PKG_esp32)
-	$(MAKE) --no-print-directory stubs-patch
 	touch $@
-
-# The stubs type micropython.const generically; the firmware's CPython fallback
-# `def const(x): return x` can never match that ("All conditional function variants must
-# have identical signatures"), so const is loosened to Any. Fails if the stubs change.
-.PHONY: stubs-patch
-stubs-patch:
-	set -e; for port in $(STUB_PORTS); do \
-		f=$(STUBS)/$$port/micropython.pyi; \
-		sed -i.orig 's|^def const(expr: Const_T, /) -> Const_T:|def const(expr: Any, /) -> Any:|' $$f; \
-		grep -q '^def const(expr: Any, /) -> Any:' $$f || \
-			{ echo "$$f: def const(...) not found; update stubs-patch"; exit 1; }; \
-	done
 
 # The steps, in this order; the first failure stops the run (make runs a target's
 # prerequisites left to right; not meant for make -j).

@@ -10,12 +10,6 @@
 # Nothing in a pass allocates while a clock runs and nobody touches it (make bench).
 
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
-
 from clockapp import gamestate, storage, timefmt
 from clockapp.board import LEFT, RIGHT
 from clockapp.levers import BOTH, PRESS, RELEASE, LeverFilter, LeverRing
@@ -23,6 +17,7 @@ from clockapp.menu import Menu
 from clockapp.view import FLAG_FIRST, FLAG_NONE, FLAG_SECOND, SideView
 from clockcore import engine as E
 from clockcore import presets
+from clockcore.const import const
 from clockcore.control import MODE_UPCOUNT, Control
 from clockcore.ticks import Timebase
 from clockcore.version import VERSION as LOG_FIRMWARE  # in every game header

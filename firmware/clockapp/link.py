@@ -12,18 +12,13 @@
 # a key a CHANGE is taken only while no game is in progress. Refusals are logged
 # (EV_AUTH_FAILED, at most one a second).
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
-
 import binascii
 import os
 import struct
 
 from clockcore import engine as E
 from clockcore import protocol as P
+from clockcore.const import const
 from clockcore.eventlog import R_HOST
 from clockcore.version import VERSION as FIRMWARE_VERSION
 
