@@ -15,9 +15,8 @@ from clockapp.board import LEFT, RIGHT
 from clockapp.levers import BOTH, PRESS, RELEASE, LeverFilter, LeverRing
 from clockapp.menu import Menu
 from clockapp.view import FLAG_FIRST, FLAG_NONE, FLAG_SECOND, SideView
+from clockcore import const, presets
 from clockcore import engine as E
-from clockcore import presets
-from clockcore.const import const
 from clockcore.control import MODE_UPCOUNT, Control
 from clockcore.ticks import Timebase
 from clockcore.version import VERSION as LOG_FIRMWARE  # in every game header

@@ -8,7 +8,7 @@
 # `on_lever(lever, tick_us, closed)`, which must be allocation-free too (see
 # clockapp/levers.py).
 
-from clockcore.const import const
+from clockcore import const
 
 LEFT = const(0)
 RIGHT = const(1)

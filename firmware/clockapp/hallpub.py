@@ -20,9 +20,8 @@
 
 import struct
 
+from clockcore import const, hallmsg
 from clockcore import engine as E
-from clockcore import hallmsg
-from clockcore.const import const
 
 DOWN = const(0)
 CONNECTING = const(1)

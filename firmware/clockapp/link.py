@@ -16,9 +16,9 @@ import binascii
 import os
 import struct
 
+from clockcore import const
 from clockcore import engine as E
 from clockcore import protocol as P
-from clockcore.const import const
 from clockcore.eventlog import R_HOST
 from clockcore.version import VERSION as FIRMWARE_VERSION
 

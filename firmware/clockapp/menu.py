@@ -14,9 +14,8 @@
 # The left display shows the item, the right one its value.
 
 from clockapp.board import BTN_MENU, BTN_MINUS, BTN_PLUS, BTN_START, LEFT
+from clockcore import const, presets
 from clockcore import engine as E
-from clockcore import presets
-from clockcore.const import const
 
 CLOSED = const(0)
 SETUP = const(1)

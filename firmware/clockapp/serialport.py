@@ -37,7 +37,7 @@
 import select
 import time
 
-from clockcore.const import const
+from clockcore import const
 
 _monotonic = getattr(time, "monotonic", time.time)   # CPython's; MicroPython never calls it
 

@@ -62,7 +62,7 @@ try:
 except (ImportError, AttributeError):  # some ports build binascii without crc32
     _crc32_native = None
 
-from clockcore.const import const
+from clockcore import const
 
 ENOENT = const(2)
 EEXIST = const(17)

@@ -22,7 +22,7 @@
 #
 # Per-frame functions: no allocation (ints and the caller's bytearray only), no exceptions.
 
-from clockcore.const import const
+from clockcore import const
 
 TEXT_LEN = const(8)
 TENTHS_BELOW_MS = const(20000)   # default: tenths shown below 20 s

@@ -7,7 +7,7 @@
 # Hot path (press, tick): no allocation once a game runs: only small ints are stored and
 # the listener is called with four ints. Events go to `listener(ev, side, t_ms, arg)`.
 
-from clockcore.const import const
+from clockcore import const
 from clockcore.control import (
     DELAY_BRONSTEIN,
     DELAY_SIMPLE,

@@ -25,7 +25,7 @@
 import hashlib
 import struct
 
-from clockcore.const import const
+from clockcore import const
 
 try:
     import binascii

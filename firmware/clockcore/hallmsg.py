@@ -16,7 +16,7 @@
 import binascii
 import json
 
-from clockcore.const import const
+from clockcore import const
 from clockcore.protocol import equal, hmac_sha256
 
 VERSION = const(1)

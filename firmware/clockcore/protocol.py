@@ -14,7 +14,7 @@
 import binascii
 import hashlib
 
-from clockcore.const import const
+from clockcore import const
 
 VERSION = const(1)
 LINE_MAX = const(256)      # longest request line the clock takes, "!" to "\n" included

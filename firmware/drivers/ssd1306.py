@@ -17,7 +17,7 @@
 # changed, and finding them again costs the same Python loop as drawing here; and the host's
 # tests (CPython) run this very code.
 
-from clockcore.const import const
+from clockcore import const
 
 # Commands (datasheet section 9).
 SET_CONTRAST = const(0x81)

@@ -20,7 +20,7 @@
 
 import time
 
-from clockcore.const import const
+from clockcore import const
 
 
 def _no_wait(us):

@@ -1,4 +1,4 @@
-# The one const() (clockcore/const.py): a module that takes const from it still has its
+# The one const() (clockcore/__init__.py): a module that takes const from it still has its
 # constants folded by MicroPython's compiler, which leaves a constant named with a leading
 # underscore out of the module's dict (and puts its value where the name was used).
 
