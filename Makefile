@@ -11,7 +11,7 @@ MP_SRC_PATH := .frozen:$(CURDIR)/firmware:$(CURDIR)/tests/core
 MP_MPY_PATH := .frozen:$(CURDIR)/build/mpy:$(CURDIR)/tests/core
 MPY_DIR := build/mpy
 # Only the folders that exist (bench/ may not yet).
-LINT_DIRS := $(wildcard firmware host tests bench)
+LINT_DIRS := $(wildcard firmware host tests bench hatch_build.py)
 # MicroPython type stubs, one folder per port (pip --target), for `make typecheck`.
 STUBS := $(VENV)/stubs
 STUB_PORTS := rp2 esp32
@@ -21,42 +21,25 @@ STUB_PKG_esp32 := micropython-esp32-stubs==1.29.0.post1
 BOARD ?= pico-tm1637
 PORT ?=
 
-.PHONY: venv test lint pytest mp-test mpy mpy-test typecheck firmware deploy bench clean sim hardware board-test test-board socat
+.PHONY: venv test test-wheel lint pytest mp-test mpy mpy-test typecheck firmware deploy bench clean sim hardware board-test test-board socat
 
 venv: $(STAMP)
 
-$(STAMP): pyproject.toml
+# Ranges in pyproject.toml, the tested versions from constraints.txt; the plot extra
+# (matplotlib) because the tests draw. version.py: the package's version is read from it.
+$(STAMP): pyproject.toml constraints.txt firmware/clockcore/version.py
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -e '.[dev]'
+	$(BIN)/python -m pip install -c constraints.txt -e '.[dev,plot]'
 	rm -rf $(STUBS)
 	$(BIN)/python -m pip install --target $(STUBS)/rp2 $(STUB_PKG_rp2)
 	$(BIN)/python -m pip install --target $(STUBS)/esp32 $(STUB_PKG_esp32)
-	$(MAKE) --no-print-directory stubs-patch
 	touch $@
 
-# The stubs type micropython.const generically; the firmware's CPython fallback
-# `def const(x): return x` can never match that ("All conditional function variants must
-# have identical signatures"), so const is loosened to Any. Fails if the stubs change.
-.PHONY: stubs-patch
-stubs-patch:
-	set -e; for port in $(STUB_PORTS); do \
-		f=$(STUBS)/$$port/micropython.pyi; \
-		sed -i.orig 's|^def const(expr: Const_T, /) -> Const_T:|def const(expr: Any, /) -> Any:|' $$f; \
-		grep -q '^def const(expr: Any, /) -> Any:' $$f || \
-			{ echo "$$f: def const(...) not found; update stubs-patch"; exit 1; }; \
-	done
+# The steps, in this order; the first failure stops the run (make runs a target's
+# prerequisites left to right; not meant for make -j).
+test: lint pytest mp-test mpy-test typecheck test-wheel board-test
 
-# Each step stops the run on failure, in this order.
-test: $(STAMP)
-	$(BIN)/ruff check $(LINT_DIRS)
-	$(BIN)/python -m pytest -q
-	MICROPYPATH=$(MP_SRC_PATH) $(BIN)/micropython tests/mp_run.py
-	$(MAKE) --no-print-directory mpy
-	MICROPYPATH=$(MP_MPY_PATH) $(BIN)/micropython tests/mp_run.py
-	$(MAKE) --no-print-directory typecheck
-	$(MAKE) --no-print-directory board-test
-
-# The single steps, for use by hand.
+# The single steps.
 lint: $(STAMP)
 	$(BIN)/ruff check $(LINT_DIRS)
 
@@ -90,6 +73,16 @@ typecheck: $(STAMP)
 			firmware; \
 	done
 
+# The host package on its own: a wheel built from this tree (pip wheel, hatchling from PyPI),
+# installed with its dependencies (constraints.txt, no plot extra) into a fresh venv in a
+# temporary folder, runs --version, simulate, build, sim and sim-serve from another one
+# (tests/wheel/check_installed.py; about a minute, mostly pip).
+WHEEL_DIR := build/wheel
+test-wheel: $(STAMP)
+	rm -rf $(WHEEL_DIR)
+	$(BIN)/python -m pip wheel --quiet --no-deps -w $(WHEEL_DIR) .
+	$(BIN)/python tests/wheel/check_installed.py $(WHEEL_DIR)/chessclock-*.whl
+
 # build/BOARD/: the board's modules as .mpy, main.py, board.json and MANIFEST.sha256.
 firmware: $(STAMP)
 	$(BIN)/chessclock build --board $(BOARD) --out build/$(BOARD)
@@ -104,13 +97,12 @@ sim: $(STAMP)
 	$(BIN)/chessclock sim
 
 # hardware/<profile>/ from boards.toml: wiring.yaml, netlist, BOM and build guide, then the
-# pictures (WireViz needs graphviz's `dot`: installed from Debian when missing). Commit the
+# pictures (WireViz needs graphviz's `dot`, from Debian: apt-get install graphviz). Commit the
 # result; tests/host/test_hardware.py checks it against boards.toml without graphviz.
 hardware: $(STAMP)
 	@command -v dot >/dev/null || { \
-		echo "make hardware: graphviz's dot is missing; installing it: apt-get install -y graphviz"; \
-		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq graphviz; \
-		else sudo apt-get update -qq && sudo apt-get install -y -qq graphviz; fi; }
+		echo "make hardware: needs graphviz's dot for the pictures; install it first" \
+			"(Debian/Ubuntu: sudo apt-get install graphviz)"; exit 2; }
 	$(BIN)/python -m chessclock.hardware generate
 	$(BIN)/python -m chessclock.hardware render
 	$(BIN)/python -m chessclock.hardware check

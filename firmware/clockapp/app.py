@@ -10,20 +10,14 @@
 # Nothing in a pass allocates while a clock runs and nobody touches it (make bench).
 
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
-
 from clockapp import gamestate, storage, timefmt
 from clockapp.board import LEFT, RIGHT
 from clockapp.levers import BOTH, PRESS, RELEASE, LeverFilter, LeverRing
 from clockapp.menu import Menu
 from clockapp.seal import SEALING, Seal
 from clockapp.view import FLAG_FIRST, FLAG_NONE, FLAG_SECOND, SideView
+from clockcore import const, presets
 from clockcore import engine as E
-from clockcore import presets
 from clockcore.control import MODE_UPCOUNT, Control
 from clockcore.ticks import Timebase
 from clockcore.version import VERSION as LOG_FIRMWARE  # in every game header

@@ -8,11 +8,7 @@
 # `on_lever(lever, tick_us, closed)`, which must be allocation-free too (see
 # clockapp/levers.py).
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
+from clockcore import const
 
 LEFT = const(0)
 RIGHT = const(1)

@@ -18,16 +18,10 @@
 #
 # The broker is given as an IP address: a name lookup could block.
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
-
 import struct
 
+from clockcore import const, hallmsg
 from clockcore import engine as E
-from clockcore import hallmsg
 
 DOWN = const(0)
 CONNECTING = const(1)

@@ -6,11 +6,7 @@
 # milliseconds, and the press counts at the FIRST closing edge of the train (when the
 # player's move ended), not when it settled.
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
+from clockcore import const
 
 RING = const(32)           # edges buffered between two loop passes (a pass is ~1 ms)
 DEBOUNCE_US = const(15000)  # a transition within 15 ms of the last accepted one is bounce

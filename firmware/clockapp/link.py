@@ -12,16 +12,11 @@
 # a key a CHANGE is taken only while no game is in progress. Refusals are logged
 # (EV_AUTH_FAILED, at most one a second).
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
-
 import binascii
 import os
 import struct
 
+from clockcore import const
 from clockcore import engine as E
 from clockcore import protocol as P
 from clockcore.eventlog import R_HOST

@@ -13,15 +13,9 @@
 # PLUS/MINUS then change the value and START ends the edit), MENU goes back or closes.
 # The left display shows the item, the right one its value.
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
-
 from clockapp.board import BTN_MENU, BTN_MINUS, BTN_PLUS, BTN_START, LEFT
+from clockcore import const, presets
 from clockcore import engine as E
-from clockcore import presets
 
 CLOSED = const(0)
 SETUP = const(1)

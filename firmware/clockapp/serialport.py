@@ -37,11 +37,7 @@
 import select
 import time
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
+from clockcore import const
 
 _monotonic = getattr(time, "monotonic", time.time)   # CPython's; MicroPython never calls it
 

@@ -62,11 +62,7 @@ try:
 except (ImportError, AttributeError):  # some ports build binascii without crc32
     _crc32_native = None
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
+from clockcore import const
 
 ENOENT = const(2)
 EEXIST = const(17)

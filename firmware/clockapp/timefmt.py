@@ -22,11 +22,7 @@
 #
 # Per-frame functions: no allocation (ints and the caller's bytearray only), no exceptions.
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
+from clockcore import const
 
 TEXT_LEN = const(8)
 TENTHS_BELOW_MS = const(20000)   # default: tenths shown below 20 s

@@ -2,11 +2,7 @@
 # the engine (engine.py) decides what happens with it, notation.py reads and writes it.
 # Portable: runs on MicroPython and CPython. All times are integer milliseconds.
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
+from clockcore import const
 
 # How a side's clock runs.
 MODE_COUNTDOWN = const(0)  # stages, increments, delays, byo-yomi

@@ -7,12 +7,7 @@
 # Hot path (press, tick): no allocation once a game runs: only small ints are stored and
 # the listener is called with four ints. Events go to `listener(ev, side, t_ms, arg)`.
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
-
+from clockcore import const
 from clockcore.control import (
     DELAY_BRONSTEIN,
     DELAY_SIMPLE,

@@ -22,14 +22,10 @@
 # encodes them at flush(), when the sequence number and the chain advance only once the
 # storage accepted the record: a failed append is retried and never leaves a gap.
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
-
 import hashlib
 import struct
+
+from clockcore import const
 
 try:
     import binascii

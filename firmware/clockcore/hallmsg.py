@@ -13,15 +13,10 @@
 # cannot be replayed on another clock's topic; "sid" (a random session id) and "seq" (+1 a
 # message) let the reader drop a replayed message of the same session.
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
-
 import binascii
 import json
 
+from clockcore import const
 from clockcore.protocol import equal, hmac_sha256
 
 VERSION = const(1)

@@ -11,14 +11,10 @@
 # and details are percent-escaped: a space, "%", "*", "!", "=" in a value and any byte
 # outside 0x21..0x7e are written %XX, so a frame is one line of printable ASCII.
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
-
 import binascii
 import hashlib
+
+from clockcore import const
 
 VERSION = const(1)
 LINE_MAX = const(256)      # longest request line the clock takes, "!" to "\n" included

@@ -7,11 +7,7 @@
 # Differences are only taken across short spans (under half the period: ~8.9 min for
 # microsecond ticks), so the caller must advance() at least that often.
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
+from clockcore import const
 
 PERIOD_30 = const(0x40000000)  # 2**30: MicroPython's tick period on 32-bit ports
 

@@ -5,11 +5,7 @@
 #
 # Registers (datasheet, 16 bits, big-endian). Reads go into a preallocated buffer.
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
+from clockcore import const
 
 ADDR = const(0x36)       # fixed 7-bit address
 REG_VCELL = const(0x02)  # cell voltage, 78.125 uV (5/64 mV) per bit

@@ -17,11 +17,7 @@
 # changed, and finding them again costs the same Python loop as drawing here; and the host's
 # tests (CPython) run this very code.
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
+from clockcore import const
 
 # Commands (datasheet section 9).
 SET_CONTRAST = const(0x81)

@@ -18,13 +18,9 @@
 # Pins: machine.Pin-like objects with init(mode), value([v]) and IN / OUT mode constants
 # (machine.Pin has them). Per-update paths (write, TM1637Display.render) do not allocate.
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
-
 import time
+
+from clockcore import const
 
 
 def _no_wait(us):

@@ -1,1 +1,3 @@
-__version__ = "0.3.0"  # = the firmware's: clockcore/version.py (test_version.py)
+from clockcore.version import VERSION
+
+__version__ = VERSION  # one version: the firmware's (pyproject reads the same file)

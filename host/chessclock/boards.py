@@ -309,11 +309,12 @@ class Boards:
 
 
 def default_path():
-    """boards.toml in the current folder, else the one at the root of this checkout."""
+    """boards.toml in the current folder, else the checkout's (or the installed copy)."""
     here = Path("boards.toml")
     if here.is_file():
         return here
-    return Path(__file__).resolve().parents[2] / "boards.toml"
+    from chessclock import sources
+    return sources.boards_toml()
 
 
 def load(path=None):

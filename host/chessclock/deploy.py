@@ -10,6 +10,8 @@ firmware/boards/mcu.py (not the simulator), into OUT mirroring the tree (`clockc
 ...); copies firmware/main.py as source (MicroPython runs main.py from source); writes
 board.json from boards.toml (see chessclock/boards.py for its schema); and last
 MANIFEST.sha256, one `HEX  PATH` line per file (sorted; `sha256sum -c` reads it).
+firmware/ is the checkout's, or the copy installed with the package (chessclock/sources.py);
+without --out, build/NAME/ is at the checkout's root, or (installed) in the current folder.
 `--package-json` rewrites the repo's package.json (mip) from the same module list.
 
 Deploy (`make deploy BOARD=NAME PORT=/dev/ttyACM0` runs it):
@@ -44,9 +46,8 @@ import sys
 from pathlib import Path
 
 from chessclock import boards as boards_mod
+from chessclock import sources
 
-ROOT = Path(__file__).resolve().parents[2]
-FIRMWARE = ROOT / "firmware"
 MANIFEST = "MANIFEST.sha256"
 PACKAGES = ("clockcore", "clockapp", "drivers")    # whole folders
 BOARD_MODULES = ("boards/__init__.py", "boards/mcu.py")  # the real board; never boards/sim.py
@@ -67,9 +68,14 @@ class DeployError(Exception):
 # ---- build --------------------------------------------------------------------------
 
 
-def firmware_modules(firmware=FIRMWARE):
+def _build_base():
+    """Where build/NAME/ goes by default: the checkout's root, or (installed) this folder."""
+    return sources.checkout_root() or Path.cwd()
+
+
+def firmware_modules(firmware=None):
     """Source paths (relative to firmware/, '/'-separated, sorted) the board needs."""
-    firmware = Path(firmware)
+    firmware = Path(firmware) if firmware is not None else sources.firmware_dir()
     out = []
     for pkg in PACKAGES:
         base = firmware / pkg
@@ -131,13 +137,13 @@ def mpy_cross(src, dst, source_name, arch):
                                                              r.stderr or r.stdout))
 
 
-def build(board, out, boards_file=None, firmware=FIRMWARE, log=None):
+def build(board, out, boards_file=None, firmware=None, log=None):
     """Build firmware for profile `board` into folder `out`; return the manifest dict."""
     try:
         profile = boards_mod.load(boards_file).get(board)
     except (boards_mod.BoardsFileError, boards_mod.BoardError) as e:
         raise DeployError(EXIT_INPUT, str(e)) from None
-    firmware = Path(firmware)
+    firmware = Path(firmware) if firmware is not None else sources.firmware_dir()
     out = Path(out)
     if out.exists():
         if any(out.iterdir()) and not (out / MANIFEST).exists():
@@ -159,7 +165,7 @@ def build(board, out, boards_file=None, firmware=FIRMWARE, log=None):
     return write_manifest(out)
 
 
-def package_json(firmware=FIRMWARE, version=None):
+def package_json(firmware=None, version=None):
     """The mip package.json: every firmware module, with URLs relative to the repo root."""
     if version is None:
         from clockcore.version import VERSION as version
@@ -183,7 +189,11 @@ def add_arguments_build(p):
 
 
 def run_build(args, stdout, stderr):
-    out = Path(args.out) if args.out else ROOT / "build" / args.board
+    if args.package_json and sources.checkout_root() is None:
+        stderr.write("chessclock build: --package-json rewrites a checkout's package.json; "
+                     "this chessclock is installed, not run from a checkout\n")
+        return EXIT_INPUT
+    out = Path(args.out) if args.out else _build_base() / "build" / args.board
     try:
         entries = build(args.board, out, args.boards_file,
                         log=lambda s: stdout.write(s + "\n"))
@@ -192,7 +202,7 @@ def run_build(args, stdout, stderr):
         return e.code
     stdout.write("%s: %d files, %s\n" % (out, len(entries), MANIFEST))
     if args.package_json:
-        path = ROOT / "package.json"
+        path = sources.checkout_root() / "package.json"
         path.write_text(format_package_json(package_json()))
         stdout.write("wrote %s\n" % path)
     return 0
@@ -328,7 +338,7 @@ def add_arguments(p):
 
 
 def run(args, stdout, stderr):
-    build_dir = Path(args.build) if args.build else ROOT / "build" / args.board
+    build_dir = Path(args.build) if args.build else _build_base() / "build" / args.board
     if not (build_dir / MANIFEST).is_file():
         stderr.write("chessclock deploy: no build at %s: run `make firmware BOARD=%s`\n"
                      % (build_dir, args.board))

@@ -45,7 +45,9 @@ HEADER = ("# GENERATED from boards.toml by `python -m chessclock.hardware genera
 
 
 def root_dir():
-    return Path(__file__).resolve().parents[2]
+    """The checkout whose hardware/ this writes (the current folder outside one)."""
+    from chessclock import sources
+    return sources.checkout_root() or Path.cwd()
 
 
 # ---- the boards: header positions and power pins --------------------------------------

@@ -17,6 +17,7 @@ FLAGFILE is JSON Lines of clock events: the output of `chessclock simulate` or o
 the move counter is advisory and the scoresheet (--pgn) decides whether a control was met.
 """
 
+import importlib.util
 import json
 
 from chessclock import rules as R
@@ -1108,6 +1109,9 @@ def run(args, stdout, stderr):
 
 
 def _run(args, stdout):
+    if (args.plot or args.html) and importlib.util.find_spec("matplotlib") is None:
+        raise RulingError("--plot and --html draw with matplotlib, which is not installed: "
+                          "pip install 'chessclock[plot]'")  # an extra: 170 MB for one option
     what = args.what
     ruleset = R.get(args.rules or ("br-knockout" if what[0] == "playoff" else "fide2023"))
     if what[0] in BOARD_FORMS:

@@ -305,10 +305,8 @@ def add_arguments(p):
 
 
 def run(args, stdout, stderr):
-    here = os.path.dirname(os.path.abspath(__file__))
-    firmware = os.path.join(os.path.dirname(os.path.dirname(here)), "firmware")
-    if os.path.isdir(os.path.join(firmware, "boards")) and firmware not in sys.path:
-        sys.path.insert(0, firmware)  # boards/ is not installed with the package
+    from chessclock import sources
+    sources.importable()  # the firmware's boards/ and clockapp/, as the board imports them
     if args.serial:
         from chessclock import simserve
         return simserve.run(args, stdout, stderr)

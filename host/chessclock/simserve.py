@@ -8,9 +8,7 @@ import subprocess
 import sys
 import tty
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-FIRMWARE = os.path.join(ROOT, "firmware")
-SCRIPT = os.path.join(FIRMWARE, "boards", "sim_serve.py")
+from chessclock import sources
 
 
 def micropython_exe():
@@ -22,6 +20,8 @@ class SimServer:
     """A running simulator clock: `.path` is its serial device; stop() ends it."""
 
     def __init__(self, storage, clock_id="sim", micropython=False):
+        firmware = str(sources.firmware_dir())  # the checkout's firmware/, or the installed copy
+        script = os.path.join(firmware, "boards", "sim_serve.py")
         os.makedirs(storage, exist_ok=True)
         master, slave = os.openpty()
         tty.setraw(slave)  # raw before the device writes: no echo, no newline translation
@@ -33,11 +33,11 @@ class SimServer:
             exe = micropython_exe()
             if exe is None:
                 raise FileNotFoundError("micropython (the unix port) is not installed")
-            env["MICROPYPATH"] = ".frozen:" + FIRMWARE
-            cmd = [exe, SCRIPT, storage, clock_id]
+            env["MICROPYPATH"] = ".frozen:" + firmware
+            cmd = [exe, script, storage, clock_id]
         else:
-            env["PYTHONPATH"] = FIRMWARE
-            cmd = [sys.executable, SCRIPT, storage, clock_id]
+            env["PYTHONPATH"] = firmware
+            cmd = [sys.executable, script, storage, clock_id]
         self.proc = subprocess.Popen(cmd, stdin=master, stdout=master, env=env,
                                      close_fds=True)
 

@@ -22,7 +22,11 @@ def test_one_version_everywhere():
     assert json.loads((ROOT / "package.json").read_text())["version"] == VERSION
     import tomllib
     with open(ROOT / "pyproject.toml", "rb") as f:    # what pip says the package is
-        assert tomllib.load(f)["project"]["version"] == VERSION
+        meta = tomllib.load(f)
+    assert meta["project"]["dynamic"] == ["version"]
+    assert meta["tool"]["hatch"]["version"]["path"] == "firmware/clockcore/version.py"
+    from importlib.metadata import version
+    assert version("chessclock") == VERSION
     assert re.search(r'version="%s"' % re.escape(VERSION),
                      (ROOT / "firmware" / "manifest.py").read_text())
     board, app = boot()
