@@ -55,7 +55,7 @@ class HostPort:
 
 class HostBlitz(Blitz):
     """app_bench.Blitz, the same 3+2 game, with a host attached (issue 9's heap figure):
-    the control typed by the host (`set 3+2`, parsed by the notation module), `status`
+    the control typed by the host (`set 3m+2s`, parsed by the notation module), `status`
     every second of the game (with steps of at most a second: heap.mjs takes 10 ms), and
     the whole log pulled at the end (`log FROM 4096` until more=0). The board is made with
     app_bench.make_board(root, display, host=True)."""
@@ -64,10 +64,10 @@ class HostBlitz(Blitz):
         if board is None:
             board, app = fresh(root, display, True)
         host = board.port
-        rid = host.send("set", "3+2")
+        rid = host.send("set", "3m+2s")
         while host.reply(rid) is None:
             run_until(app, board, board.t + 1000)
-        assert app.settings.spec == "3+2"
+        assert app.settings.spec == "3m+2s"
         Blitz.__init__(self, root, display, board, app)   # START at 0.5 s, as without host
         self.host = host
         self.wait = -1              # the request waiting for its reply
