@@ -17,11 +17,13 @@ except ImportError:  # CPython
         return x
 
 from clockapp import gamestate, storage, timefmt
-from clockapp.board import LEFT, RIGHT
+from clockapp.board import BTN_PLUS, LEFT, RIGHT
 from clockapp.levers import BOTH, PRESS, RELEASE, LeverFilter, LeverRing
 from clockapp.menu import Menu
+from clockapp.session import ARBITER_RESUME, Session, competition
 from clockapp.view import FLAG_FIRST, FLAG_NONE, FLAG_SECOND, SideView
 from clockcore import engine as E
+from clockcore import eventlog as L
 from clockcore import presets
 from clockcore.control import MODE_UPCOUNT, Control
 from clockcore.ticks import Timebase
@@ -163,6 +165,7 @@ class App:
         self.preset = None
         self.clock = None
         self.menu = Menu(self)
+        self.session = Session(self)   # self-test, scheduled start, marks (session.py)
         restored = self._restore()
         if not restored:
             try:
@@ -170,6 +173,11 @@ class App:
             except ValueError:  # stored under an older notation (15+10 was 15 min): default
                 self.new_game(Settings().spec)
         self.log(EV_BOOT, E.NOBODY, self.now, 1 if restored else 0)
+        self.session.new_game()
+        # PLUS held at power-on: the self-test (RGC 5.3.1: the delegate checks the clock)
+        if board.read_buttons() == BTN_PLUS and not restored:
+            self.session.selftest(self.now)
+            self.buttons = self.buttons_raw = BTN_PLUS   # its release is no menu press
         self.flush()
         # The host's serial link (clockapp/link.py) is loaded at the first byte from the
         # host: a clock with no cable attached does not carry its ~23 KB of code.
@@ -206,6 +214,8 @@ class App:
         self.settings.spec = spec
         self.store.save_json("settings.json", self.settings.to_dict())
         self.log(EV_CONTROL_SET, E.NOBODY, self.now, 0)
+        if hasattr(self, "session"):
+            self.session.new_game()
         self.dirty = True
         self.refresh(True)
 
@@ -242,13 +252,18 @@ class App:
     def on_event(self, ev, side, t, arg):
         self.log(ev, side, t, arg)
         self.dirty = True
-        if ev == E.EV_STAGE:
+        if ev == E.EV_PRESS:
+            self.session.on_press(side)
+        elif ev == E.EV_STAGE and not competition(self.preset):
+            # competition presets: no sound a player could take as a signal (seed 4.8)
             self.buzzer.play(Buzzer.STAGE, t)
         elif ev == E.EV_FLAG and self.preset is not None and self.preset.audible_flag:
             self.buzzer.play(Buzzer.FLAG, t)
 
-    def log(self, ev, side, t, arg):
-        """Keep an event in RAM (no allocation on a press); flush() writes them to flash."""
+    def log(self, ev, side, t, arg, reason=-1, reason2=0):
+        """Keep an event in RAM (no allocation on a press); flush() writes them to flash.
+        reason, reason2: the fields after arg of an app event (eventlog.extras_into); a
+        correction's reason is found here when not given."""
         lg = self.logw
         if lg is None:  # the first event: continue the log found in flash
             from clockapp.logstore import EventLog
@@ -261,6 +276,8 @@ class App:
             lg.header(t, c, self.board.clock_id(), LOG_FIRMWARE, s.spec, s.white_left, wall)
         elif ev == EV_BOOT:
             lg.boot(t, c, arg)
+        elif reason >= 0:
+            lg.log(ev, side, t, arg, c, reason, reason2)
         else:
             reason = 0
             if ev in CORRECTIONS:  # an arbiter correction: why
@@ -288,6 +305,7 @@ class App:
         self.now = now
         self._levers(tick)
         self._buttons(now)
+        self.session.step(now)
         self.clock.tick(now)
         self.refresh(False)
         lk = self._link  # at most one host request: after the displays, before flash
@@ -329,7 +347,10 @@ class App:
             kind = f.feed(lever, t, closed)
             if kind == PRESS:
                 self.held_logged[lever] = False
-                self.lever_pressed(lever, self.timebase.at(t))
+                if self.session.phase:  # the self-test wants both levers
+                    self.session.lever(lever)
+                else:
+                    self.lever_pressed(lever, self.timebase.at(t))
             elif kind == BOTH:
                 self.log(EV_LEVER_BOTH, self.side_of_lever(lever), self.timebase.at(t), 0)
             elif kind == RELEASE:
@@ -345,7 +366,10 @@ class App:
             if closed != f.state[lever] and f.settled(lever, tick):
                 self.log(EV_MISSED_EDGE, self.side_of_lever(lever), self.now, 1 if closed else 0)
                 if f.feed(lever, tick, closed) == PRESS:
-                    self.lever_pressed(lever, self.now)
+                    if self.session.phase:
+                        self.session.lever(lever)
+                    else:
+                        self.lever_pressed(lever, self.now)
             elif closed and not self.held_logged[lever] and f.held_us(lever, tick) >= HOLD_LOG_US:
                 self.held_logged[lever] = True
                 self.log(EV_LEVER_HELD, self.side_of_lever(lever), self.now, 0)
@@ -365,11 +389,15 @@ class App:
             self.buttons_since = now
             return
         if raw == self.buttons or now - self.buttons_since < BUTTON_DEBOUNCE_MS:
-            if raw and raw == self.buttons:
+            if raw and raw == self.buttons and not self.session.phase:
                 self.menu.held(raw, now - self.buttons_since)
+                if not self.menu.active():
+                    self.session.hold(raw, now - self.buttons_since, now, BTN_PLUS)
             return
         pressed = raw & ~self.buttons
         self.buttons = raw
+        if pressed and self.session.phase:
+            return  # buttons do nothing during the self-test
         if pressed:
             self.buzzer.play(Buzzer.CLICK, now)
             self.menu.button(pressed, now)
@@ -422,7 +450,9 @@ class App:
             side = self.side_of_lever(lever)
             v = self.views[lever]
             changed = force
-            if self.menu.active():
+            if self.session.phase:
+                changed = self.session.render(lever, v) or changed
+            elif self.menu.active():
                 changed = self.menu.render(lever, v) or changed
             elif v.text_on:
                 v.text_on = False
@@ -489,7 +519,11 @@ class App:
         elif c.state == E.RUNNING:
             c.pause(now)
         elif c.state == E.PAUSED:
-            c.resume(now)
+            if self.preset is not None and self.preset.key in ARBITER_RESUME:
+                # S1 6.13: the arbiter decides the restart (arbiter menu or host)
+                self.log(L.EV_RESUMER, c.turn, now, L.BY_REFUSED)
+            elif c.resume(now):
+                self.log(L.EV_RESUMER, c.turn, now, L.BY_PLAYER)
 
     def save_settings(self):
         self.buzzer.enabled = self.settings.sound

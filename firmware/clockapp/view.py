@@ -26,6 +26,7 @@ class SideView:
         self.alert = False       # battery low, no clock running, and the moment (1 s in 3) for
                                  # displays without room for a mark to show it instead
         self.white = False       # this display is White's (shown before the start)
+        self.test = False        # self-test: light every segment / pixel
         self.version = 0         # bumped by the app after any change
 
     def touch(self):
