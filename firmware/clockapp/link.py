@@ -23,6 +23,7 @@ import os
 import struct
 
 from clockcore import engine as E
+from clockcore import eventlog as L
 from clockcore import protocol as P
 from clockcore.eventlog import R_HOST
 from clockcore.version import VERSION as FIRMWARE_VERSION
@@ -44,7 +45,7 @@ CHUNK = const(64)
 
 CHANGE = const(1)
 CAPS = ("status,control,start,pause,resume,end,correct,wallclock,log,auth,maintenance,"
-        "logack,head")
+        "logack,head,session")
 HEAD_DOMAIN = b"chessclock log head key"   # the log key: HMAC(arbiter key, this)
 
 
@@ -124,6 +125,10 @@ class Link:
             "keyset": (self.op_keyset, CHANGE), "logclear": (self.op_logclear, CHANGE),
             "logack": (self.op_logack, CHANGE),
             "maintenance": (self.op_maintenance, CHANGE),
+            # the session at the board (clockapp/session.py, docs/SESSION.md)
+            "selftest": (self.op_selftest, CHANGE), "result": (self.op_result, CHANGE),
+            "incident": (self.op_incident, CHANGE), "schedule": (self.op_schedule, CHANGE),
+            "arrive": (self.op_arrive, CHANGE),
         }
 
     def _use_key(self, key):
@@ -312,6 +317,15 @@ class Link:
         pairs.append(("logwarn", 1 if logw is not None and logw.warn else 0))
         pairs.append(("refused", self.refused))
         pairs.append(("key", 1 if self.key else 0))
+        ss = app.session
+        pairs.append(("selftest", ss.result))     # failure bits of the last; -1: none
+        pairs.append(("testing", 1 if ss.testing else 0))
+        pairs.append(("sched", ss.sched_s if ss.sched_t >= 0 else -1))
+        pairs.append(("default", ss.defaulted))   # bits: sides past the default time
+        pairs.append(("arrived", ss.arrived))
+        pairs.append(("lowtime", ss.under))       # bits: sides under the low-time mark
+        pairs.append(("incidents", ss.incidents))
+        pairs.append(("result", ss.game_result))
         return pairs
 
     def wall_now(self):
@@ -373,7 +387,58 @@ class Link:
     def op_resume(self, args):
         _nargs(args, 0, 1)
         side = _side(args[0]) if args else E.NOBODY
-        return self._done(self.app.clock.resume(self.app.now, side), "resume")
+        app = self.app
+        ok = app.clock.resume(app.now, side)
+        if ok:
+            app.log(L.EV_RESUMER, app.clock.turn, app.now, L.BY_HOST)
+        return self._done(ok, "resume")
+
+    # ---- the session at the board (clockapp/session.py) --------------------------------
+    def op_selftest(self, args):
+        """selftest: run the power-on self-test (no game in progress); status shows it."""
+        _nargs(args, 0, 0)
+        if not self.app.session.selftest(self.app.now):
+            raise P.ProtocolError(P.E_STATE, "the self-test runs only while no game is in "
+                                  "progress (and not twice at once)")
+        return (("testing", 1),)
+
+    def op_result(self, args):
+        """result 1-0|0-1|1/2-1/2|*: end the game (if not ended) and log its result."""
+        _nargs(args, 1, 1)
+        r = args[0].decode()
+        if r == "1/2":
+            r = "1/2-1/2"
+        if r not in L.RESULTS:
+            raise P.ProtocolError(P.E_ARGS, "result is 1-0, 0-1, 1/2-1/2 or *")
+        self.app.session.enter_result(L.RESULTS.index(r), self.app.now, R_HOST)
+        return (("result", r), ("state", E.STATE_NAMES[self.app.clock.state]))
+
+    def op_incident(self, args):
+        """incident: mark both clocks and counters now, without pausing."""
+        _nargs(args, 0, 0)
+        n = self.app.session.incident(self.app.now)
+        if not n:
+            raise P.ProtocolError(P.E_STATE, "no game is in progress")
+        return (("incident", n),) + self._times()
+
+    def op_schedule(self, args):
+        """schedule UNIX_S [DEFAULT_S]: White's clock starts then; 0 clears."""
+        _nargs(args, 1, 2)
+        t = _int(args[0])
+        d = _int(args[1]) if len(args) > 1 else 3600
+        if t < 0 or d < 0:
+            raise P.ProtocolError(P.E_ARGS, "schedule UNIX_SECONDS (>= 0) [DEFAULT_SECONDS]")
+        self.app.session.schedule(t, d)
+        return (("sched", t), ("default_s", d))
+
+    def op_arrive(self, args):
+        """arrive white|black: the player is at the board (seed 2.3)."""
+        _nargs(args, 1, 1)
+        side = _side(args[0])
+        ss = self.app.session
+        if not ss.arrive(side, self.app.now):
+            raise P.ProtocolError(P.E_STATE, "%s is already marked arrived" % E.SIDE_NAMES[side])
+        return (("arrived", ss.arrived),)
 
     def op_end(self, args):
         _nargs(args, 0, 0)

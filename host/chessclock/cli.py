@@ -44,6 +44,11 @@ COMMANDS = {
     "press": ("clock_cmd", "press a lever of a `sim-serve` clock: press left|right"),
     "key": ("clock_cmd", "the arbiter's key: new, use, set on clocks, check"),
     "log-pull": ("clock_cmd", "pull clocks' event logs into a local archive (resumable)"),
+    "selftest": ("session_cmd", "run the clock's self-test: segments, levers, buzzer, battery"),
+    "result": ("session_cmd", "enter the game's result on clocks, e.g. result 1/2 (logged)"),
+    "incident": ("session_cmd", "mark an incident: both clocks and counters, no pause"),
+    "schedule": ("session_cmd", "start White's clock at a time of day: schedule 14:30"),
+    "arrive": ("session_cmd", "mark a player at the board: arrive black"),
     "corr": ("corr.cmd", "correspondence chess ledger (CXEB e-mail rules): days, series, claims"),
     "hall": ("hall.command", "the arbiter's live page of every clock (web, MQTT stations, "
              "broadcast PGN, pairings in, results out)"),

@@ -344,6 +344,12 @@ def _status_line(s):
         soc, mv = int(s.get("soc", -1)), int(s.get("bat", -1))
         flags.append("LOW BATTERY" + (" %d %%" % soc if soc >= 0 else
                                       " %d mV" % mv if mv >= 0 else ""))
+    if int(s.get("selftest", -1)) > 0:   # the session at the board (session_cmd.py)
+        from chessclock.session_cmd import selftest_text
+        flags.append(selftest_text(s["selftest"]))
+    if int(s.get("default", 0)):         # for the arbiter only: nothing shows on the clock
+        flags.append("DEFAULT TIME PASSED: " + " and ".join(
+            n for i, n in enumerate(("white", "black")) if int(s["default"]) & (1 << i)))
     return "%-8s white %9s (%s moves)  black %9s (%s moves)  running: %s%s" % (
         s["state"], fmt_ms(s["w"]), s["wmoves"], fmt_ms(s["b"]), s["bmoves"], s["run"],
         ("  " + ", ".join(flags)) if flags else "")

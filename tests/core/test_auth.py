@@ -21,6 +21,8 @@ ARGS = {
     "addinc": ("both", "5000"),
     "split": ("1000", "60"), "wallclock": ("1796000000",), "keyset": (KEY.hex(),),
     "logclear": ("0",), "maintenance": (), "logack": ("0",),
+    "selftest": (), "result": ("1-0",), "incident": (), "schedule": ("0",),
+    "arrive": ("white",),
 }
 
 
