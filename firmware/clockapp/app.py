@@ -352,7 +352,10 @@ class App:
                 else:
                     self.lever_pressed(lever, self.timebase.at(t))
             elif kind == BOTH:
-                self.log(EV_LEVER_BOTH, self.side_of_lever(lever), self.timebase.at(t), 0)
+                if self.session.phase:  # both levers at once: both work
+                    self.session.lever(lever)
+                else:
+                    self.log(EV_LEVER_BOTH, self.side_of_lever(lever), self.timebase.at(t), 0)
             elif kind == RELEASE:
                 self.held_logged[lever] = False
         f.settle(tick)  # after draining: see LeverFilter

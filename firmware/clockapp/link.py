@@ -319,7 +319,7 @@ class Link:
         pairs.append(("key", 1 if self.key else 0))
         ss = app.session
         pairs.append(("selftest", ss.result))     # failure bits of the last; -1: none
-        pairs.append(("testing", 1 if ss.testing else 0))
+        pairs.append(("testing", ss.phase))       # 0 no, 1 lamp, 2 levers, 3 result shown
         pairs.append(("sched", ss.sched_s if ss.sched_t >= 0 else -1))
         pairs.append(("default", ss.defaulted))   # bits: sides past the default time
         pairs.append(("arrived", ss.arrived))

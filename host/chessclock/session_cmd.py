@@ -9,6 +9,7 @@ import time
 from chessclock import clock_cmd as C
 from chessclock import link as L
 
+RUNNING = ("1", "2")   # status `testing`: the lamp, then the levers (3: result shown)
 RESULTS = ("1-0", "0-1", "1/2-1/2", "1/2", "*")
 ST_NAMES = ("left lever", "right lever", "battery low", "no battery reading", "display")
 
@@ -72,13 +73,13 @@ def run_selftest(args, stdout, stderr):
         link.request("selftest", change=True)
         end = time.monotonic() + args.wait
         st = link.request("status")
-        while args.wait and st.get("testing") == "1" and time.monotonic() < end:
+        while args.wait and st.get("testing") in RUNNING and time.monotonic() < end:
             time.sleep(0.2)
             st = link.request("status")
         return st
 
     def render(st):
-        if st.get("testing") == "1":
+        if st.get("testing") in RUNNING:
             return "self-test running: press both levers; `chessclock status` shows the result"
         return selftest_text(st.get("selftest", -1))
     return C.on_each(args, stdout, stderr, fn, key=key, render=render)

@@ -1,0 +1,155 @@
+"""The session at the board from the arbiter's laptop (issue 14, docs/SESSION.md):
+`selftest`, `result`, `incident`, `schedule`, `arrive` against the simulator board over a
+real pty (firmware under CPython and the MicroPython unix port), then the pulled log:
+`log verify` replays it, `log show` and `log export` name the new records, PGN carries the
+result entered. And a bad-input table for each new command: a clear line, a non-zero exit,
+never a traceback."""
+
+import io
+import json
+import time
+
+import pytest
+from test_link_e2e import INTERPRETERS, cc, clock, status  # noqa: F401 (fixture)
+
+from chessclock import session_cmd
+from chessclock.logtools import rap_10g, selftest_failures
+
+NOPORT = ["--port", "/dev/no-such-clock"]
+
+
+def keyed(tmp, port):
+    keyfile = str(tmp / "arbiter.key")
+    assert cc("key", "new", keyfile)[0] == 0
+    assert cc("key", "use", keyfile)[0] == 0
+    assert cc("key", "set", "--port", port)[0] == 0
+
+
+def test_selftest_result_incident_and_the_log(clock):  # noqa: F811
+    server, storage, tmp = clock
+    port = server.path
+    keyed(tmp, port)
+    code, out, err = cc("selftest", "--port", port)
+    assert code == 0, err
+    assert "press both levers" in out
+    assert status(port)["testing"] == 1                  # every segment lit
+    deadline = time.monotonic() + 10
+    while status(port)["testing"] == 1 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert status(port)["testing"] == 2                  # now the levers
+    with __import__("chessclock.link", fromlist=["Link"]).Link(port) as lk:
+        lk.request("sim", "press", "left")
+        lk.request("sim", "press", "right")
+    deadline = time.monotonic() + 10
+    while status(port)["testing"] == 2 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert status(port)["selftest"] == 0
+    code, out, err = cc("status", "--port", port)
+    assert code == 0 and "self-test" not in out        # a pass is not an alert
+    assert cc("set", "300+2", "--yes", "--port", port)[0] == 0
+    assert cc("start", "--port", port)[0] == 0
+    code, out, err = cc("incident", "--port", port)
+    assert code == 0, err
+    assert "incident 1 marked" in out
+    assert status(port)["state"] == "running"            # nothing paused
+    code, out, err = cc("result", "1/2", "--port", port)
+    assert code == 0, err
+    assert "result 1/2-1/2 logged; the game is ended" in out
+    s = status(port)
+    assert s["state"] == "ended" and s["result"] == 3 and s["incidents"] == 1
+    time.sleep(0.2)
+    archive = str(tmp / "archive")
+    code, out, err = cc("log-pull", "--port", port, "--archive", archive, "--game", "g",
+                        "--json")
+    assert code == 0, err
+    path = json.loads(out)[0]["result"]["file"]
+    code, out, err = cc("log", "verify", path)
+    assert code == 0, out + err
+    code, out, err = cc("log", "show", path)
+    assert code == 0, err
+    assert "self-test" in out and "passed=True" in out
+    assert "incident" in out and "result=1/2-1/2" in out
+    code, out, err = cc("log", "export", path, "--format", "jsonl")
+    events = [json.loads(line) for line in out.splitlines()]
+    inc = [e for e in events if e["type"] == "incident"][0]
+    assert inc["incident"] == 1 and "utc" in inc          # the time of day (RGC 6.1)
+    res = [e for e in events if e["type"] == "result"][0]
+    assert res["result"] == "1/2-1/2" and res["by"] == "host"
+    code, out, err = cc("log", "export", path, "--format", "pgn")
+    import chess.pgn
+    g = chess.pgn.read_game(io.StringIO(out))
+    assert g.headers["Result"] == "1/2-1/2"
+
+
+def test_schedule_and_arrive_over_the_link(clock):  # noqa: F811
+    server, storage, tmp = clock
+    port = server.path
+    keyed(tmp, port)
+    at = time.strftime("%H:%M", time.gmtime(time.time() + 3600))
+    code, out, err = cc("schedule", at, "--default", "0", "--port", port)
+    assert code == 0, err
+    assert "White's clock starts at" in out and "default time 0:00" in out
+    s = status(port)
+    assert s["sched"] > time.time() and s["state"] == "idle"
+    assert cc("arrive", "black", "--port", port)[0] == 0
+    code, out, err = cc("arrive", "black", "--port", port)
+    assert code == 4 and "already" in err
+    assert status(port)["arrived"] == 2
+    code, out, err = cc("schedule", "off", "--port", port)
+    assert code == 0 and "cleared" in out
+    assert status(port)["sched"] == -1
+
+
+def test_parse_at_is_the_next_such_time_of_day():
+    now = 1796000000          # 2026-11-30 00:53:20 UTC
+    assert session_cmd.parse_at("01:00", now) == now + 400
+    assert session_cmd.parse_at("00:53", now) == now - 20 + 86400   # past: tomorrow
+    assert session_cmd.parse_at("off", now) == 0
+
+
+def test_rap_threshold_and_selftest_names():
+    assert rap_10g(30000, 90000)          # at least 30 s
+    assert rap_10g(20000, 10000)          # under 30 s but more than the opponent
+    assert not rap_10g(20000, 25000)
+    assert not rap_10g(29999, 29999)
+    assert selftest_failures(0) == []
+    assert selftest_failures(2 | 4) == ["right lever", "battery low"]
+
+
+BIG = "9" * 5000
+BAD = [
+    (["selftest", "--wait", "nan"] + NOPORT, "--wait"),
+    (["selftest", "--wait", "-1"] + NOPORT, "--wait"),
+    (["selftest", "--wait", BIG] + NOPORT, "--wait"),
+    (["selftest"], "no clock given"),
+    (["selftest"] + NOPORT, "cannot open"),
+    (["result", "2-0"] + NOPORT, "invalid choice"),
+    (["result"] + NOPORT, "required"),
+    (["result", "1-0"] + NOPORT, "cannot open"),
+    (["incident", "extra"] + NOPORT, "unrecognized"),
+    (["incident"] + NOPORT, "cannot open"),
+    (["schedule", "25:00"] + NOPORT, "not a time of day"),
+    (["schedule", "12:5x"] + NOPORT, "not a time of day"),
+    (["schedule", BIG] + NOPORT, "not a time of day"),
+    (["schedule", ""] + NOPORT, "not a time of day"),
+    (["schedule", "12:00", "--default=-5m"] + NOPORT, "not a time"),
+    (["schedule", "12:00", "--default", BIG] + NOPORT, "not a time"),
+    (["schedule", "12:00", "--default", "25h"] + NOPORT, "at most 24h"),
+    (["schedule", "12:00", "--default", "1500ms"] + NOPORT, "whole seconds"),
+    (["schedule", "12:00"] + NOPORT, "cannot open"),
+    (["arrive", "green"] + NOPORT, "invalid choice"),
+    (["arrive", "white"] + NOPORT, "cannot open"),
+]
+
+
+@pytest.mark.parametrize("argv,says", BAD, ids=[" ".join(a)[:40] for a, _ in BAD])
+def test_bad_input_gets_one_clear_line_and_a_non_zero_exit(argv, says, capsys):
+    from chessclock import cli
+    try:
+        code = cli.main(argv)
+    except SystemExit as e:      # argparse's own refusals
+        code = e.code
+    out = capsys.readouterr()
+    assert code != 0
+    assert "Traceback" not in out.err + out.out
+    assert says in out.err, out.err[-300:]
