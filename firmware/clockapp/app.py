@@ -140,6 +140,10 @@ class App:
         # side runs on both before either sends the rest (see refresh).
         self.two_phase = (hasattr(self.displays[LEFT], "finish"),
                           hasattr(self.displays[RIGHT], "finish"))
+        # Displays that show in turn what has no room (TM1637: flag order, stage, which side
+        # is Black) get view.moment; the others are not redrawn for it.
+        self.moments = (getattr(self.displays[LEFT], "moments", False)
+                        or getattr(self.displays[RIGHT], "moments", False))
         self.buzzer = Buzzer(board)
         self.buzzer.enabled = self.settings.sound
         # The event log (clockapp/logstore.py), created at the first event; the wall-clock
@@ -448,7 +452,10 @@ class App:
         # Low battery on displays with no room for a mark (the TM1637's 4 digits): 1 s in 3
         # while no clock runs, so that the time stays readable and a running game is never
         # hidden (the log has the instant of the warning).
-        alert = self.battery_low and c.state != E.RUNNING and (self.now // 1000) % 3 == 2
+        moment = c.state != E.RUNNING and (self.now // 1000) % 3 == 2
+        alert = self.battery_low and moment
+        moment = moment and self.moments
+        idle = c.state == E.IDLE
         for lever in LEVERS:
             side = self.side_of_lever(lever)
             v = self.views[lever]
@@ -475,7 +482,10 @@ class App:
             if (v.running != running or v.flag != flag or v.delay_ds != delay_ds
                     or v.periods != periods or v.moves != moves or v.stage != stage
                     or v.paused != paused or v.battery_low != self.battery_low
-                    or v.alert != alert or v.white != (side == E.WHITE)):
+                    or v.alert != alert or v.white != (side == E.WHITE)
+                    or v.moment != moment or v.idle != idle):
+                v.moment = moment
+                v.idle = idle
                 v.running = running
                 v.flag = flag
                 v.delay_ds = delay_ds
