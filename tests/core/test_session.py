@@ -82,9 +82,10 @@ def test_selftest_from_the_menu_lights_everything_sounds_and_wants_both_levers()
 
 
 def test_selftest_held_plus_at_power_on_reports_a_missing_lever_and_low_battery():
+    from simutil import fresh_dir
+
     from boards.sim import SimBoard
     from clockapp.app import App
-    from simutil import fresh_dir
     board = SimBoard(fresh_dir(), battery_mv=3500)
     board.buttons = BTN_PLUS               # held while the clock powers on
     app = App(board)
