@@ -5,7 +5,8 @@ buttons, the app's own loop in real time. Headless (`--script FILE`): simulated 
 script's inputs, a JSON line per `show`: for tests and for trying a scenario exactly.
 
 Keys: a = left lever, l = right lever, space = start/pause, m = menu, M = menu held 2.5 s
-(arbiter menu), + / - = plus / minus, q = quit.
+(arbiter menu), + / - = plus / minus, P = plus held 2.5 s (an incident mark), q = quit.
+--selftest: PLUS held at power-on, the self-test (docs/SESSION.md).
 """
 
 import json
@@ -21,7 +22,8 @@ SEGMENTS = {  # three rows of three characters per digit
     "9": (" _ ", "|_|", " _|"), " ": ("   ", "   ", "   "), "-": ("   ", " _ ", "   "),
 }
 KEYS = {"a": ("lever", 0), "l": ("lever", 1), " ": ("button", 1), "m": ("button", 2),
-        "M": ("hold", 2), "+": ("button", 4), "=": ("button", 4), "-": ("button", 8)}
+        "M": ("hold", 2), "+": ("button", 4), "=": ("button", 4), "-": ("button", 8),
+        "P": ("hold", 4)}
 
 
 def big(text):
@@ -48,7 +50,8 @@ def describe(view):
             "text": bytes(view.text).decode().strip() if view.text_on else None,
             "running": view.running, "flag": view.flag, "delay_ds": view.delay_ds,
             "periods": view.periods, "moves": view.moves, "stage": view.stage,
-            "paused": view.paused, "battery_low": view.battery_low, "white": view.white}
+            "paused": view.paused, "battery_low": view.battery_low, "white": view.white,
+            "test": view.test}
 
 
 LED_NAMES = {0: "left", 1: "right"}   # board.running_led -> the lit LED's side
@@ -82,6 +85,8 @@ def screen(board, app):
             notes.append("PAUSED")
         if v.battery_low:
             notes.append("LOW BATTERY")
+        if v.test:
+            notes.append("SELF-TEST: every segment lit")
         panels.append([head] + rows + ["  ".join(notes)])
     for i in range(5):
         out.append("  %-34s  |  %-34s" % (panels[0][i], panels[1][i]))
@@ -89,23 +94,27 @@ def screen(board, app):
     out.append("  buzzer: %s    control: %s" % ("((( %d Hz )))" % board.freq if board.freq
                                                  else "-", app.settings.spec))
     out.append("  keys: a/l levers, space start/pause, m menu, M hold menu (arbiter), "
-               "+/- plus/minus, q quit")
+               "+/- plus/minus, P hold plus (incident), q quit")
     return "\x1b[K\n".join(out)  # clear each line's tail: shorter lines leave no debris
 
 
-def _make(storage, tick0=0):
-    from boards.sim import SimBoard
+def _make(storage, tick0=0, selftest=False):
+    from boards.sim import BUTTONS, SimBoard
     from clockapp.app import App
+    from clockapp.board import BTN_PLUS
     os.makedirs(storage, exist_ok=True)
     board = SimBoard(storage, tick0=tick0)
+    if selftest:   # PLUS held at power-on, let go 0.3 s later
+        board.buttons = BTN_PLUS
+        board.at(300000, BUTTONS, 0)
     return board, App(board)
 
 
-def interactive(storage, stdout):
+def interactive(storage, stdout, selftest=False):
     import termios
     import tty
 
-    board, app = _make(storage)
+    board, app = _make(storage, selftest=selftest)
     fd = sys.stdin.fileno()
     old = termios.tcgetattr(fd)
     start = time.monotonic_ns() // 1000
@@ -140,14 +149,14 @@ def interactive(storage, stdout):
     return 0
 
 
-def headless(storage, script_text, stdout, stderr):
+def headless(storage, script_text, stdout, stderr, selftest=False):
     """Script lines: `<ms> lever left|right [hold_ms]`, `<ms> button NAME [hold_ms]`,
     `<ms> show`, `<ms> power-cut` (restart the board on the same storage). A `show` line:
     {"t_ms", "led": the lit running-side LED "left"|"right"|null, "left", "right"}."""
     from boards.sim import run_until
     from clockapp.board import BUTTON_NAMES
 
-    board, app = _make(storage)
+    board, app = _make(storage, selftest=selftest)
     for n, raw in enumerate(script_text.splitlines(), 1):
         words = raw.split("#", 1)[0].split()
         if not words:
@@ -187,6 +196,8 @@ def add_arguments(p):
                    help="serve the clock on a pseudo-terminal instead and print its port, "
                         "for the other chessclock commands (same as `chessclock sim-serve`)")
     p.add_argument("--clock-id", default="sim", help="with --serial: the clock id it reports")
+    p.add_argument("--selftest", action="store_true",
+                   help="power on with PLUS held: the self-test (press both levers)")
     p.add_argument("--micropython", action="store_true",
                    help="with --serial: the firmware side under the MicroPython unix port")
 
@@ -201,8 +212,8 @@ def run(args, stdout, stderr):
         return simserve.run(args, stdout, stderr)
     if args.script:
         text = sys.stdin.read() if args.script == "-" else open(args.script).read()
-        return headless(args.storage, text, stdout, stderr)
+        return headless(args.storage, text, stdout, stderr, args.selftest)
     if not sys.stdin.isatty():
         stderr.write("chessclock sim: needs a terminal (or --script FILE)\n")
         return 2
-    return interactive(args.storage, stdout)
+    return interactive(args.storage, stdout, args.selftest)

@@ -153,3 +153,20 @@ def test_bad_input_gets_one_clear_line_and_a_non_zero_exit(argv, says, capsys):
     assert code != 0
     assert "Traceback" not in out.err + out.out
     assert says in out.err, out.err[-300:]
+
+
+def test_selftest_in_the_simulator_at_power_on(tmp_path):
+    from cliutil import run_cli
+    script = tmp_path / "s.txt"
+    script.write_text("500 show\n2500 lever left\n2600 lever right\n2800 show\n"
+                      "6000 show\n")
+    code, out, err = run_cli(["sim", "--selftest", "--storage", str(tmp_path / "flash"),
+                              "--script", str(script)])
+    assert code == 0, err
+    lamp, result, after = [json.loads(x) for x in out.splitlines()]
+    assert lamp["left"]["test"] and lamp["right"]["test"]
+    assert result["left"]["text"] == "tESt" and result["right"]["text"] == "PASS"
+    assert after["left"]["text"] is None and after["left"]["time"] == "3:00"
+    code, out, err = run_cli(["log", "show", str(tmp_path / "flash" / "log.bin")])
+    assert code == 0, err
+    assert "self-test" in out and "passed=True" in out
