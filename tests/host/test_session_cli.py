@@ -170,3 +170,90 @@ def test_selftest_in_the_simulator_at_power_on(tmp_path):
     code, out, err = run_cli(["log", "show", str(tmp_path / "flash" / "log.bin")])
     assert code == 0, err
     assert "self-test" in out and "passed=True" in out
+
+
+def _log_bytes(board):
+    with open(board.root + "log.bin", "rb") as f:
+        return f.read()
+
+
+def test_a_scheduled_game_with_its_marks_verifies_and_exports():
+    # The scheduled start, an arrival, the default time, the low-time mark, an incident,
+    # the arbiter menu, who resumed and the result: `log verify` replays the game through
+    # the engine with all of them in it, and export names each one.
+    from inproc import KEY, WALL, InProcess
+    from simutil import boot, until
+
+    from chessclock.logtools import to_pgn, verify
+    from clockapp.board import BTN_MENU, BTN_MINUS, BTN_PLUS, BTN_START, LEFT
+    from clockcore import engine as E
+    board, app = boot()
+    lk = InProcess(app)
+    lk.request("keyset", KEY.hex(), change=True)
+    lk = InProcess(app, KEY)
+    lk.request("wallclock", WALL, change=True)
+    app.new_game("fide-active-1987")
+    app.clock.set_time(E.WHITE, 301000, app.now)       # near the 5-minute mark
+    lk.request("schedule", WALL + 2, 10, change=True)
+    sched_t = app.now + 2000
+    until(app, board, sched_t + 500)
+    assert app.clock.state == E.RUNNING
+    board.press_lever(LEFT, (sched_t + 3000) * 1000)    # White arrives and moves
+    until(app, board, sched_t + 11000)                  # Black absent past 10 s
+    board.press_buttons(BTN_PLUS, (sched_t + 11000) * 1000, hold_us=2500000)
+    until(app, board, sched_t + 14000)                  # an incident mark
+    t = sched_t + 14000
+    for b, hold in ((BTN_START, 100000), (BTN_MENU, 2500000)):
+        board.press_buttons(b, t * 1000, hold_us=hold)
+        t += 3000
+        until(app, board, t)
+    for b in (BTN_MINUS, BTN_MINUS, BTN_START, BTN_PLUS, BTN_PLUS, BTN_START):  # End 0-1
+        board.press_buttons(b, t * 1000)
+        t += 300
+        until(app, board, t)
+    assert app.clock.state == E.ENDED
+    lk.request("arrive", "black", change=True)
+    app.flush()
+    res = verify(_log_bytes(board), allow_torn_end=True)
+    assert res.problems == [], res.problems
+    types = [e["type"] for e in res.events]
+    for want in ("schedule", "arrival", "default-time", "low-time", "incident", "arbiter",
+                 "result"):
+        assert want in types, (want, types)
+    ev = {e["type"]: e for e in res.events}
+    assert ev["schedule"]["scheduled_utc"] == "2026-11-30T00:53:22Z"
+    assert ev["default-time"]["side"] == "black" and ev["default-time"]["default_s"] == 10
+    assert ev["default-time"]["utc"] == "2026-11-30T00:53:32Z"
+    assert ev["low-time"]["side"] == "white" and ev["low-time"]["mark_ms"] == 300000
+    assert ev["result"]["result"] == "0-1" and ev["result"]["by"] == "clock"
+    arrivals = [(e["side"], e["after_start_ms"] // 1000) for e in res.events
+                if e["type"] == "arrival"]
+    assert arrivals[0] == ("white", 3) and arrivals[1][0] == "black"
+    assert "Result \"0-1\"" in to_pgn(res.games[-1])
+
+
+def test_rap_draw_claim_threshold_at_each_stop_of_a_5_minute_game():
+    from simutil import boot, until
+
+    from chessclock.logtools import verify
+    from clockapp.board import BTN_START, LEFT
+    board, app = boot()
+    app.new_game("fide-5min-1990")
+    app.clock.set_time(0, 25000, app.now)     # White 25 s, Black 5 min
+    board.press_buttons(BTN_START, 500000)
+    until(app, board, 1000)
+    board.press_buttons(BTN_START, 2000000)   # stop: White to move, 23.5 s left
+    until(app, board, 2500)
+    board.press_buttons(BTN_START, 3000000)   # resume
+    board.press_lever(LEFT, 4000000)
+    until(app, board, 4500)
+    board.press_buttons(BTN_START, 5000000)   # stop
+    until(app, board, 5500)
+    app.flush()
+    res = verify(_log_bytes(board), allow_torn_end=True)
+    assert res.problems == []
+    pauses = [e for e in res.events if e["type"] == "pause"]
+    assert [p["draw_claim_30s"] for p in pauses] == ["black", "black"]
+    # under 30 s but more than the opponent: may claim
+    from chessclock.logtools import rap_10g
+    assert rap_10g(pauses[0]["white_ms"], 20000)
