@@ -404,39 +404,47 @@ class Link:
 
     def op_result(self, args):
         """result 1-0|0-1|1/2-1/2|*: end the game (if not ended) and log its result."""
+        from clockapp import sessionops as S  # loaded when first used
+
         _nargs(args, 1, 1)
         r = args[0].decode()
         if r == "1/2":
             r = "1/2-1/2"
         if r not in L.RESULTS:
             raise P.ProtocolError(P.E_ARGS, "result is 1-0, 0-1, 1/2-1/2 or *")
-        self.app.session.enter_result(L.RESULTS.index(r), self.app.now, R_HOST)
+        S.enter_result(self.app.session, L.RESULTS.index(r), self.app.now, R_HOST)
         return (("result", r), ("state", E.STATE_NAMES[self.app.clock.state]))
 
     def op_incident(self, args):
         """incident: mark both clocks and counters now, without pausing."""
+        from clockapp import sessionops as S  # loaded when first used
+
         _nargs(args, 0, 0)
-        n = self.app.session.incident(self.app.now)
+        n = S.incident(self.app.session, self.app.now)
         if not n:
             raise P.ProtocolError(P.E_STATE, "no game is in progress")
         return (("incident", n),) + self._times()
 
     def op_schedule(self, args):
         """schedule UNIX_S [DEFAULT_S]: White's clock starts then; 0 clears."""
+        from clockapp import sessionops as S  # loaded when first used
+
         _nargs(args, 1, 2)
         t = _int(args[0])
         d = _int(args[1]) if len(args) > 1 else 3600
         if t < 0 or d < 0:
             raise P.ProtocolError(P.E_ARGS, "schedule UNIX_SECONDS (>= 0) [DEFAULT_SECONDS]")
-        self.app.session.schedule(t, d)
+        S.schedule(self.app.session, t, d)
         return (("sched", t), ("default_s", d))
 
     def op_arrive(self, args):
         """arrive white|black: the player is at the board (seed 2.3)."""
+        from clockapp import sessionops as S  # loaded when first used
+
         _nargs(args, 1, 1)
         side = _side(args[0])
         ss = self.app.session
-        if not ss.arrive(side, self.app.now):
+        if not S.arrive(ss, side, self.app.now):
             raise P.ProtocolError(P.E_STATE, "%s is already marked arrived" % E.SIDE_NAMES[side])
         return (("arrived", ss.arrived),)
 

@@ -246,7 +246,8 @@ class Menu:
                 self.message = "no"
         elif name == "End":
             self.editing = False
-            app.session.enter_result(self.value, now, 0)
+            from clockapp.sessionops import enter_result
+            enter_result(app.session, self.value, now, 0)
         elif name == "nEW":
             self.choose(app.settings.spec)
 

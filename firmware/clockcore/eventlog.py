@@ -87,9 +87,9 @@ ST_RIGHT = const(2)      # the right lever was not pressed in time
 ST_BATTERY = const(4)    # the battery is low
 ST_NO_BATTERY = const(8)  # no battery reading (not wired, no fuel gauge answering)
 ST_DISPLAY = const(16)   # a display did not acknowledge (TM1637 ACK, SSD1306 I2C)
-ST_NAMES = ("left lever", "right lever", "battery low", "no battery reading", "display")
+# (their names: chessclock/logtools.py ST_NAMES, host only: not on the clock's heap)
 RESULTS = ("*", "1-0", "0-1", "1/2-1/2")   # EV_RESULT arg: index
-BY_NAMES = ("player", "arbiter", "host", "refused")  # EV_RESUMER arg
+# EV_RESUMER arg (their names: chessclock/logtools.py BY_NAMES, host only)
 BY_PLAYER = const(0)     # START on the clock (where the rules let players resume)
 BY_ARBITER = const(1)    # the arbiter menu's rES
 BY_HOST = const(2)       # over the serial link (the arbiter's key)

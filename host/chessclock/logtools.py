@@ -299,13 +299,15 @@ def _app_dict(rec):
 
 
 # The session at the board (firmware/clockapp/session.py, docs/SESSION.md).
+ST_NAMES = ("left lever", "right lever", "battery low", "no battery reading", "display")
+BY_NAMES = ("player", "arbiter", "host", "refused")   # eventlog.BY_*: who resumed
 SESSION_CODES = (L.EV_SELFTEST, L.EV_RESULT, L.EV_INCIDENT, L.EV_RESUMER, L.EV_ARBITER,
                  L.EV_SCHEDULE, L.EV_DEFAULT, L.EV_ARRIVAL, L.EV_LOW_TIME)
 
 
 def selftest_failures(bits):
     """The names of a self-test's failure bits (eventlog.ST_*)."""
-    return [name for i, name in enumerate(L.ST_NAMES) if bits & (1 << i)]
+    return [name for i, name in enumerate(ST_NAMES) if bits & (1 << i)]
 
 
 def _session_fields(rec, d):
@@ -324,7 +326,7 @@ def _session_fields(rec, d):
         d["white_moves"] = f.get("wmoves", 0)
         d["black_moves"] = f.get("bmoves", 0)
     elif rec.code == L.EV_RESUMER:
-        d["by"] = L.BY_NAMES[a] if 0 <= a < len(L.BY_NAMES) else a
+        d["by"] = BY_NAMES[a] if 0 <= a < len(BY_NAMES) else a
     elif rec.code == L.EV_ARBITER:
         d["menu"] = "opened" if a else "closed"
     elif rec.code == L.EV_SCHEDULE:

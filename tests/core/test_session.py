@@ -6,6 +6,7 @@
 from simutil import boot, text, until
 
 from clockapp import session as S
+from clockapp import sessionops
 from clockapp.board import BTN_MENU, BTN_MINUS, BTN_PLUS, BTN_START, LEFT, RIGHT
 from clockcore import engine as E
 from clockcore import eventlog as L
@@ -78,6 +79,7 @@ def test_selftest_from_the_menu_lights_everything_sounds_and_wants_both_levers()
     assert app.session.result == 0
     until(app, board, t + 6500)           # back to the clock
     assert not app.session.testing and text(board.left) == "3:00"
+    assert app.session.test is None        # the self-test's code is freed after
     assert reply(app, "status")[2]["selftest"] == "0"
 
 
@@ -205,7 +207,7 @@ def test_scheduled_start_runs_white_from_the_set_instant_and_counts_the_default_
     assert board.tones == 0                               # for the arbiter only: no sound
     ok, f = reply(app, "arrive", "black")[1:]
     assert not ok   # no key and a game in progress: refused (the arbiter's key needed)
-    assert app.session.arrive(E.BLACK, app.now)
+    assert sessionops.arrive(app.session, E.BLACK, app.now)
     assert of(app, L.EV_ARRIVAL)[-1].arg > 20000          # after the default time
     sched = of(app, L.EV_SCHEDULE)
     assert [(r.arg, r.fields["default_s"]) for r in sched] == [(WALL + 5, 20)]

@@ -6,6 +6,7 @@ import gc
 
 from simutil import boot
 
+from clockapp import sessionops
 from clockapp.board import BTN_START
 
 
@@ -32,7 +33,7 @@ def test_no_allocation_in_the_loop_with_the_session_armed():
     app.new_game("fide-rapid")
     app.wall_s = 1796000000
     app.wall_at = app.now
-    app.session.schedule(1796000000 + 600, 3600)   # pending: checked every pass
+    sessionops.schedule(app.session, 1796000000 + 600, 3600)   # pending: checked each pass
     board.press_buttons(BTN_START, 500000)
     passes(app, board, 1500)
     assert app.session.armed[0] and app.session.sched_t >= 0
