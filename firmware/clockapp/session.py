@@ -59,6 +59,7 @@ class Session:
         self.sched_t = -1
         self.sched_s = 0         # the same as Unix seconds (status, log)
         self.default_ms = DEFAULT_TIME_S * 1000
+        self.sched_started = False
         self.default_done = False
         self.defaulted = 0       # bits: sides past the default time when it ran out
         self.arrived = 0         # bits: sides marked arrived
@@ -88,8 +89,12 @@ class Session:
             self.test.next_phase(now)
         st = self.sched_t
         if st >= 0:
-            if c.state == E.IDLE and now >= st and not self.default_done:
-                c.start(st, E.WHITE)   # charged from the scheduled instant, not this pass
+            if not self.sched_started and now >= st:
+                self.sched_started = True   # once: a control set again after it waits
+                if c.state == E.IDLE:
+                    if app.menu.active():   # the set-up menu would swallow the levers
+                        app.menu.close()
+                    c.start(st, E.WHITE)    # charged from the scheduled instant
             if not self.default_done and now >= st + self.default_ms:
                 from clockapp import sessionops
                 sessionops.default_reached(self, st + self.default_ms)

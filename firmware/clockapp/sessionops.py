@@ -30,6 +30,7 @@ def schedule(ss, unix_s, default_s):
     ss.sched_t = t
     ss.sched_s = unix_s
     ss.default_ms = default_s * 1000
+    ss.sched_started = False
     ss.default_done = False
     ss.defaulted = 0
     ss.arrived = 0

@@ -213,6 +213,23 @@ def test_scheduled_start_runs_white_from_the_set_instant_and_counts_the_default_
     assert [(r.arg, r.fields["default_s"]) for r in sched] == [(WALL + 5, 20)]
 
 
+def test_the_scheduled_start_closes_the_set_up_menu_so_levers_work():
+    board, app = boot()
+    assert reply(app, "wallclock", str(WALL))[1]
+    assert reply(app, "schedule", str(WALL + 3))[1]
+    t = nav(board, app, 500, BTN_MENU)
+    assert app.menu.active()
+    until(app, board, 3500)
+    assert app.clock.state == E.RUNNING and not app.menu.active()
+    board.press_lever(LEFT, 4000000)
+    until(app, board, 4200)
+    assert app.clock.moves[E.WHITE] == 1 and t
+    # a new control after the scheduled start waits for the arbiter: no second start
+    app.new_game("fide-rapid")
+    until(app, board, 5500)
+    assert app.clock.state == E.IDLE
+
+
 def test_a_default_time_of_zero_is_reached_at_the_start():
     board, app = boot()
     assert reply(app, "wallclock", str(WALL))[1]
