@@ -257,3 +257,14 @@ def test_rap_draw_claim_threshold_at_each_stop_of_a_5_minute_game():
     # under 30 s but more than the opponent: may claim
     from chessclock.logtools import rap_10g
     assert rap_10g(pauses[0]["white_ms"], 20000)
+
+
+def test_status_line_alerts_the_arbiter_to_a_failed_selftest_and_the_default_time():
+    from chessclock.clock_cmd import _status_line
+    s = {"state": "running", "w": "3000000", "b": "3600000", "wmoves": "0", "bmoves": "0",
+         "run": "white", "wflag": "-1", "bflag": "-1", "batlow": "0"}
+    assert "SELF-TEST" not in _status_line(dict(s, selftest="0", default="0"))
+    line = _status_line(dict(s, selftest="5", default="2"))
+    assert "self-test FAILED: left lever, battery low" in line
+    assert "DEFAULT TIME PASSED: black" in line
+    assert _status_line(s) == _status_line(dict(s, selftest="-1"))   # an older firmware
