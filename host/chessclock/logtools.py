@@ -461,9 +461,17 @@ def verify(data, allow_torn_end=False, key=None):
             broken = True
     if eng is not None and not broken and eng.queue:
         _left_over(eng, res)
+    paused_at = None
     for d in res.events:
         if d["seq"] in utc:
             d["utc"] = utc[d["seq"]]
+        # the stops for rulings (seed 5.1): how long each pause lasted, on its resume
+        if d["type"] == "pause":
+            paused_at = d["t_ms"]
+        elif d["type"] in ("resume", "header", "boot"):
+            if d["type"] == "resume" and paused_at is not None:
+                d["paused_ms"] = d["t_ms"] - paused_at
+            paused_at = None
     if not res.records:
         res.problems.append("no log record in it: not a clock's log (or an empty one)")
     elif res.records[0].seq != 0 and res.records[0].anchor:

@@ -254,6 +254,10 @@ def test_rap_draw_claim_threshold_at_each_stop_of_a_5_minute_game():
     assert res.problems == []
     pauses = [e for e in res.events if e["type"] == "pause"]
     assert [p["draw_claim_30s"] for p in pauses] == ["black", "black"]
+    resumes = [e for e in res.events if e["type"] == "resume"]
+    assert [r["paused_ms"] for r in resumes] == [1000]       # the stop's length (seed 5.1)
+    who = [e["by"] for e in res.events if e["type"] == "resumed-by"]
+    assert who == ["player"]
     # under 30 s but more than the opponent: may claim
     from chessclock.logtools import rap_10g
     assert rap_10g(pauses[0]["white_ms"], 20000)
