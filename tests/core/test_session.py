@@ -281,3 +281,20 @@ def test_stage_passes_are_silent_in_competition_presets():
             until(app, board, t + 300)
             assert [r.code for r in records(app)].count(E.EV_STAGE) == 1
             assert board.tones == tones, spec
+
+
+def test_the_link_operations_refuse_bad_arguments_with_a_clear_error():
+    board, app = boot()
+    bad = [("selftest", ("x",)), ("result", ()), ("result", ("2-0",)), ("result", ("1-0",)),
+           ("incident", ()), ("incident", ("x",)), ("schedule", ()),
+           ("schedule", ("abc",)), ("schedule", ("-1",)), ("schedule", ("9" * 40,)),
+           ("schedule", ("1796000000", "-5")), ("schedule", ("1796000000",)),
+           ("arrive", ()), ("arrive", ("green",)), ("arrive", ("white", "black"))]
+    for op, args in bad:
+        ok, f = reply(app, op, *args)[1:]
+        assert not ok, (op, args)
+        assert f["code"] in (P.E_ARGS, P.E_STATE), (op, args, f)
+        assert f["detail"], (op, args)
+    # nothing changed and nothing was logged for them but what the clock did before
+    assert app.clock.state == E.IDLE and app.session.sched_t < 0
+    assert of(app, L.EV_RESULT) == [] and of(app, L.EV_INCIDENT) == []
