@@ -347,6 +347,11 @@ def _status_line(s):
     if int(s.get("selftest", -1)) > 0:   # the session at the board (session_cmd.py)
         from chessclock.session_cmd import selftest_text
         flags.append(selftest_text(s["selftest"]))
+    if s.get("spec") in ("fide-5min-1990", "5min-1990") and s.get("state") == "paused":
+        from chessclock.logtools import rap_10g  # RAP 10g at the stop (docs/SESSION.md)
+        w, b = int(s["w"]), int(s["b"])
+        who = [n for n, own, opp in (("white", w, b), ("black", b, w)) if rap_10g(own, opp)]
+        flags.append("draw claim (RAP 10g) open to: %s" % (" and ".join(who) or "nobody"))
     if int(s.get("default", 0)):         # for the arbiter only: nothing shows on the clock
         flags.append("DEFAULT TIME PASSED: " + " and ".join(
             n for i, n in enumerate(("white", "black")) if int(s["default"]) & (1 << i)))

@@ -272,3 +272,14 @@ def test_status_line_alerts_the_arbiter_to_a_failed_selftest_and_the_default_tim
     assert "self-test FAILED: left lever, battery low" in line
     assert "DEFAULT TIME PASSED: black" in line
     assert _status_line(s) == _status_line(dict(s, selftest="-1"))   # an older firmware
+
+
+def test_status_line_names_who_may_claim_under_rap_10g_at_a_stop():
+    from chessclock.clock_cmd import _status_line
+    s = {"state": "paused", "w": "25000", "b": "20000", "wmoves": "9", "bmoves": "9",
+         "run": "-", "wflag": "-1", "bflag": "-1", "batlow": "0", "spec": "fide-5min-1990"}
+    assert "draw claim (RAP 10g) open to: white" in _status_line(s)
+    assert "open to: black" in _status_line(dict(s, b="45000"))   # under 30 s and less
+    assert "open to: white and black" in _status_line(dict(s, w="35000", b="45000"))
+    assert "RAP" not in _status_line(dict(s, state="running"))
+    assert "RAP" not in _status_line(dict(s, spec="fide-blitz"))
