@@ -125,11 +125,10 @@ class Link:
             "keyset": (self.op_keyset, CHANGE), "logclear": (self.op_logclear, CHANGE),
             "logack": (self.op_logack, CHANGE),
             "maintenance": (self.op_maintenance, CHANGE),
-            # the session at the board (clockapp/session.py, docs/SESSION.md)
-            "selftest": (self.op_selftest, CHANGE), "result": (self.op_result, CHANGE),
-            "incident": (self.op_incident, CHANGE), "schedule": (self.op_schedule, CHANGE),
-            "arrive": (self.op_arrive, CHANGE),
         }
+        for name in ("selftest", "result", "incident", "schedule", "arrive"):
+            # the session at the board (clockapp/sessionops.py, docs/SESSION.md)
+            self.ops[name] = (self._session_op(name), CHANGE)
 
     def _use_key(self, key):
         self.key = key
@@ -393,64 +392,17 @@ class Link:
             app.log(L.EV_RESUMER, app.clock.turn, app.now, L.BY_HOST)
         return self._done(ok, "resume")
 
-    # ---- the session at the board (clockapp/session.py) --------------------------------
-    def op_selftest(self, args):
-        """selftest: run the power-on self-test (no game in progress); status shows it."""
-        _nargs(args, 0, 0)
-        if not self.app.session.selftest(self.app.now):
-            raise P.ProtocolError(P.E_STATE, "the self-test runs only while no game is in "
-                                  "progress (and not twice at once)")
-        return (("testing", 1),)
-
-    def op_result(self, args):
-        """result 1-0|0-1|1/2-1/2|*: end the game (if not ended) and log its result."""
-        from clockapp import sessionops as S  # loaded when first used
-
-        _nargs(args, 1, 1)
-        r = args[0].decode()
-        if r == "1/2":
-            r = "1/2-1/2"
-        if r not in L.RESULTS:
-            raise P.ProtocolError(P.E_ARGS, "result is 1-0, 0-1, 1/2-1/2 or *")
-        S.enter_result(self.app.session, L.RESULTS.index(r), self.app.now, R_HOST)
-        return (("result", r), ("state", E.STATE_NAMES[self.app.clock.state]))
-
-    def op_incident(self, args):
-        """incident: mark both clocks and counters now, without pausing."""
-        from clockapp import sessionops as S  # loaded when first used
-
-        _nargs(args, 0, 0)
-        n = S.incident(self.app.session, self.app.now)
-        if not n:
-            raise P.ProtocolError(P.E_STATE, "no game is in progress")
-        return (("incident", n),) + self._times()
-
-    def op_schedule(self, args):
-        """schedule UNIX_S [DEFAULT_S]: White's clock starts then; 0 clears."""
-        from clockapp import sessionops as S  # loaded when first used
-
-        _nargs(args, 1, 2)
-        t = _int(args[0])
-        d = _int(args[1]) if len(args) > 1 else 3600
-        if t < 0 or d < 0:
-            raise P.ProtocolError(P.E_ARGS, "schedule UNIX_SECONDS (>= 0) [DEFAULT_SECONDS]")
-        S.schedule(self.app.session, t, d)
-        return (("sched", t), ("default_s", d))
-
-    def op_arrive(self, args):
-        """arrive white|black: the player is at the board (seed 2.3)."""
-        from clockapp import sessionops as S  # loaded when first used
-
-        _nargs(args, 1, 1)
-        side = _side(args[0])
-        ss = self.app.session
-        if not S.arrive(ss, side, self.app.now):
-            raise P.ProtocolError(P.E_STATE, "%s is already marked arrived" % E.SIDE_NAMES[side])
-        return (("arrived", ss.arrived),)
-
     def op_end(self, args):
         _nargs(args, 0, 0)
         return self._done(self.app.clock.end(self.app.now), "end")
+
+    def _session_op(self, name):
+        """The session's operations (clockapp/sessionops.py LINK_OPS), loaded when first
+        used: their code is not carried by every host connection."""
+        def run(args):
+            from clockapp import sessionops
+            return sessionops.LINK_OPS[name](self, args)
+        return run
 
     def _times(self):
         c = self.app.clock

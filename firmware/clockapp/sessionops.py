@@ -6,6 +6,8 @@
 from clockcore import engine as E
 from clockcore import eventlog as L
 
+DEFAULT_S = 3600   # the default time when `schedule` gives none (S1 6.7: 1 h)
+
 
 def schedule(ss, unix_s, default_s):
     """White's clock starts at unix_s (the host's wall clock, which the clock must have);
@@ -90,3 +92,71 @@ def enter_result(ss, index, now, by):
         c.end(now)
     ss.game_result = index
     app.log(L.EV_RESULT, E.NOBODY, now, index, by)
+
+
+# ---- over the serial link (clockapp/link.py: the session's operations, each
+# op(link, args) -> the reply's pairs; ProtocolError or ValueError refuse) --------------
+def _link_helpers():
+    from clockapp import link as K
+    from clockcore import protocol as P
+    return K, P
+
+
+def op_selftest(link, args):
+    """selftest: run the power-on self-test (no game in progress); status shows it."""
+    K, P = _link_helpers()
+    K._nargs(args, 0, 0)
+    if not link.app.session.selftest(link.app.now):
+        raise P.ProtocolError(P.E_STATE, "the self-test runs only while no game is in "
+                              "progress (and not twice at once)")
+    return (("testing", 1),)
+
+
+def op_result(link, args):
+    """result 1-0|0-1|1/2-1/2|*: end the game (if not ended) and log its result."""
+    K, P = _link_helpers()
+    K._nargs(args, 1, 1)
+    r = args[0].decode()
+    if r == "1/2":
+        r = "1/2-1/2"
+    if r not in L.RESULTS:
+        raise P.ProtocolError(P.E_ARGS, "result is 1-0, 0-1, 1/2-1/2 or *")
+    enter_result(link.app.session, L.RESULTS.index(r), link.app.now, L.R_HOST)
+    return (("result", r), ("state", E.STATE_NAMES[link.app.clock.state]))
+
+
+def op_incident(link, args):
+    """incident: mark both clocks and counters now, without pausing."""
+    K, P = _link_helpers()
+    K._nargs(args, 0, 0)
+    n = incident(link.app.session, link.app.now)
+    if not n:
+        raise P.ProtocolError(P.E_STATE, "no game is in progress")
+    return (("incident", n),) + link._times()
+
+
+def op_schedule(link, args):
+    """schedule UNIX_S [DEFAULT_S]: White's clock starts then; 0 clears."""
+    K, P = _link_helpers()
+    K._nargs(args, 1, 2)
+    t = K._int(args[0])
+    d = K._int(args[1]) if len(args) > 1 else DEFAULT_S
+    if t < 0 or d < 0:
+        raise P.ProtocolError(P.E_ARGS, "schedule UNIX_SECONDS (>= 0) [DEFAULT_SECONDS]")
+    schedule(link.app.session, t, d)
+    return (("sched", t), ("default_s", d))
+
+
+def op_arrive(link, args):
+    """arrive white|black: the player is at the board (seed 2.3)."""
+    K, P = _link_helpers()
+    K._nargs(args, 1, 1)
+    side = K._side(args[0])
+    ss = link.app.session
+    if not arrive(ss, side, link.app.now):
+        raise P.ProtocolError(P.E_STATE, "%s is already marked arrived" % E.SIDE_NAMES[side])
+    return (("arrived", ss.arrived),)
+
+
+LINK_OPS = {"selftest": op_selftest, "result": op_result, "incident": op_incident,
+            "schedule": op_schedule, "arrive": op_arrive}
