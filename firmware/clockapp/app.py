@@ -11,13 +11,15 @@
 
 
 from clockapp import gamestate, storage, timefmt
-from clockapp.board import LEFT, RIGHT
+from clockapp.board import BTN_PLUS, LEFT, RIGHT
 from clockapp.levers import BOTH, PRESS, RELEASE, LeverFilter, LeverRing
 from clockapp.menu import Menu
 from clockapp.seal import SEALING, Seal
+from clockapp.session import ARBITER_RESUME, Session, competition
 from clockapp.view import FLAG_FIRST, FLAG_NONE, FLAG_SECOND, SideView
 from clockcore import const, presets
 from clockcore import engine as E
+from clockcore import eventlog as L
 from clockcore.control import MODE_UPCOUNT, Control
 from clockcore.ticks import Timebase
 from clockcore.version import VERSION as LOG_FIRMWARE  # in every game header
@@ -133,6 +135,10 @@ class App:
         # side runs on both before either sends the rest (see refresh).
         self.two_phase = (hasattr(self.displays[LEFT], "finish"),
                           hasattr(self.displays[RIGHT], "finish"))
+        # Displays that show in turn what has no room (TM1637: flag order, stage, which side
+        # is Black) get view.moment; the others are not redrawn for it.
+        self.moments = (getattr(self.displays[LEFT], "moments", False)
+                        or getattr(self.displays[RIGHT], "moments", False))
         self.buzzer = Buzzer(board)
         self.buzzer.enabled = self.settings.sound
         # The event log (clockapp/logstore.py), created at the first event; the wall-clock
@@ -159,6 +165,7 @@ class App:
         self.clock = None
         self.menu = Menu(self)
         self.seal = Seal(self)  # adjournment: seal mode and the sealed snapshot (seal.py)
+        self.session = Session(self)   # self-test, scheduled start, marks (session.py)
         restored = self._restore()
         if not restored:
             try:
@@ -166,6 +173,11 @@ class App:
             except ValueError:  # stored under an older notation (15+10 was 15 min): default
                 self.new_game(Settings().spec)
         self.log(EV_BOOT, E.NOBODY, self.now, 1 if restored else 0)
+        self.session.new_game()
+        # PLUS held at power-on: the self-test (RGC 5.3.1: the delegate checks the clock)
+        if board.read_buttons() == BTN_PLUS and not restored:
+            self.session.selftest(self.now)
+            self.buttons = self.buttons_raw = BTN_PLUS   # its release is no menu press
         self.flush()
         # The host's serial link (clockapp/link.py) is loaded at the first byte from the
         # host: a clock with no cable attached does not carry its ~23 KB of code.
@@ -204,6 +216,8 @@ class App:
         self.settings.spec = spec
         self.store.save_json("settings.json", self.settings.to_dict())
         self.log(EV_CONTROL_SET, E.NOBODY, self.now, 0)
+        if hasattr(self, "session"):
+            self.session.new_game()
         self.dirty = True
         self.refresh(True)
 
@@ -246,13 +260,18 @@ class App:
     def on_event(self, ev, side, t, arg):
         self.log(ev, side, t, arg)
         self.dirty = True
-        if ev == E.EV_STAGE:
+        if ev == E.EV_PRESS:
+            self.session.on_press(side)
+        elif ev == E.EV_STAGE and not competition(self.preset):
+            # competition presets: no sound a player could take as a signal (seed 4.8)
             self.buzzer.play(Buzzer.STAGE, t)
         elif ev == E.EV_FLAG and self.preset is not None and self.preset.audible_flag:
             self.buzzer.play(Buzzer.FLAG, t)
 
-    def log(self, ev, side, t, arg):
-        """Keep an event in RAM (no allocation on a press); flush() writes them to flash."""
+    def log(self, ev, side, t, arg, reason=-1, reason2=0):
+        """Keep an event in RAM (no allocation on a press); flush() writes them to flash.
+        reason, reason2: the fields after arg of an app event (eventlog.extras_into); a
+        correction's reason is found here when not given."""
         lg = self.logw
         if lg is None:  # the first event: continue the log found in flash
             from clockapp.logstore import EventLog
@@ -265,6 +284,8 @@ class App:
             lg.header(t, c, self.board.clock_id(), LOG_FIRMWARE, s.spec, s.white_left, wall)
         elif ev == EV_BOOT:
             lg.boot(t, c, arg)
+        elif reason >= 0:
+            lg.log(ev, side, t, arg, c, reason, reason2)
         else:
             reason = 0
             if ev in CORRECTIONS:  # an arbiter correction: why
@@ -334,6 +355,7 @@ class App:
         self.now = now
         self._levers(tick)
         self._buttons(now)
+        self.session.step(now)
         self.clock.tick(now)
         if self.seal.phase:
             self.seal.tick(now)
@@ -377,9 +399,15 @@ class App:
             kind = f.feed(lever, t, closed)
             if kind == PRESS:
                 self.held_logged[lever] = False
-                self.lever_pressed(lever, self.timebase.at(t))
+                if self.session.phase:  # the self-test wants both levers
+                    self.session.lever(lever)
+                else:
+                    self.lever_pressed(lever, self.timebase.at(t))
             elif kind == BOTH:
-                self.log(EV_LEVER_BOTH, self.side_of_lever(lever), self.timebase.at(t), 0)
+                if self.session.phase:  # both levers at once: both work
+                    self.session.lever(lever)
+                else:
+                    self.log(EV_LEVER_BOTH, self.side_of_lever(lever), self.timebase.at(t), 0)
             elif kind == RELEASE:
                 self.held_logged[lever] = False
         f.settle(tick)  # after draining: see LeverFilter
@@ -393,7 +421,10 @@ class App:
             if closed != f.state[lever] and f.settled(lever, tick):
                 self.log(EV_MISSED_EDGE, self.side_of_lever(lever), self.now, 1 if closed else 0)
                 if f.feed(lever, tick, closed) == PRESS:
-                    self.lever_pressed(lever, self.now)
+                    if self.session.phase:
+                        self.session.lever(lever)
+                    else:
+                        self.lever_pressed(lever, self.now)
             elif closed and not self.held_logged[lever] and f.held_us(lever, tick) >= HOLD_LOG_US:
                 self.held_logged[lever] = True
                 self.log(EV_LEVER_HELD, self.side_of_lever(lever), self.now, 0)
@@ -416,11 +447,15 @@ class App:
             self.buttons_since = now
             return
         if raw == self.buttons or now - self.buttons_since < BUTTON_DEBOUNCE_MS:
-            if raw and raw == self.buttons:
+            if raw and raw == self.buttons and not self.session.phase:
                 self.menu.held(raw, now - self.buttons_since)
+                if not self.menu.active():
+                    self.session.hold(raw, now - self.buttons_since, now, BTN_PLUS)
             return
         pressed = raw & ~self.buttons
         self.buttons = raw
+        if pressed and self.session.phase:
+            return  # buttons do nothing during the self-test
         if pressed:
             self.buzzer.play(Buzzer.CLICK, now)
             self.menu.button(pressed, now)
@@ -468,12 +503,17 @@ class App:
         # Low battery on displays with no room for a mark (the TM1637's 4 digits): 1 s in 3
         # while no clock runs, so that the time stays readable and a running game is never
         # hidden (the log has the instant of the warning).
-        alert = self.battery_low and c.state != E.RUNNING and (self.now // 1000) % 3 == 2
+        moment = c.state != E.RUNNING and (self.now // 1000) % 3 == 2
+        alert = self.battery_low and moment
+        moment = moment and self.moments
+        idle = c.state == E.IDLE
         for lever in LEVERS:
             side = self.side_of_lever(lever)
             v = self.views[lever]
             changed = force
-            if self.menu.active():
+            if self.session.phase:
+                changed = self.session.render(lever, v) or changed
+            elif self.menu.active():
                 changed = self.menu.render(lever, v) or changed
             elif self.seal.phase and self.seal.render(side, v, self.now):
                 changed = self.seal.fresh or changed
@@ -495,7 +535,10 @@ class App:
             if (v.running != running or v.flag != flag or v.delay_ds != delay_ds
                     or v.periods != periods or v.moves != moves or v.stage != stage
                     or v.paused != paused or v.battery_low != self.battery_low
-                    or v.alert != alert or v.white != (side == E.WHITE)):
+                    or v.alert != alert or v.white != (side == E.WHITE)
+                    or v.moment != moment or v.idle != idle):
+                v.moment = moment
+                v.idle = idle
                 v.running = running
                 v.flag = flag
                 v.delay_ds = delay_ds
@@ -547,7 +590,11 @@ class App:
         elif c.state == E.RUNNING:
             c.pause(now)
         elif c.state == E.PAUSED:
-            c.resume(now)
+            if self.preset is not None and self.preset.key in ARBITER_RESUME:
+                # S1 6.13: the arbiter decides the restart (arbiter menu or host)
+                self.log(L.EV_RESUMER, c.turn, now, L.BY_REFUSED)
+            elif c.resume(now):
+                self.log(L.EV_RESUMER, c.turn, now, L.BY_PLAYER)
 
     def save_settings(self):
         self.buzzer.enabled = self.settings.sound

@@ -22,6 +22,7 @@ import struct
 
 from clockcore import const, hallmsg
 from clockcore import engine as E
+from clockcore.eventlog import RESULTS as _RESULTS
 
 DOWN = const(0)
 CONNECTING = const(1)
@@ -337,7 +338,8 @@ class HallStation:
             "low": 1 if app.battery_low else 0, "bat": app.battery_mv, "soc": app.battery_pct,
             "ref": 0, "lw": 0, "tc": app.settings.spec, "up": 1, "log": "",
             "at": 0 if not wall else wall * 1000, "pl": plies, "sid": self.sid,
-            "seq": self.seq})
+            "seq": self.seq, "dft": app.session.defaulted, "stf": app.session.result,
+            "res": _RESULTS[app.session.game_result] if app.session.game_result > 0 else ""})
 
 
 def wifi(ssid, password):

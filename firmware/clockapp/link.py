@@ -18,6 +18,7 @@ import struct
 
 from clockcore import const
 from clockcore import engine as E
+from clockcore import eventlog as L
 from clockcore import protocol as P
 from clockcore.eventlog import R_HOST
 from clockcore.version import VERSION as FIRMWARE_VERSION
@@ -41,7 +42,7 @@ CHANGE = const(1)
 SEAL_PHASES = ("-", "sealing", "sealed")
 ADJ_MAX = const(8192)         # bytes of an adjourned game's snapshot (adjput)
 CAPS = ("status,control,start,pause,resume,end,correct,wallclock,log,auth,maintenance,"
-        "logack,head,seal,adjourn")
+        "logack,head,seal,adjourn,session")
 HEAD_DOMAIN = b"chessclock log head key"   # the log key: HMAC(arbiter key, this)
 
 
@@ -125,6 +126,9 @@ class Link:
             "adjput": (self.op_adjput, CHANGE), "adjload": (self.op_adjload, CHANGE),
         }
         self.adj = None         # an adjourned game's snapshot arriving in adjput chunks
+        for name in ("selftest", "result", "incident", "schedule", "arrive"):
+            # the session at the board (clockapp/sessionops.py, docs/SESSION.md)
+            self.ops[name] = (self._session_op(name), CHANGE)
 
     def _use_key(self, key):
         self.key = key
@@ -319,6 +323,15 @@ class Link:
             pairs.append(("sealms", app.now - sl.since if sl.phase == 1 else 0))
             pairs.append(("sealalert", 1 if sl.alerted else 0))
         pairs.append(("session", sl.session))
+        ss = app.session
+        pairs.append(("selftest", ss.result))     # failure bits of the last; -1: none
+        pairs.append(("testing", ss.phase))       # 0 no, 1 lamp, 2 levers, 3 result shown
+        pairs.append(("sched", ss.sched_s if ss.sched_t >= 0 else -1))
+        pairs.append(("default", ss.defaulted))   # bits: sides past the default time
+        pairs.append(("arrived", ss.arrived))
+        pairs.append(("lowtime", ss.under))       # bits: sides under the low-time mark
+        pairs.append(("incidents", ss.incidents))
+        pairs.append(("result", ss.game_result))
         return pairs
 
     def wall_now(self):
@@ -380,11 +393,23 @@ class Link:
     def op_resume(self, args):
         _nargs(args, 0, 1)
         side = _side(args[0]) if args else E.NOBODY
-        return self._done(self.app.clock.resume(self.app.now, side), "resume")
+        app = self.app
+        ok = app.clock.resume(app.now, side)
+        if ok:
+            app.log(L.EV_RESUMER, app.clock.turn, app.now, L.BY_HOST)
+        return self._done(ok, "resume")
 
     def op_end(self, args):
         _nargs(args, 0, 0)
         return self._done(self.app.clock.end(self.app.now), "end")
+
+    def _session_op(self, name):
+        """The session's operations (clockapp/sessionops.py LINK_OPS), loaded when first
+        used: their code is not carried by every host connection."""
+        def run(args):
+            from clockapp import sessionops
+            return sessionops.LINK_OPS[name](self, args)
+        return run
 
     def _times(self):
         c = self.app.clock

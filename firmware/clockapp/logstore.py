@@ -69,8 +69,8 @@ class EventLog:
         return False
 
     # ---- records ---------------------------------------------------------------------
-    def log(self, ev, side, t, arg, clock, reason=0):
-        return self.writer.log(ev, side, t, arg, clock, reason)
+    def log(self, ev, side, t, arg, clock, reason=0, reason2=0):
+        return self.writer.log(ev, side, t, arg, clock, reason, reason2)
 
     def header(self, t, clock, clock_id, firmware, spec, white_left, wall_s=0):
         body = L.header_body(clock_id, firmware, spec, white_left, L.clock_options(clock),

@@ -2,11 +2,13 @@
 #
 # Set-up menu (clock set up, not started; MENU): pick a preset, recall a favourite, enter a
 # control by hand (minutes + increment), save it as a favourite, swap which lever is
-# White's, sound, tenths, move counter.
+# White's, sound, tenths, move counter, the self-test (tESt).
 # Arbiter menu (paused, flag down or game over; hold MENU 2 s, so that a player cannot
 # change a game with a tap): pick a side, +2 min, adjust its time, its move counter and
 # stage, undo the last press, an increment for both from now on (FIDE Guidelines III:
-# "+5 s a move", one action), resume either side, end the game, new game. FIDE Handbook:
+# "+5 s a move", one action), resume either side, end the game with its result (End:
+# START, PLUS/MINUS to 1-0 / 0-1 / 1/2, START), new game; opening and closing the menu
+# is logged (seed 5.3). FIDE Handbook:
 # corrections within 60 s; every one of them is two or three presses away.
 #
 # In a menu PLUS/MINUS move between items, START acts on the item (or starts editing it,
@@ -16,6 +18,7 @@
 from clockapp.board import BTN_MENU, BTN_MINUS, BTN_PLUS, BTN_START, LEFT
 from clockcore import const, presets
 from clockcore import engine as E
+from clockcore import eventlog as L
 
 CLOSED = const(0)
 SETUP = const(1)
@@ -25,9 +28,11 @@ ARBITER_HOLD_MS = const(2000)
 TIME_STEP_MS = const(10000)      # one PLUS/MINUS press on a time: 10 s
 MAX_FAVOURITES = const(5)
 
-SETUP_ITEMS = ("PrSt", "FAv", "SEt", "SAvE", "SWAP", "Snd", "SEcS", "MovS")
+SETUP_ITEMS = ("PrSt", "FAv", "SEt", "SAvE", "tESt", "SWAP", "Snd", "SEcS", "MovS")
 ARBITER_ITEMS = ("SIdE", "+2", "tImE", "MovE", "StAG", "Undo", "InC", "rES", "End", "nEW")
-EDITABLE = ("PrSt", "FAv", "SEt", "tImE", "MovE", "StAG", "InC")
+EDITABLE = ("PrSt", "FAv", "SEt", "tImE", "MovE", "StAG", "InC", "End")
+# End: the result, then START ends the game and logs it (ACT 12, RAP 11; seed 5.4)
+RESULT_TEXT = ("nonE", "1-0", "0-1", "1/2")   # eventlog.RESULTS by index
 INC_DEFAULT_S = const(5)         # FIDE Guidelines III: 5 s a move
 INC_MAX_S = const(60)
 # Set-up items that flip one setting.
@@ -71,6 +76,8 @@ class Menu:
         self.version += 1
 
     def open(self, mode):
+        if mode == ARBITER:  # every arbiter session is logged (ACT 16, RAP 16; seed 5.3)
+            self.app.log(L.EV_ARBITER, E.NOBODY, self.app.now, 1)
         self.mode = mode
         self.item = 0
         self.editing = False
@@ -78,6 +85,8 @@ class Menu:
         self.changed()
 
     def close(self):
+        if self.mode == ARBITER:
+            self.app.log(L.EV_ARBITER, E.NOBODY, self.app.now, 0)
         self.mode = CLOSED
         self.editing = False
         self.changed()
@@ -157,6 +166,8 @@ class Menu:
             self.value = 5  # minutes
         elif name == "InC":
             self.value = INC_DEFAULT_S  # seconds a move, for both
+        elif name == "End":
+            self.value = 0  # no result given: START START ends the game as before
         # tImE, MovE, StAG change the clock directly as the value moves
 
     def edit(self, step):
@@ -175,6 +186,8 @@ class Menu:
                 self.value2 = min(120, max(0, self.value2 + step))
         elif name == "InC":
             self.value = min(INC_MAX_S, max(1, self.value + step))
+        elif name == "End":
+            self.value = (self.value + step) % len(RESULT_TEXT)
         elif name == "tImE":
             if c.main[self.side] + step * TIME_STEP_MS >= 0:
                 c.adjust(self.side, step * TIME_STEP_MS, now)
@@ -203,6 +216,8 @@ class Menu:
                 s.favourites = (s.favourites + [s.spec])[-MAX_FAVOURITES:]
                 app.save_settings()
             self.message = "SAvd"
+        elif name == "tESt":
+            self.app.session.selftest(self.app.now)
         elif name in TOGGLES:
             attr = TOGGLES[name]
             setattr(s, attr, not getattr(s, attr))
@@ -236,11 +251,14 @@ class Menu:
                 self.message = "Err"
         elif name == "rES":
             if c.resume(now, self.side):
+                app.log(L.EV_RESUMER, c.turn, now, L.BY_ARBITER)
                 self.close()
             else:
                 self.message = "no"
         elif name == "End":
-            c.end(now)
+            self.editing = False
+            from clockapp.sessionops import enter_result
+            enter_result(app.session, self.value, now, 0)
         elif name == "nEW":   # the game is thrown away (its log stays): ask first
             if self.armed:
                 self.armed = False
@@ -275,6 +293,8 @@ class Menu:
             return "on" if getattr(s, TOGGLES[name]) else "oFF"
         if name == "SIdE":
             return "WHIt" if self.side == E.WHITE else "bLAc"
+        if name == "End" and self.editing:
+            return RESULT_TEXT[self.value]
         if name == "tImE":
             ms = c.main[self.side]
             return "%d:%02d" % (ms // 60000, ms // 1000 % 60)

@@ -17,12 +17,7 @@
 #
 # Portable: MicroPython and CPython. Nothing here runs on a press outside seal mode.
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
-
+from clockcore import const
 from clockcore import engine as E
 
 NONE = const(0)

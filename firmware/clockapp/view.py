@@ -26,6 +26,10 @@ class SideView:
         self.alert = False       # battery low, no clock running, and the moment (1 s in 3) for
                                  # displays without room for a mark to show it instead
         self.white = False       # this display is White's (shown before the start)
+        self.test = False        # self-test: light every segment / pixel
+        self.moment = False      # 1 s in 3 while no clock runs, for displays that show in
+                                 # turn what they have no room for (TM1637: `moments`)
+        self.idle = True         # no game started yet (before the start)
         self.version = 0         # bumped by the app after any change
 
     def touch(self):

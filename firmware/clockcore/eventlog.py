@@ -63,6 +63,16 @@ EV_SEALED = const(50)        # handed in, clocks stopped; arg: ms of sealing; bo
 EV_ADJ_LOADED = const(51)    # adjourned game loaded; arg: session; key; body: SHA-256, snapshot
 EV_SEAL_CANCEL = const(52)   # seal mode left without a seal; arg: ms of sealing
 DIGEST = const(32)           # bytes of a snapshot's SHA-256 in records 50 and 51
+# The session at the board (issue 14; docs/SESSION.md), codes 53-63:
+EV_SELFTEST = const(53)      # power-on self-test done; arg: failure bits (ST_*), 0 = pass
+EV_RESULT = const(54)        # result entered; arg: RESULT_* ; by: 0 clock, 8 host (R_HOST)
+EV_INCIDENT = const(55)      # incident mark (play goes on); arg: its number in this game
+EV_RESUMER = const(56)       # who resumed after a pause; arg: BY_*; side: the side now running
+EV_ARBITER = const(57)       # the arbiter menu; arg 1 opened, 0 closed
+EV_SCHEDULE = const(58)      # scheduled start set; arg: unix seconds (0: cleared)
+EV_DEFAULT = const(59)       # default time reached with side absent; arg: default time, s
+EV_ARRIVAL = const(60)       # side arrived; arg: ms after the scheduled start
+EV_LOW_TIME = const(61)      # side's time fell under the low-time mark; arg: the mark, ms
 
 NAMES = {0: "start", 1: "press", 2: "ignored", 3: "stage", 4: "flag", 5: "pause",
          6: "resume", 7: "adjust", 8: "set-moves", 9: "end", 10: "overtime", 11: "period",
@@ -73,7 +83,23 @@ NAMES = {0: "start", 1: "press", 2: "ignored", 3: "stage", 4: "flag", 5: "pause"
          40: "power-off", 41: "log-full", 42: "auth-fail", 43: "log-lost",
          44: "wall-clock", 45: "log-pruned", 46: "low-charge",
          48: "seal-start", 49: "seal-alert", 50: "sealed", 51: "adjourned-loaded",
-         52: "seal-cancel"}
+         52: "seal-cancel",
+         53: "self-test", 54: "result", 55: "incident", 56: "resumed-by", 57: "arbiter",
+         58: "schedule", 59: "default-time", 60: "arrival", 61: "low-time"}
+
+# Self-test failure bits (EV_SELFTEST arg).
+ST_LEFT = const(1)       # the left lever was not pressed in time
+ST_RIGHT = const(2)      # the right lever was not pressed in time
+ST_BATTERY = const(4)    # the battery is low
+ST_NO_BATTERY = const(8)  # no battery reading (not wired, no fuel gauge answering)
+ST_DISPLAY = const(16)   # a display did not acknowledge (TM1637 ACK, SSD1306 I2C)
+# (their names: chessclock/logtools.py ST_NAMES, host only: not on the clock's heap)
+RESULTS = ("*", "1-0", "0-1", "1/2-1/2")   # EV_RESULT arg: index
+# EV_RESUMER arg (their names: chessclock/logtools.py BY_NAMES, host only)
+BY_PLAYER = const(0)     # START on the clock (where the rules let players resume)
+BY_ARBITER = const(1)    # the arbiter menu's rES
+BY_HOST = const(2)       # over the serial link (the arbiter's key)
+BY_REFUSED = const(3)    # a player's START refused: the rules reserve it to the arbiter
 
 # Why an arbiter corrected the clock (the `reason` field of a correction).
 R_OTHER = const(0)
@@ -93,7 +119,9 @@ FIELDS = {0: (), 1: ("moves", "stage"), 2: ("arg",), 3: ("arg", "stage", "cause"
           8: ("arg", "reason"), 9: (), 10: ("arg",), 11: ("arg",), 12: ("arg", "reason"),
           13: ("arg", "reason"),
           14: ("arg", "reason", "moves", "inc_ms", "delay_ms", "delay_kind"),
-          15: ("arg", "reason"), 16: (), 36: (), 42: ("arg", "count")}
+          15: ("arg", "reason"), 16: (), 36: (), 42: ("arg", "count"),
+          53: ("arg", "mv", "pct"), 54: ("arg", "by"), 55: ("arg", "wmoves", "bmoves"),
+          58: ("arg", "default_s")}
 ARG_ONLY = ("arg",)
 KEY_CODES = (EV_BOOT, EV_HEADER, EV_ADJ_LOADED)
 # Records that carry a body after their fields without being key records (50: a digest).
@@ -281,7 +309,7 @@ def added_stages_body(clock):
     return bytes(buf[:p])
 
 
-def extras_into(clock, ev, side, reason, x):
+def extras_into(clock, ev, side, reason, x, reason2=0):
     """The fields after `arg` an event code records, read from the clock right after the
     event, into x[0..5] (a preallocated list: no allocation). Shared by the firmware's
     Writer and the host's replay, so both read the same values."""
@@ -304,6 +332,12 @@ def extras_into(clock, ev, side, reason, x):
         x[4] = st.delay_kind
     elif ev in CORRECTIONS or ev == EV_AUTH_FAIL:
         x[0] = reason   # a refusal's: how many it stands for
+    elif ev == EV_INCIDENT:
+        x[0] = c.moves[0]
+        x[1] = c.moves[1]
+    elif ev == EV_SELFTEST or ev == EV_RESULT or ev == EV_SCHEDULE:
+        x[0] = reason   # the caller's fields after arg (mv and pct, by, default_s)
+        x[1] = reason2
 
 
 # ---- writing (firmware) ----------------------------------------------------------------
@@ -327,14 +361,15 @@ class Writer:
         self.prev_b = 0
         self.written = 0    # bytes appended (framing included)
 
-    def log(self, ev, side, t, arg, clock, reason=0):
-        """Keep one event (no allocation). clock: the engine (None before a game)."""
+    def log(self, ev, side, t, arg, clock, reason=0, reason2=0):
+        """Keep one event (no allocation). clock: the engine (None before a game).
+        reason, reason2: the fields after arg that the caller gives (see extras_into)."""
         if self.n == SLOTS:
             self.lost += 1
             return False
         x = self.x
         if clock is not None:
-            extras_into(clock, ev, side, reason, x)
+            extras_into(clock, ev, side, reason, x, reason2)
             w = clock.main[0]
             b = clock.main[1]
         else:

@@ -520,10 +520,24 @@ class SSD1306Display:
         self._paused = _NONE
         self._batt = _NONE
         self._white = _NONE
+        self._lit = False                # the self-test lit every pixel
 
     def render(self, view):
         self.draw(view)
         self.finish()
+
+    def _forget(self):
+        """The screen no longer holds what was drawn (the self-test lit it all): the next
+        draw starts afresh."""
+        self._main = _NONE
+        self._big = _NONE
+        i = 0
+        while i < 8:
+            self.cell_x[i] = _NO_X
+            self._shown[i] = 32
+            i += 1
+        self._run = self._flag = self._delay = self._periods = self._moves = _NONE
+        self._stage = self._passed = self._paused = self._batt = self._white = _NONE
 
     def finish(self):
         """Send what draw() left (everything below the bar)."""
@@ -537,6 +551,15 @@ class SSD1306Display:
         self._version = view.version
         self._pending = True
         o = self.oled
+        if view.test:   # the self-test: every pixel lit
+            o.fill(1)
+            self._forget()
+            self._lit = True
+            o.update(0, 0)
+            return
+        if self._lit:   # after the self-test: a clean screen, every part drawn again
+            self._lit = False
+            o.fill(0)
         f = self._field
         v = 1 if view.running else 0
         if v != self._run:

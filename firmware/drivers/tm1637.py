@@ -40,6 +40,10 @@ _SEG_F = const(0x71)             # 'F'
 _SEG_B = const(0x7C)             # 'b'
 _SEG_A = const(0x77)             # 'A'
 _SEG_T = const(0x78)             # 't'
+_SEG_L = const(0x38)             # 'L'
+_SEG_C = const(0x39)             # 'C'
+_SEG_S = const(0x6D)             # 'S'
+_SEG_D = const(0x5E)             # 'd'
 _ZERO = const(48)
 
 # ASCII -> segments. Letters that 7 segments cannot draw (K M V W X) are blank; upper and
@@ -183,8 +187,18 @@ class TM1637Display:
     while no clock runs); while a clock runs, the dot of the last digit on a module with
     dots, and nothing on the colon-only clock module (the next pause shows it; the log has
     the instant).
-    Not shown on 4 digits: delay, byo-yomi periods, moves, stage, White.
+    Self-test (view.test): every segment and dot lit.
+    Simple delay running (view.delay_ds >= 0 on the side to move): "d" and the delay left
+    in place of the main time, which is frozen meanwhile and shows again when the delay
+    is used up: "d4.9" with dots, "d  5" (whole seconds rounded up) on the clock module.
+    The moment (view.moment: 1 s in 3 while no clock runs, on displays that ask for it,
+    `moments`), in this order of priority after low battery: the order of the flags
+    "FL 1" / "FL 2"; before the start, Black's display "bLAc" (so White is the other one:
+    a W cannot be drawn on 7 segments); the stage "St 2" in a control of several stages.
+    Not shown on 4 digits: byo-yomi periods, moves.
     Redraws only when view.version changed, and writes only when the segments changed."""
+
+    moments = True   # the app sets view.moment for this display (see App.refresh)
 
     def __init__(self, clk_pin, dio_pin, brightness=7, dots=False, delay_us=TM1637_DELAY_US):
         if isinstance(clk_pin, int) or isinstance(dio_pin, int):
@@ -205,7 +219,9 @@ class TM1637Display:
             return
         self._version = view.version
         seg = self._seg
-        if view.text_on:
+        if view.test:
+            seg[0] = seg[1] = seg[2] = seg[3] = 0xFF
+        elif view.text_on:
             t = view.text
             n = len(t)
             seg[0] = SEGMENTS[t[n - 4] & 0x7F]
@@ -217,6 +233,10 @@ class TM1637Display:
             seg[1] = _SEG_A
             seg[2] = _SEG_T
             seg[3] = _SEG_T
+        elif view.moment and self._moment(view):
+            pass
+        elif view.delay_ds >= 0 and not view.flag:
+            self._delay(view.delay_ds)
         else:
             self._time(view)
             if view.flag:
@@ -232,6 +252,46 @@ class TM1637Display:
         shown[2] = seg[2]
         shown[3] = seg[3]
         self.tm.write(shown, 0)
+
+    def _moment(self, view):
+        """What the moment shows (see the class); False: nothing, the time stays."""
+        seg = self._seg
+        if view.flag:
+            seg[0] = _SEG_F
+            seg[1] = _SEG_L
+            seg[2] = 0
+            seg[3] = SEGMENTS[_ZERO + view.flag]
+        elif view.idle and not view.white:
+            seg[0] = _SEG_B
+            seg[1] = _SEG_L
+            seg[2] = _SEG_A
+            seg[3] = _SEG_C
+        elif view.stage > 0 and not view.idle:
+            n = view.stage if view.stage < 100 else 99
+            seg[0] = _SEG_S
+            seg[1] = _SEG_T
+            seg[2] = SEGMENTS[_ZERO + n // 10] if n >= 10 else 0
+            seg[3] = SEGMENTS[_ZERO + n % 10]
+        else:
+            return False
+        return True
+
+    def _delay(self, ds):
+        """'d' and the delay left (tenths of a second)."""
+        seg = self._seg
+        seg[0] = _SEG_D
+        if ds > 999:
+            ds = 999
+        if self.dots:
+            s = ds // 10
+            seg[1] = SEGMENTS[_ZERO + s // 10] if s >= 10 else 0
+            seg[2] = SEGMENTS[_ZERO + s % 10] | SEG_DOT
+            seg[3] = SEGMENTS[_ZERO + ds % 10]
+        else:
+            s = (ds + 9) // 10
+            seg[1] = 0
+            seg[2] = SEGMENTS[_ZERO + s // 10] if s >= 10 else 0
+            seg[3] = SEGMENTS[_ZERO + s % 10]
 
     def _time(self, view):
         t = view.time

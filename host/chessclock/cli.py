@@ -48,6 +48,11 @@ COMMANDS = {
              "move seals; 15-minute alert; hashed snapshot)"),
     "adjourn": ("adjourn_cmd", "an adjourned game: export FILE from the sealing clock, show "
                 "FILE, resume FILE on a clock at the next session"),
+    "selftest": ("session_cmd", "run the clock's self-test: segments, levers, buzzer, battery"),
+    "result": ("session_cmd", "enter the game's result on clocks, e.g. result 1/2 (logged)"),
+    "incident": ("session_cmd", "mark an incident: both clocks and counters, no pause"),
+    "schedule": ("session_cmd", "start White's clock at a time of day: schedule 14:30"),
+    "arrive": ("session_cmd", "mark a player at the board: arrive black"),
     "corr": ("corr.cmd", "correspondence chess ledger (CXEB e-mail rules): days, series, claims"),
     "hall": ("hall.command", "the arbiter's live page of every clock (web, MQTT stations, "
              "broadcast PGN, pairings in, results out)"),

@@ -82,6 +82,17 @@ def notes(fields):
                                         if fields.get("sealalert") == "1" else ""))
     elif fields.get("seal") == "sealed":
         out.append("ADJOURNED (sealed by %s)" % fields.get("sealer", "?"))
+    if _i(fields, "selftest") > 0:   # the session at the board (session_cmd.py)
+        from chessclock.session_cmd import selftest_text
+        out.append(selftest_text(fields["selftest"]))
+    if fields.get("spec") in ("fide-5min-1990", "5min-1990") and fields.get("state") == "paused":
+        from chessclock.logtools import rap_10g  # RAP 10g at the stop (docs/SESSION.md)
+        w, b = _i(fields, "w"), _i(fields, "b")
+        who = [n for n, own, opp in (("white", w, b), ("black", b, w)) if rap_10g(own, opp)]
+        out.append("draw claim (RAP 10g) open to: %s" % (" and ".join(who) or "nobody"))
+    if _i(fields, "default", 0):      # for the arbiter only: nothing shows on the clock
+        out.append("DEFAULT TIME PASSED: " + " and ".join(
+            n for i, n in enumerate(("white", "black")) if _i(fields, "default", 0) & (1 << i)))
     return ", ".join(out)
 
 

@@ -162,6 +162,7 @@ class Game:
         self.before = (0, 0)  # moves (White, Black) made before the log's first ply: an
                               # adjourned game loaded from an earlier session (record 51)
         self.replay = None
+        self.result = None   # the result entered on the clock or by the host ("1-0", ...)
 
 
 class _Engine:
@@ -278,6 +279,8 @@ def _adopt(c, rec, res):
     c.undo_opp_gain = snap.get("undo_opp_gain", 0)
 
 
+RAP_SPECS = ("fide-5min-1990", "5min-1990")   # the 1990 5-minute rules (RAP 10g)
+
 REFUSALS = {8: "a change without the arbiter's key", 9: "a wrong key or mac, or no session",
             10: "a replayed request"}
 
@@ -306,6 +309,8 @@ def _app_dict(rec):
         d["session"] = rec.arg
     elif rec.code in (L.EV_SEAL_ALERT, L.EV_SEALED, L.EV_SEAL_CANCEL):
         d["sealing_ms"] = rec.arg
+    elif rec.code in SESSION_CODES:
+        _session_fields(rec, d)
     else:
         d["arg"] = rec.arg
     if rec.digest is not None:
@@ -318,6 +323,57 @@ def _app_dict(rec):
     d["white_ms"] = rec.w
     d["black_ms"] = rec.b
     return d
+
+
+# The session at the board (firmware/clockapp/session.py, docs/SESSION.md).
+ST_NAMES = ("left lever", "right lever", "battery low", "no battery reading", "display")
+BY_NAMES = ("player", "arbiter", "host", "refused")   # eventlog.BY_*: who resumed
+SESSION_CODES = (L.EV_SELFTEST, L.EV_RESULT, L.EV_INCIDENT, L.EV_RESUMER, L.EV_ARBITER,
+                 L.EV_SCHEDULE, L.EV_DEFAULT, L.EV_ARRIVAL, L.EV_LOW_TIME)
+
+
+def selftest_failures(bits):
+    """The names of a self-test's failure bits (eventlog.ST_*)."""
+    return [name for i, name in enumerate(ST_NAMES) if bits & (1 << i)]
+
+
+def _session_fields(rec, d):
+    f = rec.fields
+    a = rec.arg
+    if rec.code == L.EV_SELFTEST:
+        d["passed"] = a == 0
+        d["failures"] = ", ".join(selftest_failures(a)) or "none"
+        d["battery_mv"] = f.get("mv", -1)
+        d["battery_pct"] = f.get("pct", -1)
+    elif rec.code == L.EV_RESULT:
+        d["result"] = L.RESULTS[a] if 0 <= a < len(L.RESULTS) else "?"
+        d["by"] = "host" if f.get("by") == L.R_HOST else "clock"
+    elif rec.code == L.EV_INCIDENT:
+        d["incident"] = a
+        d["white_moves"] = f.get("wmoves", 0)
+        d["black_moves"] = f.get("bmoves", 0)
+    elif rec.code == L.EV_RESUMER:
+        d["by"] = BY_NAMES[a] if 0 <= a < len(BY_NAMES) else a
+    elif rec.code == L.EV_ARBITER:
+        d["menu"] = "opened" if a else "closed"
+    elif rec.code == L.EV_SCHEDULE:
+        if a:
+            d["scheduled_utc"] = _iso(a)
+        else:
+            d["scheduled_utc"] = "cleared"
+        d["default_s"] = f.get("default_s", 0)
+    elif rec.code == L.EV_DEFAULT:
+        d["default_s"] = a
+    elif rec.code == L.EV_ARRIVAL:
+        d["after_start_ms"] = a
+    elif rec.code == L.EV_LOW_TIME:
+        d["mark_ms"] = a
+
+
+def rap_10g(own_ms, opp_ms):
+    """RAP 10g (FIDE 5-minute rules, 1990): a player may claim a draw in an obviously drawn
+    position with at least 30 s left, or with less than 30 s but more than the opponent."""
+    return own_ms >= 30000 or own_ms > opp_ms
 
 
 def _tc(control):
@@ -417,6 +473,8 @@ def verify(data, allow_torn_end=False, key=None):
                 game.flag_side = rec.side
             elif rec.code == 9:
                 game.ended = True
+            elif rec.code == L.EV_RESULT and 0 <= rec.arg < len(L.RESULTS):
+                game.result = L.RESULTS[rec.arg]
         if eng is None or broken:
             res.events.append(dict(_app_dict(rec), seq=rec.seq))
             if rec.code < 32 and not broken:
@@ -430,9 +488,17 @@ def verify(data, allow_torn_end=False, key=None):
             broken = True
     if eng is not None and not broken and eng.queue:
         _left_over(eng, res)
+    paused_at = None
     for d in res.events:
         if d["seq"] in utc:
             d["utc"] = utc[d["seq"]]
+        # the stops for rulings (seed 5.1): how long each pause lasted, on its resume
+        if d["type"] == "pause":
+            paused_at = d["t_ms"]
+        elif d["type"] in ("resume", "header", "boot"):
+            if d["type"] == "resume" and paused_at is not None:
+                d["paused_ms"] = d["t_ms"] - paused_at
+            paused_at = None
     if not res.records:
         res.problems.append("no log record in it: not a clock's log (or an empty one)")
     elif res.records[0].seq != 0 and res.records[0].anchor:
@@ -548,6 +614,11 @@ def _step(eng, game, rec, res):
     if code in L.CORRECTIONS:
         r = rec.fields.get("reason", 0)
         d["reason"] = L.REASONS[r] if 0 <= r < len(L.REASONS) else r
+    if code == 5 and game.header["spec"] in RAP_SPECS:
+        # RAP 10g: who may claim a draw with the clocks as they stopped (seed 7.2)
+        d["draw_claim_30s"] = ",".join(
+            n for s, n in ((0, "white"), (1, "black"))
+            if rap_10g(_rec_main(rec, s), _rec_main(rec, 1 - s))) or "nobody"
     if code == 1:
         if used >= 0:
             d["emt_ms"] = used
@@ -635,7 +706,12 @@ def to_pgn(game, moves_pgn=None):
             out.headers["Date"] = day
         out.headers["UTCDate"] = day
         out.headers["UTCTime"] = tod
-    if game.flag_side >= 0:
+    if game.result is not None and game.result != "*":
+        # entered on the clock or by the host (ACT 12, RAP 11): the arbiter's word
+        out.headers["Result"] = game.result
+        if game.flag_side >= 0 and game.result == ("0-1" if game.flag_side == 0 else "1-0"):
+            out.headers["Termination"] = "time forfeit"
+    elif game.flag_side >= 0:
         if out.headers.get("Result", "*") == "*":
             out.headers["Result"] = "0-1" if game.flag_side == 0 else "1-0"
         out.headers["Termination"] = "time forfeit"

@@ -5,9 +5,11 @@ buttons, the app's own loop in real time. Headless (`--script FILE`): simulated 
 script's inputs, a JSON line per `show`: for tests and for trying a scenario exactly.
 
 Keys: a = left lever, l = right lever, space = start/pause, m = menu, M = menu held 2.5 s
-(arbiter menu), + / - = plus / minus, q = stop (saves the game, as a clock switched off
-between moves), P = a power cut (stops dead and boots again from what the flash holds).
+(arbiter menu), + / - = plus / minus, I = plus held 2.5 s (an incident mark), q = stop
+(saves the game, as a clock switched off between moves), P = a power cut (stops dead and
+boots again from what the flash holds).
 Keys typed faster than a press lasts are queued one after the other: each one counts.
+--selftest: PLUS held at power-on, the self-test (docs/SESSION.md).
 """
 
 import json
@@ -23,7 +25,8 @@ SEGMENTS = {  # three rows of three characters per digit
     "9": (" _ ", "|_|", " _|"), " ": ("   ", "   ", "   "), "-": ("   ", " _ ", "   "),
 }
 KEYS = {"a": ("lever", 0), "l": ("lever", 1), " ": ("button", 1), "m": ("button", 2),
-        "M": ("hold", 2), "+": ("button", 4), "=": ("button", 4), "-": ("button", 8)}
+        "M": ("hold", 2), "+": ("button", 4), "=": ("button", 4), "-": ("button", 8),
+        "I": ("hold", 4)}
 
 
 def big(text):
@@ -50,7 +53,8 @@ def describe(view):
             "text": bytes(view.text).decode().strip() if view.text_on else None,
             "running": view.running, "flag": view.flag, "delay_ds": view.delay_ds,
             "periods": view.periods, "moves": view.moves, "stage": view.stage,
-            "paused": view.paused, "battery_low": view.battery_low, "white": view.white}
+            "paused": view.paused, "battery_low": view.battery_low, "white": view.white,
+            "test": view.test}
 
 
 LED_NAMES = {0: "left", 1: "right"}   # board.running_led -> the lit LED's side
@@ -76,7 +80,7 @@ def menu_lines(app):
     if not m.active():
         return ["  keys: a/l levers, space start/pause, m set-up menu (before a game), "
                 "M hold menu: arbiter menu (paused or ended),",
-                "        +/- plus/minus, q stop and save, P power cut"]
+                "        +/- plus/minus, I incident mark, q stop and save, P power cut"]
     items = m.items()
     name = items[m.item]
     value = m.value_text()
@@ -124,6 +128,8 @@ def screen(board, app):
             notes.append("PAUSED")
         if v.battery_low:
             notes.append("LOW BATTERY")
+        if v.test:
+            notes.append("SELF-TEST: every segment lit")
         panels.append([head] + rows + ["  ".join(notes)])
     for i in range(5):
         out.append("  %-34s  |  %-34s" % (panels[0][i], panels[1][i]))
@@ -134,11 +140,15 @@ def screen(board, app):
     return "\x1b[K\n".join(out)  # clear each line's tail: shorter lines leave no debris
 
 
-def _make(storage, tick0=0):
-    from boards.sim import SimBoard
+def _make(storage, tick0=0, selftest=False):
+    from boards.sim import BUTTONS, SimBoard
     from clockapp.app import App
+    from clockapp.board import BTN_PLUS
     os.makedirs(storage, exist_ok=True)
     board = SimBoard(storage, tick0=tick0)
+    if selftest:   # PLUS held at power-on, let go 0.3 s later
+        board.buttons = BTN_PLUS
+        board.at(300000, BUTTONS, 0)
     return board, App(board)
 
 
@@ -155,9 +165,9 @@ class Session:
     first, as a clock switched off between moves. `P` cuts the power: what was not written
     yet is lost and the board boots again from the flash."""
 
-    def __init__(self, storage):
+    def __init__(self, storage, selftest=False):
         self.storage = storage
-        self.board, self.app = _make(storage)
+        self.board, self.app = _make(storage, selftest=selftest)
         self.free = {}      # input -> board time (us) when its last queued press ends
         self.note = ""      # one line about the last stop or power cut
 
@@ -210,11 +220,11 @@ class Session:
         return text + ("\x1b[K\n  " + self.note if self.note else "")
 
 
-def interactive(storage, stdout):
+def interactive(storage, stdout, selftest=False):
     import termios
     import tty
 
-    session = Session(storage)
+    session = Session(storage, selftest)
     fd = sys.stdin.fileno()
     old = termios.tcgetattr(fd)
     start = time.monotonic_ns() // 1000
@@ -253,14 +263,14 @@ def interactive(storage, stdout):
     return 0
 
 
-def headless(storage, script_text, stdout, stderr):
+def headless(storage, script_text, stdout, stderr, selftest=False):
     """Script lines: `<ms> lever left|right [hold_ms]`, `<ms> button NAME [hold_ms]`,
     `<ms> show`, `<ms> power-cut` (restart the board on the same storage). A `show` line:
     {"t_ms", "led": the lit running-side LED "left"|"right"|null, "left", "right"}."""
     from boards.sim import run_until
     from clockapp.board import BUTTON_NAMES
 
-    board, app = _make(storage)
+    board, app = _make(storage, selftest=selftest)
     for n, raw in enumerate(script_text.splitlines(), 1):
         words = raw.split("#", 1)[0].split()
         if not words:
@@ -300,6 +310,8 @@ def add_arguments(p):
                    help="serve the clock on a pseudo-terminal instead and print its port, "
                         "for the other chessclock commands (same as `chessclock sim-serve`)")
     p.add_argument("--clock-id", default="sim", help="with --serial: the clock id it reports")
+    p.add_argument("--selftest", action="store_true",
+                   help="power on with PLUS held: the self-test (press both levers)")
     p.add_argument("--micropython", action="store_true",
                    help="with --serial: the firmware side under the MicroPython unix port")
 
@@ -312,8 +324,8 @@ def run(args, stdout, stderr):
         return simserve.run(args, stdout, stderr)
     if args.script:
         text = sys.stdin.read() if args.script == "-" else open(args.script).read()
-        return headless(args.storage, text, stdout, stderr)
+        return headless(args.storage, text, stdout, stderr, args.selftest)
     if not sys.stdin.isatty():
         stderr.write("chessclock sim: needs a terminal (or --script FILE)\n")
         return 2
-    return interactive(args.storage, stdout)
+    return interactive(args.storage, stdout, args.selftest)

@@ -22,6 +22,8 @@ ARGS = {
     "split": ("1000", "60"), "wallclock": ("1796000000",), "keyset": (KEY.hex(),),
     "logclear": ("0",), "maintenance": (), "logack": ("0",),
     "seal": ("start",), "adjput": ("0", "QUJD"), "adjload": ("00" * 32,),
+    "selftest": (), "result": ("1-0",), "incident": (), "schedule": ("0",),
+    "arrive": ("white",),
 }
 
 

@@ -127,7 +127,8 @@ def view(time=b"    4:59", **kw):
     v = _V
     d = SideView()
     for k in ("text_on", "running", "flag", "delay_ds", "periods", "moves", "stage",
-              "stage_passed", "paused", "battery_low", "alert", "white"):
+              "stage_passed", "paused", "battery_low", "alert", "white", "test", "moment",
+              "idle"):
         setattr(v, k, getattr(d, k))
     v.text[:] = d.text
     v.time[:] = time

@@ -77,6 +77,24 @@ def test_tracker_plies_flags_and_news():
     assert tr.plies == []                                    # a new game
 
 
+
+def test_tracker_and_results_carry_the_session_marks():
+    # docs/SESSION.md: the default time passed, a failed self-test, the result entered
+    tr = Tracker("c1", "st")
+    tr.update(status(default=2, selftest=4, result=3), 0)
+    assert (tr.body["dft"], tr.body["stf"], tr.body["res"]) == (2, 4, "1/2-1/2")
+    tr.update(status(), 1)                                   # an older firmware: none
+    assert (tr.body["dft"], tr.body["stf"], tr.body["res"]) == (0, -1, "")
+    hub = Hub(None)
+    hub.put(body("c1", 1, dft=1, stf=0, res="1-0", fo="b", bf=4000))
+    row = hub.view()[1][0]
+    assert (row["dft"], row["stf"], row["res"]) == (1, 0, "1-0")
+    # an entered result wins over what a flag implies (the arbiter's word)
+    assert pairings.decided(list(hub.bodies().values())[0])[0] == "1-0"
+    assert pairings.decided(body("c2", 1, fo="b", bf=4000))[0] == "1-0"
+    assert pairings.decided(body("c2", 1, fo="w", wf=4000, res="1/2-1/2"))[0] == "1/2-1/2"
+
+
 # ---- the hub ------------------------------------------------------------------------------------
 def body(clk, seq, **kw):
     b = {"st": "s", "clk": clk, "sid": "x", "seq": seq, "at": 10000, "t": 5000, "s": "running",

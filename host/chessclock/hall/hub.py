@@ -138,7 +138,7 @@ class Hub:
         st = stations.get(b.get("st"), {})
         row = {k: b.get(k) for k in ("st", "clk", "port", "s", "run", "w", "b", "wm", "bm",
                                      "wf", "bf", "fo", "low", "soc", "bat", "up", "err",
-                                     "log", "ref", "lw", "tc")}
+                                     "log", "ref", "lw", "tc", "dft", "stf", "res")}
         row.update({"key": key, "bd": board, "age": max(0, now - b.get("at", now)),
                     "stale": e["stale"] or st.get("up") == 0,
                     "local": self.is_local(key), "url": st.get("url", ""),

@@ -202,6 +202,9 @@ def _ms_text(ms):
 
 def decided(body):
     """What a clock's message says about the game: (result, reason) or ("*", "")."""
+    res = body.get("res") or ""
+    if res in ("1-0", "0-1", "1/2-1/2"):   # entered on the clock or by the host (ACT 12)
+        return res, "entered on the clock"
     order = body.get("fo") or ""
     if not order:
         return "*", ""

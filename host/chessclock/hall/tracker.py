@@ -20,6 +20,18 @@ def _int(fields, name, default=-1):
         return default
 
 
+RESULTS = ("*", "1-0", "0-1", "1/2-1/2")   # the status `result` index (eventlog.RESULTS)
+
+
+def _result(index):
+    """The result entered on the clock, "" when none."""
+    try:
+        i = int(index)
+    except (TypeError, ValueError):
+        return ""
+    return RESULTS[i] if 1 <= i < len(RESULTS) else ""
+
+
 class Tracker:
     def __init__(self, clock, station, port=""):
         self.clock = clock          # the clock's id (hello's `clock`), or the port's name
@@ -52,7 +64,10 @@ class Tracker:
             "wf": wf, "bf": bf, "fo": order, "low": 1 if f.get("batlow") == "1" else 0,
             "bat": _int(f, "bat"), "soc": _int(f, "soc"), "ref": _int(f, "refused", 0),
             "lw": 1 if f.get("logwarn") == "1" else 0, "tc": f.get("spec", ""), "up": 1,
-            "at": at_ms, "pl": [[n, c] for n, _, c in self.plies[-PLIES_SENT:]]})
+            "at": at_ms, "pl": [[n, c] for n, _, c in self.plies[-PLIES_SENT:]],
+            # the session at the board (docs/SESSION.md): for the arbiter's eyes only
+            "dft": _int(f, "default", 0), "stf": _int(f, "selftest"),
+            "res": _result(f.get("result"))})
         body.pop("err", None)
         return self._set(body)
 

@@ -1,0 +1,145 @@
+"""The session at the board over the serial link (firmware/clockapp/session.py,
+docs/SESSION.md): `selftest`, `result`, `incident`, `schedule`, `arrive`. Each changes
+the clock or its log, so each is signed with the arbiter's key; each runs on every clock
+given (--port repeated, or --all), as the other clock commands do."""
+
+import datetime
+import time
+
+from chessclock import clock_cmd as C
+from chessclock import link as L
+
+RUNNING = ("1", "2")   # status `testing`: the lamp, then the levers (3: result shown)
+RESULTS = ("1-0", "0-1", "1/2-1/2", "1/2", "*")
+ST_NAMES = ("left lever", "right lever", "battery low", "no battery reading", "display")
+
+
+def selftest_text(bits):
+    """A self-test's result in words (eventlog.ST_* bits; -1: none run since boot)."""
+    bits = int(bits)
+    if bits < 0:
+        return "no self-test since power-on"
+    if bits == 0:
+        return "self-test passed"
+    return "self-test FAILED: " + ", ".join(
+        n for i, n in enumerate(ST_NAMES) if bits & (1 << i))
+
+
+# ---- arguments ----------------------------------------------------------------------
+def add_arguments_selftest(p):
+    p.add_argument("--wait", type=float, default=0, metavar="S",
+                   help="wait up to S seconds for the result (the levers must be pressed "
+                   "at the clock within 15 s)")
+    C._common(p)
+
+
+def add_arguments_result(p):
+    p.add_argument("result", choices=RESULTS, help="the game's result (ends the game if it "
+                   "is not over)")
+    C._common(p)
+
+
+def add_arguments_incident(p):
+    C._common(p)
+
+
+def add_arguments_schedule(p):
+    p.add_argument("at", metavar="HH:MM|off", help="time of day (UTC, today; tomorrow when "
+                   "past) at which White's clock starts, or `off`")
+    p.add_argument("--default", default="60m", metavar="TIME",
+                   help="default time counted from the start (S1 6.7: 60m; FIDE 2023: 0)")
+    C._common(p)
+
+
+def add_arguments_arrive(p):
+    p.add_argument("side", choices=("white", "black"))
+    C._common(p)
+
+
+# ---- commands -----------------------------------------------------------------------
+def _err(stderr, msg):
+    stderr.write("chessclock: %s\n" % msg)
+    return L.EXIT_INPUT
+
+
+def run_selftest(args, stdout, stderr):
+    if not 0 <= args.wait <= 120:   # also refuses nan
+        return _err(stderr, "--wait is 0 to 120 seconds")
+    key, code = C._key_or_exit(args, stderr)
+    if code:
+        return code
+
+    def fn(link):
+        link.request("selftest", change=True)
+        end = time.monotonic() + args.wait
+        st = link.request("status")
+        while args.wait and st.get("testing") in RUNNING and time.monotonic() < end:
+            time.sleep(0.2)
+            st = link.request("status")
+        return st
+
+    def render(st):
+        if st.get("testing") in RUNNING:
+            return "self-test running: press both levers; `chessclock status` shows the result"
+        return selftest_text(st.get("selftest", -1))
+    return C.on_each(args, stdout, stderr, fn, key=key, render=render)
+
+
+def run_result(args, stdout, stderr):
+    return C._change(args, stdout, stderr, "result", args.result,
+                     render=lambda f: "result %s logged; the game is %s" % (f["result"],
+                                                                          f["state"]))
+
+
+def run_incident(args, stdout, stderr):
+    return C._change(args, stdout, stderr, "incident",
+                     render=lambda f: "incident %s marked: %s" % (f["incident"], C._times(f)))
+
+
+def parse_at(text, now=None):
+    """'14:30' -> Unix seconds of the next 14:30 UTC (today, else tomorrow); 'off' -> 0."""
+    t = text.strip().lower()
+    if t == "off":
+        return 0
+    parts = t.split(":")
+    try:
+        if len(parts) not in (2, 3) or not all(p.isdigit() and len(p) <= 2 for p in parts):
+            raise ValueError
+        h, m = int(parts[0]), int(parts[1])
+        s = int(parts[2]) if len(parts) == 3 else 0
+        if h > 23 or m > 59 or s > 59:
+            raise ValueError
+    except ValueError:
+        raise L.ClockError(L.EXIT_INPUT, "%r is not a time of day: use HH:MM (UTC) or off"
+                           % text[:40]) from None
+    now = time.time() if now is None else now
+    day = datetime.datetime.fromtimestamp(now, datetime.timezone.utc).replace(
+        hour=h, minute=m, second=s, microsecond=0)
+    at = int(day.timestamp())
+    if at <= now:
+        at += 86400
+    return at
+
+
+def run_schedule(args, stdout, stderr):
+    try:
+        at = parse_at(args.at)
+        default_ms = C.parse_ms(args.default, signed=False)
+    except L.ClockError as e:
+        return C._err(stderr, e)
+    if default_ms > 86400000 or default_ms % 1000:
+        return _err(stderr, "the default time is whole seconds, at most 24h")
+
+    def render(f):
+        if f["sched"] == "0":
+            return "scheduled start cleared"
+        return "White's clock starts at %s UTC; default time %s" % (
+            time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(int(f["sched"]))),
+            C.fmt_ms(int(f["default_s"]) * 1000))
+    return C._change(args, stdout, stderr, "schedule", at, default_ms // 1000, render=render,
+                     wall=True)
+
+
+def run_arrive(args, stdout, stderr):
+    return C._change(args, stdout, stderr, "arrive", args.side,
+                     render=lambda f: "%s marked at the board" % args.side)

@@ -1,0 +1,94 @@
+# What the displays show of the session (issue 14): the self-test lights everything on
+# both builds; the TM1637 build shows, as far as four digits and a colon allow, what the
+# SSD1306 build does: which side is White (Black's display says bLAc before the start),
+# the delay counting down, the stage, the order of the flags. Runs on CPython and
+# MicroPython.
+
+from test_displays import draw, oled, shown, tm_display, view
+
+from clockapp.view import FLAG_FIRST, FLAG_SECOND
+
+B_L_A_C = [0x7C, 0x38, 0x77, 0x39]
+
+
+def test_tm1637_selftest_lights_every_segment_and_dot():
+    bus, d = tm_display()
+    assert shown(bus, d, view(b"    4:59", test=True)) == [0xFF, 0xFF, 0xFF, 0xFF]
+    assert shown(bus, d, view(b"    4:59")) == [0x00, 0x66 | 0x80, 0x6D, 0x6F]
+
+
+def test_ssd1306_selftest_lights_every_pixel_then_draws_afresh():
+    bus, d = oled()
+    draw(bus, d, view(b"    4:59", white=True))
+    before = bus.lit(0, 0, 128, 64)
+    draw(bus, d, view(b"    4:59", white=True, test=True))
+    assert bus.lit(0, 0, 128, 64) == 128 * 64
+    draw(bus, d, view(b"    4:59", white=True))
+    assert bus.lit(0, 0, 128, 64) == before
+
+
+def test_tm1637_black_says_so_before_the_start_at_the_moment():
+    bus, d = tm_display()
+    assert shown(bus, d, view(b"    3:00", idle=True, moment=True)) == B_L_A_C
+    # White's display keeps its time: the other one is Black's
+    bus, d = tm_display()
+    assert shown(bus, d, view(b"    3:00", idle=True, moment=True, white=True)) == [
+        0x00, 0x4F | 0x80, 0x3F, 0x3F]
+    # once the game started, the time
+    bus, d = tm_display()
+    assert shown(bus, d, view(b"    3:00", idle=False, moment=True)) == [
+        0x00, 0x4F | 0x80, 0x3F, 0x3F]
+
+
+def test_tm1637_flag_order_and_stage_at_the_moment():
+    bus, d = tm_display()
+    assert shown(bus, d, view(b"    0:00", idle=False, moment=True, flag=FLAG_FIRST)) == [
+        0x71, 0x38, 0x00, 0x06]                               # FL 1
+    assert shown(bus, d, view(b"    0:00", idle=False, moment=True, flag=FLAG_SECOND)) == [
+        0x71, 0x38, 0x00, 0x5B]                               # FL 2
+    assert shown(bus, d, view(b"   12:00", idle=False, moment=True, stage=2)) == [
+        0x6D, 0x78, 0x00, 0x5B]                               # St 2
+    assert shown(bus, d, view(b"   12:00", idle=False, moment=True, stage=12)) == [
+        0x6D, 0x78, 0x06, 0x5B]                               # St12
+    # a single-stage control (stage 0: hidden) keeps the time at the moment
+    assert shown(bus, d, view(b"   12:00", idle=False, moment=True)) == [
+        0x06, 0x5B | 0x80, 0x3F, 0x3F]
+
+
+def test_tm1637_delay_counts_down_in_place_of_the_frozen_time():
+    bus, d = tm_display(dots=True)
+    assert shown(bus, d, view(b"   89:59", running=True, delay_ds=49)) == [
+        0x5E, 0x00, 0x66 | 0x80, 0x6F]                        # d 4.9
+    assert shown(bus, d, view(b"   89:59", running=True, delay_ds=150)) == [
+        0x5E, 0x06, 0x6D | 0x80, 0x3F]                        # d15.0
+    bus, d = tm_display(dots=False)
+    assert shown(bus, d, view(b"   89:59", running=True, delay_ds=41)) == [
+        0x5E, 0x00, 0x00, 0x6D]                               # d  5 (rounded up)
+    assert shown(bus, d, view(b"   89:59", running=True)) == [
+        0x7F, 0x6F, 0x6D, 0x6F]                               # delay used: the time again
+
+
+def test_the_app_gives_the_moment_only_to_displays_that_ask_for_it():
+    from simutil import fresh_dir, until
+
+    from boards.sim import SimBoard
+    from clockapp.app import App
+    from clockapp.board import BTN_START
+    board = SimBoard(fresh_dir())
+    board.left.moments = True          # as a TM1637Display has
+    app = App(board)
+    until(app, board, 1500)
+    assert not board.left.view.moment and board.left.view.idle
+    until(app, board, 2500)            # 1 s in 3 while no clock runs
+    assert board.left.view.moment
+    renders = board.right.renders
+    board.press_buttons(BTN_START, 3000000)
+    until(app, board, 6000)
+    v = board.left.view
+    assert not v.moment and not v.idle  # a clock runs: never
+    assert app.moments
+    board2 = SimBoard(fresh_dir())
+    app2 = App(board2)
+    until(app2, board2, 3000)
+    assert not app2.moments and not board2.left.view.moment
+    assert renders > 0
