@@ -317,7 +317,9 @@ def test_a_session_sealed_and_resumed_on_the_same_clock_verifies_with_its_alert(
     assert sealed["snapshot_sha256"] == digest and sealed["sealing_ms"] == S.ALERT_MS + 10000
     kinds = [e["type"] for e in ev]
     assert kinds.index("seal-start") < kinds.index("seal-alert") < kinds.index("sealed")
-    assert kinds[-2:] == ["resume", "press"]
+    # the arbiter's resume (and the arbiter menu's marks, docs/SESSION.md), then White's move
+    after = kinds[kinds.index("sealed"):]
+    assert "resume" in after and after[-1] == "press"
 
 
 def test_chessclock_sim_holds_menu_for_seal_mode_and_the_lever_hands_in(tmp_path):
