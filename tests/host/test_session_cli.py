@@ -264,7 +264,7 @@ def test_rap_draw_claim_threshold_at_each_stop_of_a_5_minute_game():
 
 
 def test_status_line_alerts_the_arbiter_to_a_failed_selftest_and_the_default_time():
-    from chessclock.clock_cmd import _status_line
+    from chessclock.clock_view import notes as _status_line  # the status table's Notes
     s = {"state": "running", "w": "3000000", "b": "3600000", "wmoves": "0", "bmoves": "0",
          "run": "white", "wflag": "-1", "bflag": "-1", "batlow": "0"}
     assert "SELF-TEST" not in _status_line(dict(s, selftest="0", default="0"))
@@ -275,7 +275,7 @@ def test_status_line_alerts_the_arbiter_to_a_failed_selftest_and_the_default_tim
 
 
 def test_status_line_names_who_may_claim_under_rap_10g_at_a_stop():
-    from chessclock.clock_cmd import _status_line
+    from chessclock.clock_view import notes as _status_line  # the status table's Notes
     s = {"state": "paused", "w": "25000", "b": "20000", "wmoves": "9", "bmoves": "9",
          "run": "-", "wflag": "-1", "bflag": "-1", "batlow": "0", "spec": "fide-5min-1990"}
     assert "draw claim (RAP 10g) open to: white" in _status_line(s)

@@ -79,7 +79,7 @@ def test_menu_keys_and_whole_preset_names_are_on_screen(tmp_path):
     s.key("m", 200000)
     s.run_to(500000)
     pic = s.picture()
-    assert "SET-UP MENU: [PrSt] FAv SEt SAvE SWAP Snd SEcS MovS" in pic
+    assert "SET-UP MENU: [PrSt] FAv SEt SAvE tESt SWAP Snd SEcS MovS" in pic
     assert "PrSt: a preset" in pic
     assert "keys: +/- next/previous item, space edits it, m closes the menu" in pic
     # a preset with a long name, shown whole (the display keeps only 8 letters)
