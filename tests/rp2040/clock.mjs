@@ -40,7 +40,7 @@ let flashLog = []; // [us, 'erase'|'program', addr, count]
 let cutDone = null;
 const frames = []; // [us, display index, snapshot]
 const busLog = []; // [us, addr, nbytes] every I2C transaction (ssd1306 builds)
-const latency = { pending: null, results: [] };
+const latency = { pending: null, results: [], late: [] };
 
 function send(obj) {
   process.stdout.write(JSON.stringify(obj) + '\n');
@@ -86,6 +86,16 @@ function powerUp(flashFile) {
   if (board.battery) m.battery = new Battery(p, board.battery);
   m.leds = board.leds ? new Watch(p, { left: board.leds[0], right: board.leds[1] }) : null;
   m.buzzer = new Buzzer(p, board.buzzer.pin);
+  // bench: a pin the firmware does not use (cfg.markPin, the Pico's LED GP25), raised by the
+  // bench's boot.py around each garbage collection: [us, level] of every change
+  m.marks = [];
+  if (cfg.markPin != null) {
+    let lv = 0;
+    p.mcu.gpio[cfg.markPin].addListener((s) => {
+      const v = s === 1 ? 1 : 0;
+      if (v !== lv) { lv = v; m.marks.push([p.micros, v]); }
+    });
+  }
 
   // flash timing and cuts inside flash operations (wraps pico.mjs' bootrom trap)
   const mcu = p.mcu;
@@ -119,6 +129,7 @@ function powerUp(flashFile) {
   };
 
   p.onData = (buf) => {
+    if (rtt) rttData(buf);
     if (cdcSock) cdcSock.write(Buffer.from(buf));
     p.output = p.output.length > 1 << 16 ? p.output.slice(-4096) : p.output;
   };
@@ -148,7 +159,14 @@ function cutNow(where) {
 // received its last change (its time is still until its next turn: the increment drawn);
 // on TM1637s (no running mark on 4 digits), the pressing side's module has its new digits.
 // The figure is from the edge to the end of that last bus transaction.
+// A press whose display was not written before the next press (a pass longer than the gap)
+// is finished by the first write of its display after that: `late`, shown at that write.
 function latencyCheck(i) {
+  const k = latency.late.findIndex((x) => x.display === i);
+  if (k >= 0) {
+    const x = latency.late.splice(k, 1)[0];
+    latency.results.push({ us: x.us, tag: x.tag, shown: pico.micros - x.us, late: true });
+  }
   const L = latency.pending;
   if (!L) return;
   if (i === L.display) L.lastPressed = pico.micros;
@@ -165,7 +183,24 @@ function latencyFinish() {
   if (!L) return;
   let end = L.lastPressed ?? null;
   if (end !== null && board.displays[0].type === 'ssd1306') end = L.barsAt ? Math.max(end, L.barsAt) : null;
+  if (end === null && !L.final) { latency.late.push(L); return; }
   latency.results.push({ us: L.us, tag: L.tag, shown: end === null ? null : end - L.us });
+}
+
+// ---- a host request's round trip (bench) -------------------------------------------------
+// From the request written into the USB CDC (the host sends it) to the newline of the
+// reply line ("=...") coming out of the device.
+let rtt = null;
+function rttData(buf) {
+  for (const b of buf) {
+    if (rtt.line === 0 && b === 0x3d) rtt.line = 1;
+    else if (rtt.line === 1 && b === 0x0a) {
+      const r = rtt;
+      rtt = null;
+      r.resolve({ us: pico.micros - r.t0 });
+      return;
+    } else if (b === 0x0a) rtt.line = 0;
+  }
 }
 
 // ---- control ops ---------------------------------------------------------------------------
@@ -218,7 +253,12 @@ const ops = {
   },
   async flash_log({ since = 0 }) { return { log: flashLog.slice(since), next: flashLog.length, bytes: pico.flashWrites }; },
   async bus_log({ since = 0 }) { return { log: busLog.slice(since), next: busLog.length }; },
-  async latency() { latencyFinish(); return { results: latency.results.splice(0) }; },
+  async latency() {
+    if (latency.pending) latency.pending.final = true;
+    latencyFinish();
+    for (const x of latency.late.splice(0)) latency.results.push({ us: x.us, tag: x.tag, shown: null });
+    return { results: latency.results.splice(0) };
+  },
   async battery({ mv, soc }) {
     if (mv !== undefined) m.battery.setMv(mv);
     if (soc !== undefined && m.gauge) m.gauge.setSoc(soc);
@@ -251,6 +291,20 @@ const ops = {
     if (i < 0) return { min: null };
     return { min: buf.readInt32LE(i + 8), passes: buf.readInt32LE(i + 12) };
   },
+  async round_trip({ data, timeoutUs = 2000000 }) {
+    return await new Promise((resolve, reject) => {
+      rtt = { t0: pico.micros, line: 0, resolve };
+      pico.write(Buffer.from(data, 'latin1'));
+      const t0 = rtt.t0;
+      at(pico, t0 + timeoutUs, () => { if (rtt && rtt.t0 === t0) { rtt = null; reject(new Error('no reply')); } });
+    });
+  },
+  async send_at({ us, data }) {
+    // bytes from the host arriving at emulated instant `us` (a request aimed at a moment)
+    at(pico, us, () => pico.write(Buffer.from(data, 'latin1')));
+    return {};
+  },
+  async marks({ since = 0 }) { return { marks: m.marks.slice(since), next: m.marks.length }; },
   async write_cdc({ data }) { pico.write(Buffer.from(data, 'latin1')); return {}; },
   async output() { return { output: pico.output }; },
   async exec({ code }) { return { out: await pico.exec(code) }; },

@@ -155,9 +155,9 @@ def test_short_game_by_lever_edges_matches_simulate(deployed, tmp_path):
         status = st.get("result", st)
         last = game.events[-1]
         assert status["state"] == "running"
-        assert int(status["wmoves"]) == last["white_moves"] if "white_moves" in last else True
+        assert int(status["white_moves"]) == last["white_moves"] if "white_moves" in last else True
         waiting = last["side"]  # the side that pressed last waits: its time is frozen
-        assert int(status["w" if waiting == WHITE else "b"]) == last[waiting + "_ms"]
+        assert int(status[waiting + "_ms"]) == last[waiting + "_ms"]
 
 
 def boot_and_status(clk, image, board):
@@ -208,7 +208,7 @@ def power_cuts(deployed, tmp_path, n, seed):
             status = boot_and_status(clk, cut, board)
             assert status["state"] == "paused", status
             done = [e for e in game.events if e["t_ms"] <= (cut_us - t0) / 1000]
-            moves = (int(status["wmoves"]), int(status["bmoves"]))
+            moves = (int(status["white_moves"]), int(status["black_moves"]))
             cands = []
             for e in done:
                 wm = sum(1 for x in done[:done.index(e) + 1] if x.get("side") == WHITE
@@ -221,7 +221,7 @@ def power_cuts(deployed, tmp_path, n, seed):
             e = match[-1]
             if e["type"] == "press":
                 w = e["side"]
-                assert int(status["w" if w == WHITE else "b"]) == e[w + "_ms"]
+                assert int(status[w + "_ms"]) == e[w + "_ms"]
     return inside
 
 
