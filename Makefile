@@ -135,7 +135,7 @@ hardware: $(STAMP)
 	$(BIN)/python -m chessclock.hardware render
 	$(BIN)/python -m chessclock.hardware check
 
-bench: $(STAMP) hall-deps
+bench: $(STAMP) hall-deps socat
 	$(BIN)/python bench/run.py
 
 clean:

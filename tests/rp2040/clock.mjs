@@ -129,7 +129,10 @@ function powerUp(flashFile) {
   };
 
   p.onData = (buf) => {
-    if (rtt) rttData(buf);
+    for (const b of buf) { // reply lines ("=...") out to the host, for host_log
+      if (b === 0x0a) { if (outLine) hostLog.push([p.micros, 'out']); outLine = false; atStart = true; }
+      else { if (atStart && b === 0x3d) outLine = true; atStart = false; }
+    }
     if (cdcSock) cdcSock.write(Buffer.from(buf));
     p.output = p.output.length > 1 << 16 ? p.output.slice(-4096) : p.output;
   };
@@ -187,22 +190,11 @@ function latencyFinish() {
   latency.results.push({ us: L.us, tag: L.tag, shown: end === null ? null : end - L.us });
 }
 
-// ---- a host request's round trip (bench) -------------------------------------------------
-// From the request written into the USB CDC (the host sends it) to the newline of the
-// reply line ("=...") coming out of the device.
-let rtt = null;
-function rttData(buf) {
-  for (const b of buf) {
-    if (rtt.line === 0 && b === 0x3d) rtt.line = 1;
-    else if (rtt.line === 1 && b === 0x0a) {
-      const r = rtt;
-      rtt = null;
-      r.resolve({ us: pico.micros - r.t0 });
-      return;
-    } else if (b === 0x0a) rtt.line = 0;
-  }
-}
-
+// ---- the host's requests and the clock's replies (bench) ---------------------------------
+// Every request line in from the socket's host and reply line out to it: [us, 'in'|'out'].
+const hostLog = [];
+let outLine = false;
+let atStart = true;
 // ---- control ops ---------------------------------------------------------------------------
 function runUntil(us) {
   return new Promise((resolve) => {
@@ -291,19 +283,12 @@ const ops = {
     if (i < 0) return { min: null };
     return { min: buf.readInt32LE(i + 8), passes: buf.readInt32LE(i + 12) };
   },
-  async round_trip({ data, timeoutUs = 2000000 }) {
-    return await new Promise((resolve, reject) => {
-      rtt = { t0: pico.micros, line: 0, resolve };
-      pico.write(Buffer.from(data, 'latin1'));
-      const t0 = rtt.t0;
-      at(pico, t0 + timeoutUs, () => { if (rtt && rtt.t0 === t0) { rtt = null; reject(new Error('no reply')); } });
-    });
-  },
   async send_at({ us, data }) {
     // bytes from the host arriving at emulated instant `us` (a request aimed at a moment)
     at(pico, us, () => pico.write(Buffer.from(data, 'latin1')));
     return {};
   },
+  async host_log() { return { log: hostLog.splice(0) }; },
   async marks({ since = 0 }) { return { marks: m.marks.slice(since), next: m.marks.length }; },
   async write_cdc({ data }) { pico.write(Buffer.from(data, 'latin1')); return {}; },
   async output() { return { output: pico.output }; },
@@ -317,7 +302,11 @@ if (cfg.cdc) {
   try { fs.unlinkSync(cfg.cdc); } catch {}
   net.createServer((sock) => {
     cdcSock = sock;
-    sock.on('data', (d) => pico && pico.write(d));
+    sock.on('data', (d) => {
+      if (!pico) return;
+      for (const b of d) if (b === 0x0a) hostLog.push([pico.micros, 'in']);
+      pico.write(d);
+    });
     sock.on('close', () => { if (cdcSock === sock) cdcSock = null; });
     sock.on('error', () => {});
   }).listen(cfg.cdc);
