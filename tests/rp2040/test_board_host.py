@@ -16,8 +16,19 @@ from test_board import THINKS, Game, sample, wait_ready, wait_until_app
 pytestmark = pytest.mark.board_long
 
 
+# Reply timeouts are wall seconds: on a busy machine the emulator runs at a few percent of
+# real time, and the first byte from a host loads the link module (~23 KB) on the board.
+WAIT = ("--timeout", "600")
+
+
+def cc(clk, *args, check=True):
+    """chessclock against the emulated clock; commands with --port wait long for replies."""
+    return clk.chessclock(*(args + (WAIT if "--port" in args else ())), check=check,
+                          timeout=3000)
+
+
 def status(clk, tty):
-    r = clk.chessclock("status", "--port", tty, "--json", timeout=180)
+    r = cc(clk, "status", "--port", tty, "--json")
     return json.loads(r.stdout)[0]["result"]
 
 
@@ -31,19 +42,19 @@ def test_host_side_status_set_adjust_with_key_log_pull_and_verify(deployed, tmp_
         clk.boot(image)
         wait_until_app(clk)
         tty = clk.serial()
-        clk.chessclock("key", "new", keyfile)
-        clk.chessclock("key", "use", keyfile)
-        clk.chessclock("key", "set", "--port", tty, timeout=180)
-        r = clk.chessclock("key", "set", "--port", tty, check=False, timeout=180)
+        cc(clk, "key", "new", keyfile)
+        cc(clk, "key", "use", keyfile)
+        cc(clk, "key", "set", "--port", tty)
+        r = cc(clk, "key", "set", "--port", tty, check=False)
         assert r.returncode != 0 and "--old-key" in r.stderr   # a keyed clock: old key needed
-        r = clk.chessclock("set", "5+3", "--yes", "--port", tty, timeout=180)
+        r = cc(clk, "set", "5m+3s", "--yes", "--port", tty)
         assert "each side: 5 min; +3 s per move" in r.stdout
         st = status(clk, tty)
         assert st["white_ms"] == 300000 and st["state"] == "idle"
         clk.run_for(300_000)
         assert {shown(d) for d in clk.state()["displays"]} == {"500"} or \
             {shown(d) for d in clk.state()["displays"]} == {"5:00"}
-        clk.chessclock("start", "--port", tty, timeout=180)
+        cc(clk, "start", "--port", tty)
         assert status(clk, tty)["running"] == "white"
         # two real presses by lever edges, at emulated instants
         t = clk.now() + 200_000
@@ -53,25 +64,25 @@ def test_host_side_status_set_adjust_with_key_log_pull_and_verify(deployed, tmp_
         st = status(clk, tty)
         assert (st["white_moves"], st["black_moves"], st["running"]) == (1, 1, "white")
         before = st["black_ms"]
-        clk.chessclock("adjust", "black", "+2m", "--port", tty, timeout=180)
+        cc(clk, "adjust", "black", "+2m", "--port", tty)
         st = status(clk, tty)
         assert st["black_ms"] == before + 120000    # black waits: its time is frozen
         # a key that is not the clock's changes nothing
         other = tmp_path / "other.key"
-        clk.chessclock("key", "new", other)
-        r = clk.chessclock("pause", "--port", tty, "--key", other, check=False, timeout=180)
+        cc(clk, "key", "new", other)
+        r = cc(clk, "pause", "--port", tty, "--key", other, check=False)
         assert r.returncode != 0 and "auth" in r.stderr
-        clk.chessclock("pause", "--port", tty, timeout=180)
+        cc(clk, "pause", "--port", tty)
         assert status(clk, tty)["state"] == "paused"
         # the log: pulled, signed by the clock, verified, and it tells what happened
         archive = tmp_path / "archive"
-        r = clk.chessclock("log-pull", "--port", tty, "--archive", archive, "--game", "g1",
-                           "--json", timeout=600)
+        r = cc(clk, "log-pull", "--port", tty, "--archive", archive, "--game", "g1",
+                           "--json")
         pulled = json.loads(r.stdout)[0]["result"]
         assert pulled["records"] > 5 and pulled["signed"]
-        r = clk.chessclock("log", "verify", pulled["file"], check=False)
+        r = cc(clk, "log", "verify", pulled["file"], check=False)
         assert r.returncode == 0 and "verification: AUTHENTIC" in r.stdout, r.stdout + r.stderr
-        r = clk.chessclock("log", "export", pulled["file"], "--format", "jsonl")
+        r = cc(clk, "log", "export", pulled["file"], "--format", "jsonl")
         happened = [(e["type"], e.get("side")) for e in map(json.loads, r.stdout.splitlines())
                     if e["type"] in ("start", "press", "adjust", "pause")]
         assert happened == [("start", "white"), ("press", "white"), ("press", "black"),
