@@ -114,7 +114,7 @@ romfs: firmware
 deploy-romfs: romfs
 	@test -n "$(PORT)" || { echo "make deploy-romfs: give the serial port, e.g. PORT=/dev/ttyACM0"; exit 2; }
 	$(BIN)/mpremote connect $(PORT) romfs deploy build/$(BOARD)-romfs/app.romfs
-	set -e; stale=$$($(BIN)/mpremote connect $(PORT) exec "import os; print(' '.join(d for d in '$(ROMFS_PACKAGES)'.split() if d in os.listdir('/')))"); \
+	set -e; stale=$$($(BIN)/mpremote connect $(PORT) exec "import os; print(' '.join(d for d in '$(ROMFS_PACKAGES)'.split() if d in os.listdir('/')))" | tr -d '\r'); \
 	for d in $$stale; do echo "removing /$$d (it would shadow /rom/$$d)"; $(BIN)/mpremote connect $(PORT) fs rm -r :$$d; done
 	$(BIN)/mpremote connect $(PORT) fs cp build/$(BOARD)/main.py build/$(BOARD)/board.json : + \
 		exec "import clockapp.app as m; assert m.__file__.startswith('/rom/'), m.__file__; print('verified: the clock runs from', m.__file__)"
