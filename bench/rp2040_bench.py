@@ -111,7 +111,7 @@ def wait_app(clk, timeout_us=10_000_000):
     raise SystemExit("rp2040_bench: the clock did not start")
 
 
-def heap_game(board, image, uf2, rnd, presses=120):
+def heap_game(board, image, uf2, rnd, n_presses=120):
     """The 3+2 game with the host attached; (least free heap, flash bytes of the game)."""
     with EmuClock(board, uf2=uf2, build_dir=WORK / "build" / board,
                   workdir=image.parent / "heap", mark_pin=MARK_PIN) as clk:
@@ -130,7 +130,7 @@ def heap_game(board, image, uf2, rnd, presses=120):
             t += 300_000
             presses = []
             lever = "left"             # White runs first
-            for _ in range(presses):
+            for _ in range(n_presses):
                 t += rnd.randint(300, 900) * 1000
                 presses.append((t, lever))
                 lever = "right" if lever == "left" else "left"
@@ -146,7 +146,7 @@ def heap_game(board, image, uf2, rnd, presses=120):
             rtts = round_trips(clk.op("host_log")["log"])
             _, _, after = clk.flash_log()
             moves = (int(st["wmoves"]), int(st["bmoves"]))
-            assert moves == (presses // 2, presses // 2), "presses not taken: %r" % (st,)
+            assert moves == (n_presses // 2, n_presses // 2), "presses not taken: %r" % (st,)
             nxt, records = 0, 0
             while True:
                 f = host.request("log", str(nxt), "4096")
