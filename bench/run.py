@@ -156,7 +156,7 @@ def main():
     run([sys.executable, os.path.join(ROOT, "bench", "hall_bench.py")])
     # The firmware on an emulated Pico (MicroPython v1.28.0 RPI_PICO in rp2040js, issue 9):
     # heap with a host, lever to display, status round trip, flash per game. Long (about
-    # 5 s of this machine a press): RP2040_BENCH_PRESSES=N for fewer than 1,000 presses.
+    # 4-20 s of a 2-core machine a press, more when busy): RP2040_BENCH_PRESSES=N for fewer.
     import shutil
     if shutil.which("node") and shutil.which("socat"):
         run([sys.executable, os.path.join(ROOT, "bench", "rp2040_bench.py"), "--presses",
