@@ -21,7 +21,7 @@ STUB_PKG_esp32 := micropython-esp32-stubs==1.29.0.post1
 BOARD ?= pico-tm1637
 PORT ?=
 
-.PHONY: venv test test-wheel lint pytest mp-test mpy mpy-test typecheck firmware deploy bench clean sim hardware board-test test-board socat
+.PHONY: venv test test-wheel lint pytest mp-test mpy mpy-test typecheck firmware deploy bench clean sim hardware board-test test-board socat romfs deploy-romfs
 
 venv: $(STAMP)
 
@@ -92,6 +92,26 @@ deploy: firmware
 	@test -n "$(PORT)" || { echo "make deploy: give the serial port, e.g. PORT=/dev/ttyACM0"; exit 2; }
 	$(BIN)/chessclock deploy --board $(BOARD) --port $(PORT)
 
+# The ROMFS route (a MicroPython image with a ROMFS partition, e.g. the official RPI_PICO
+# v1.28+ builds that have one, or tests/rp2040/firmware/firmware-romfs.uf2): the packages'
+# .mpy files as one ROMFS image at /rom, run in place from flash (less heap: their bytecode
+# is not loaded into RAM); main.py and board.json stay on the littlefs. Copies of the
+# packages on the littlefs would shadow /rom ('' is first on sys.path): they are removed.
+# A running clock ignores Ctrl-C: hold MENU while resetting it (maintenance mode) first.
+ROMFS_PACKAGES := clockcore clockapp drivers boards
+romfs: firmware
+	rm -rf build/$(BOARD)-romfs && mkdir -p build/$(BOARD)-romfs/src
+	cd build/$(BOARD) && cp -r $(ROMFS_PACKAGES) $(CURDIR)/build/$(BOARD)-romfs/src/
+	$(BIN)/mpremote romfs --no-mpy -o build/$(BOARD)-romfs/app.romfs build build/$(BOARD)-romfs/src
+
+deploy-romfs: romfs
+	@test -n "$(PORT)" || { echo "make deploy-romfs: give the serial port, e.g. PORT=/dev/ttyACM0"; exit 2; }
+	$(BIN)/mpremote connect $(PORT) romfs deploy build/$(BOARD)-romfs/app.romfs
+	set -e; stale=$$($(BIN)/mpremote connect $(PORT) exec "import os; print(' '.join(d for d in '$(ROMFS_PACKAGES)'.split() if d in os.listdir('/')))" | tr -d '\r'); \
+	for d in $$stale; do echo "removing /$$d (it would shadow /rom/$$d)"; $(BIN)/mpremote connect $(PORT) fs rm -r :$$d; done
+	$(BIN)/mpremote connect $(PORT) fs cp build/$(BOARD)/main.py build/$(BOARD)/board.json : + \
+		exec "import clockapp.app as m; assert m.__file__.startswith('/rom/'), m.__file__; print('verified: the clock runs from', m.__file__)"
+
 # Try the clock: the real firmware app on the simulator board, drawn in this terminal.
 sim: $(STAMP)
 	$(BIN)/chessclock sim
@@ -107,7 +127,7 @@ hardware: $(STAMP)
 	$(BIN)/python -m chessclock.hardware render
 	$(BIN)/python -m chessclock.hardware check
 
-bench: $(STAMP) hall-deps
+bench: $(STAMP) hall-deps socat
 	$(BIN)/python bench/run.py
 
 clean:

@@ -154,6 +154,15 @@ def main():
     run([sys.executable, os.path.join(ROOT, "bench", "link_bench.py")])
     # The hall: 200 simulated clocks, 4 stations, mosquitto, the page in chromium (~35 s).
     run([sys.executable, os.path.join(ROOT, "bench", "hall_bench.py")])
+    # The firmware on an emulated Pico (MicroPython v1.28.0 RPI_PICO in rp2040js, issue 9):
+    # heap with a host, lever to display, status round trip, flash per game. Long (about
+    # 4-20 s of a 2-core machine a press, more when busy): RP2040_BENCH_PRESSES=N for fewer.
+    import shutil
+    if shutil.which("node") and shutil.which("socat"):
+        run([sys.executable, os.path.join(ROOT, "bench", "rp2040_bench.py"), "--presses",
+             os.environ.get("RP2040_BENCH_PRESSES", "1000")])
+    else:
+        print("# rp2040: skipped, node or socat is not installed")
 
 
 if __name__ == "__main__":

@@ -138,15 +138,27 @@ class McuBoard(Board):
     # ---- inputs ------------------------------------------------------------------
     def attach_levers(self, on_lever):
         ticks_us = time.ticks_us
+        edges = machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING
 
         # IRQ handlers: no allocation (small ints and bools only), no exceptions.
+        # A flash write holds interrupts off for up to ~50 ms (a sector erase): a quick tap
+        # that closes and opens the lever inside it latches both edges and raises one IRQ
+        # that finds the lever open again. Both edges latched: the one before the level read
+        # is reported too, at the same stamp, so the press is not lost (found on the
+        # emulated Pico, bench/rp2040_bench.py).
+        def edge(lever, pin):
+            t = ticks_us()
+            closed = not pin.value()
+            if pin.irq().flags() & edges == edges:
+                on_lever(lever, t, not closed)
+            on_lever(lever, t, closed)
+
         def left_edge(pin):
-            on_lever(LEFT, ticks_us(), not pin.value())
+            edge(LEFT, pin)
 
         def right_edge(pin):
-            on_lever(RIGHT, ticks_us(), not pin.value())
+            edge(RIGHT, pin)
 
-        edges = machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING
         if self.mcu == "rp2040":
             self._lever_l.irq(handler=left_edge, trigger=edges, hard=True)
             self._lever_r.irq(handler=right_edge, trigger=edges, hard=True)

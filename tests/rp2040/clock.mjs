@@ -40,7 +40,7 @@ let flashLog = []; // [us, 'erase'|'program', addr, count]
 let cutDone = null;
 const frames = []; // [us, display index, snapshot]
 const busLog = []; // [us, addr, nbytes] every I2C transaction (ssd1306 builds)
-const latency = { pending: null, results: [] };
+const latency = { pending: null, results: [], late: [] };
 
 function send(obj) {
   process.stdout.write(JSON.stringify(obj) + '\n');
@@ -86,6 +86,16 @@ function powerUp(flashFile) {
   if (board.battery) m.battery = new Battery(p, board.battery);
   m.leds = board.leds ? new Watch(p, { left: board.leds[0], right: board.leds[1] }) : null;
   m.buzzer = new Buzzer(p, board.buzzer.pin);
+  // bench: a pin the firmware does not use (cfg.markPin, the Pico's LED GP25), raised by the
+  // bench's boot.py around each garbage collection: [us, level] of every change
+  m.marks = [];
+  if (cfg.markPin != null) {
+    let lv = 0;
+    p.mcu.gpio[cfg.markPin].addListener((s) => {
+      const v = s === 1 ? 1 : 0;
+      if (v !== lv) { lv = v; m.marks.push([p.micros, v]); }
+    });
+  }
 
   // flash timing and cuts inside flash operations (wraps pico.mjs' bootrom trap)
   const mcu = p.mcu;
@@ -119,6 +129,10 @@ function powerUp(flashFile) {
   };
 
   p.onData = (buf) => {
+    for (const b of buf) { // reply lines ("=...") out to the host, for host_log
+      if (b === 0x0a) { if (outLine) hostLog.push([p.micros, 'out']); outLine = false; atStart = true; }
+      else { if (atStart && b === 0x3d) outLine = true; atStart = false; }
+    }
     if (cdcSock) cdcSock.write(Buffer.from(buf));
     p.output = p.output.length > 1 << 16 ? p.output.slice(-4096) : p.output;
   };
@@ -148,7 +162,14 @@ function cutNow(where) {
 // received its last change (its time is still until its next turn: the increment drawn);
 // on TM1637s (no running mark on 4 digits), the pressing side's module has its new digits.
 // The figure is from the edge to the end of that last bus transaction.
+// A press whose display was not written before the next press (a pass longer than the gap)
+// is finished by the first write of its display after that: `late`, shown at that write.
 function latencyCheck(i) {
+  const k = latency.late.findIndex((x) => x.display === i);
+  if (k >= 0) {
+    const x = latency.late.splice(k, 1)[0];
+    latency.results.push({ us: x.us, tag: x.tag, shown: pico.micros - x.us, late: true });
+  }
   const L = latency.pending;
   if (!L) return;
   if (i === L.display) L.lastPressed = pico.micros;
@@ -165,9 +186,15 @@ function latencyFinish() {
   if (!L) return;
   let end = L.lastPressed ?? null;
   if (end !== null && board.displays[0].type === 'ssd1306') end = L.barsAt ? Math.max(end, L.barsAt) : null;
+  if (end === null && !L.final) { latency.late.push(L); return; }
   latency.results.push({ us: L.us, tag: L.tag, shown: end === null ? null : end - L.us });
 }
 
+// ---- the host's requests and the clock's replies (bench) ---------------------------------
+// Every request line in from the socket's host and reply line out to it: [us, 'in'|'out'].
+const hostLog = [];
+let outLine = false;
+let atStart = true;
 // ---- control ops ---------------------------------------------------------------------------
 function runUntil(us) {
   return new Promise((resolve) => {
@@ -218,7 +245,12 @@ const ops = {
   },
   async flash_log({ since = 0 }) { return { log: flashLog.slice(since), next: flashLog.length, bytes: pico.flashWrites }; },
   async bus_log({ since = 0 }) { return { log: busLog.slice(since), next: busLog.length }; },
-  async latency() { latencyFinish(); return { results: latency.results.splice(0) }; },
+  async latency() {
+    if (latency.pending) latency.pending.final = true;
+    latencyFinish();
+    for (const x of latency.late.splice(0)) latency.results.push({ us: x.us, tag: x.tag, shown: null });
+    return { results: latency.results.splice(0) };
+  },
   async battery({ mv, soc }) {
     if (mv !== undefined) m.battery.setMv(mv);
     if (soc !== undefined && m.gauge) m.gauge.setSoc(soc);
@@ -251,6 +283,13 @@ const ops = {
     if (i < 0) return { min: null };
     return { min: buf.readInt32LE(i + 8), passes: buf.readInt32LE(i + 12) };
   },
+  async send_at({ us, data }) {
+    // bytes from the host arriving at emulated instant `us` (a request aimed at a moment)
+    at(pico, us, () => pico.write(Buffer.from(data, 'latin1')));
+    return {};
+  },
+  async host_log() { return { log: hostLog.splice(0) }; },
+  async marks({ since = 0 }) { return { marks: m.marks.slice(since), next: m.marks.length }; },
   async write_cdc({ data }) { pico.write(Buffer.from(data, 'latin1')); return {}; },
   async output() { return { output: pico.output }; },
   async exec({ code }) { return { out: await pico.exec(code) }; },
@@ -263,7 +302,11 @@ if (cfg.cdc) {
   try { fs.unlinkSync(cfg.cdc); } catch {}
   net.createServer((sock) => {
     cdcSock = sock;
-    sock.on('data', (d) => pico && pico.write(d));
+    sock.on('data', (d) => {
+      if (!pico) return;
+      for (const b of d) if (b === 0x0a) hostLog.push([pico.micros, 'in']);
+      pico.write(d);
+    });
     sock.on('close', () => { if (cdcSock === sock) cdcSock = null; });
     sock.on('error', () => {});
   }).listen(cfg.cdc);

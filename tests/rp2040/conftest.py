@@ -35,7 +35,7 @@ def deployed(request, tmp_path_factory):
             clk.boot()
             tty = clk.serial()
             r = clk.chessclock("deploy", "--board", board, "--port", tty, "--build", out,
-                               check=False)
+                               check=False, timeout=3600)
             image = work / "deployed.bin"
             clk.cut(image)
         _DEPLOYED[board] = (board, image, r)

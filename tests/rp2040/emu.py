@@ -57,7 +57,7 @@ def build(board, out=None):
 
 class EmuClock:
     def __init__(self, board, uf2=UF2, romfs=None, build_dir=None, workdir=None,
-                 no_flash_timing=False):
+                 no_flash_timing=False, mark_pin=None):
         ensure_npm()
         self.board = board
         self.build_dir = Path(build_dir or ROOT / "build" / "rp2040" / board)
@@ -73,6 +73,8 @@ class EmuClock:
             cfg["romfs"] = str(romfs)
         if no_flash_timing:
             cfg["noFlashTiming"] = True
+        if mark_pin is not None:
+            cfg["markPin"] = mark_pin
         self.proc = subprocess.Popen(["node", str(HERE / "clock.mjs"), json.dumps(cfg)],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      text=True, bufsize=1)
@@ -120,6 +122,25 @@ class EmuClock:
     def cut(self, file, after_ops=None, frac=0.5, timeout_us=None):
         return self.op("cut", file=str(file), afterOps=after_ops, frac=frac,
                        timeoutUs=timeout_us)
+
+    def send_at(self, us, data):
+        """Bytes from the host that reach the USB CDC at emulated instant `us`."""
+        self.op("send_at", us=us, data=data.decode("latin1"))
+
+    def marks(self, since=0):
+        r = self.op("marks", since=since)
+        return r["marks"], r["next"]
+
+    def latency(self):
+        """Lever-to-display results of the presses made with measure=True since the last call."""
+        return self.op("latency")["results"]
+
+    def heap_mark(self):
+        return self.op("heap_mark")
+
+    def flash_log(self, since=0):
+        r = self.op("flash_log", since=since)
+        return r["log"], r["next"], r["bytes"]
 
     # ---- the serial port -------------------------------------------------------------
     def serial(self):

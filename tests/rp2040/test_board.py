@@ -149,7 +149,7 @@ def test_short_game_by_lever_edges_matches_simulate(deployed, tmp_path):
 
         # the host side for real: chessclock status over the emulated USB serial
         tty = clk.serial()
-        r = clk.chessclock("status", "--port", tty, "--json", "--timeout", "20", timeout=120)
+        r = clk.chessclock("status", "--port", tty, "--json", "--timeout", "600", timeout=3000)
         st = json.loads(r.stdout)
         st = st[0] if isinstance(st, list) else st
         status = st.get("result", st)
@@ -165,7 +165,7 @@ def boot_and_status(clk, image, board):
     clk.boot(image)
     wait_until_app(clk)
     tty = clk.serial()
-    r = clk.chessclock("status", "--port", tty, "--json", "--timeout", "20", timeout=120)
+    r = clk.chessclock("status", "--port", tty, "--json", "--timeout", "600", timeout=3000)
     st = json.loads(r.stdout)
     st = st[0] if isinstance(st, list) else st
     return st.get("result", st)
