@@ -23,6 +23,13 @@ WHITE, BLACK = "white", "black"
 THINKS = [2437, 1873, 3121, 1555, 2689, 2207, 1711, 2953]
 
 
+# The lever's interrupt stamps an edge some microseconds after it (its latency on the
+# emulated M0+), and the engine counts whole milliseconds: a press that falls within that
+# latency of a millisecond's end is charged in the next one. `simulate` gets the ideal
+# instants, so a side's time may differ from it by that one millisecond, never more.
+STAMP_MS = 1
+
+
 def test_vendored_files_match_their_sums():
     for line in (HERE / "SHA256SUMS").read_text().splitlines():
         want, name = line.split()
@@ -158,7 +165,8 @@ def test_short_game_by_lever_edges_matches_simulate(deployed, tmp_path):
         if "white_moves" in last:
             assert int(status["white_moves"]) == last["white_moves"]
         waiting = last["side"]  # the side that pressed last waits: its time is frozen
-        assert int(status["white_ms" if waiting == WHITE else "black_ms"]) == last[waiting + "_ms"]
+        got = int(status["white_ms" if waiting == WHITE else "black_ms"])
+        assert abs(got - last[waiting + "_ms"]) <= STAMP_MS, (got, last)
 
 
 def boot_and_status(clk, image, board):
@@ -222,7 +230,8 @@ def power_cuts(deployed, tmp_path, n, seed):
             e = match[-1]
             if e["type"] == "press":
                 w = e["side"]
-                assert int(status["white_ms" if w == WHITE else "black_ms"]) == e[w + "_ms"]
+                got = int(status["white_ms" if w == WHITE else "black_ms"])
+                assert abs(got - e[w + "_ms"]) <= STAMP_MS, (got, e)
     return inside
 
 
