@@ -10,6 +10,7 @@
 # test sees and hears; what it can (a lever, the battery, a display that does not
 # acknowledge its bytes) it checks.
 
+from clockapp.menu import _put  # the menu's right-aligned display writer (always loaded)
 from clockapp.session import T_LAMP, T_LEVERS, T_OFF, T_SHOW
 from clockcore import const
 from clockcore import engine as E
@@ -19,16 +20,6 @@ LAMP_MS = const(2000)        # every segment and pixel lit, the buzzer on
 LEVERS_MS = const(15000)     # time to press both levers
 SHOW_MS = const(3000)        # the result on the displays
 TONE = (2000, 300)
-
-
-def _put(buf, text):
-    n = len(buf)
-    t = text[-n:]
-    pad = n - len(t)
-    for i in range(pad):
-        buf[i] = 32
-    for i in range(len(t)):
-        buf[pad + i] = ord(t[i])
 
 
 class SelfTest:
