@@ -20,10 +20,10 @@ import machine
 import micropython
 
 from clockapp.board import BTN_MENU, BTN_MINUS, BTN_PLUS, BTN_START, LEFT, RIGHT, Board
+from clockcore.parts import BUS_I2C, DISPLAYS, MCUS
 
 SCHEMA = 1
 MAINTENANCE_FLAG = "maintenance.flag"   # written by enter_maintenance(), read at boot
-PORTS = {"rp2040": "rp2", "esp32": "esp32"}   # board.json "mcu" -> sys.platform
 
 # Room for the traceback of an exception raised inside a hard IRQ handler (ports without
 # hard IRQs, like the unix port, lack the function).
@@ -47,7 +47,11 @@ class McuBoard(Board):
             raise ConfigError("board.json: schema %r, this firmware reads %d"
                               % (config.get("schema"), SCHEMA))
         mcu = config["mcu"]
-        if PORTS.get(mcu) != sys.platform:
+        if mcu not in MCUS:
+            raise ConfigError("board.json: unknown MCU %r (known: %s)"
+                              % (mcu, ", ".join(MCUS)))
+        port, self._hard_irq, adc_11db = MCUS[mcu]
+        if port != sys.platform:
             raise ConfigError("board.json is for %s, this is MicroPython on %s"
                               % (mcu, sys.platform))
         self.config = config
@@ -88,7 +92,7 @@ class McuBoard(Board):
         self.battery_critical_mv = -1
         if bat:
             pin = machine.Pin(bat["pin"])
-            if mcu == "esp32":
+            if adc_11db:
                 # 11 dB attenuation: about 0.15..2.45 V; read_uv() applies the chip's
                 # calibration.
                 self._adc = machine.ADC(pin, atten=machine.ADC.ATTN_11DB)
@@ -159,7 +163,7 @@ class McuBoard(Board):
         def right_edge(pin):
             edge(RIGHT, pin)
 
-        if self.mcu == "rp2040":
+        if self._hard_irq:
             self._lever_l.irq(handler=left_edge, trigger=edges, hard=True)
             self._lever_r.irq(handler=right_edge, trigger=edges, hard=True)
         else:
@@ -194,16 +198,18 @@ class McuBoard(Board):
         if self._displays is None:
             made = []  # type: list
             for d in self.config["displays"]:
-                if d["type"] == "tm1637":
-                    from drivers.tm1637 import TM1637Display
-                    out = machine.Pin.OUT
-                    made.append(TM1637Display(machine.Pin(d["clk"], out),
-                                              machine.Pin(d["dio"], out)))
-                elif d["type"] == "ssd1306":
-                    from drivers.ssd1306 import SSD1306Display
-                    made.append(SSD1306Display(self._i2c[d["i2c"]], d["addr"]))
+                kind = d["type"]
+                if kind not in DISPLAYS:
+                    raise ConfigError("board.json: unknown display type %r (known: %s)"
+                                      % (kind, ", ".join(DISPLAYS)))
+                # clockcore.parts: the driver's module and class, and how it is wired
+                module, cls, bus, keys = DISPLAYS[kind]
+                driver = getattr(__import__(module, None, None, (cls,)), cls)
+                if bus == BUS_I2C:
+                    made.append(driver(self._i2c[d["i2c"]], d["addr"]))
                 else:
-                    raise ConfigError("board.json: unknown display type %r" % d["type"])
+                    out = machine.Pin.OUT
+                    made.append(driver(*[machine.Pin(d[k], out) for k in keys]))
             self._displays = (made[LEFT], made[RIGHT])
         return self._displays
 
