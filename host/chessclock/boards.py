@@ -2,8 +2,8 @@
 
 `boards.toml` (repo root) is the one source of truth for the pins and parts of each clock
 build; its header comment lists the keys. This module loads it (tomllib), validates it
-against what each MCU's pins can do (small per-MCU classes below, in the manner of
-esptool's per-chip classes), and turns one profile into the small JSON file the board
+against what each MCU's pins can do (chessclock/mcus.py) and the display registry
+(chessclock/displays.py), and turns one profile into the small JSON file the board
 reads at boot, because MicroPython has no TOML parser.
 
 Validation errors name the profile and the key, e.g.
@@ -55,20 +55,29 @@ import re
 import tomllib
 from pathlib import Path
 
-SCHEMA = 1
+from chessclock import displays as displaysmod
+from chessclock import mcus as mcusmod
 
-ROLE_INPUT = "input"      # a switch to GND read with the internal pull-up (levers, buttons)
-ROLE_PWM = "pwm"          # a PWM output (buzzer)
-ROLE_ADC = "adc"          # an analog input (battery)
-ROLE_IO = "io"            # a driven line with an external pull-up (TM1637 CLK/DIO, I2C)
-ROLE_OUT = "out"          # a plain push-pull output with a load to GND (running-side LEDs)
+# The per-MCU pin rules live in chessclock.mcus; their names are this module's vocabulary too.
+from chessclock.mcus import (  # noqa: F401
+    MCUS,
+    ROLE_ADC,
+    ROLE_INPUT,
+    ROLE_IO,
+    ROLE_OUT,
+    ROLE_PWM,
+    Esp32,
+    Mcu,
+    Rp2040,
+)
+
+SCHEMA = 1
 
 LEVERS = ("left", "right")
 LEDS = ("left", "right")
 BUTTONS = ("start", "menu", "plus", "minus")  # bit order of clockapp.board BTN_*
 SIDES = ("left", "right")
-DISPLAY_TYPES = ("tm1637", "ssd1306")
-SSD1306_ADDRS = (0x3C, 0x3D)
+DISPLAY_TYPES = displaysmod.NAMES   # the display registry (chessclock/displays.py)
 FUEL_GAUGE_TYPES = {"max17048": 0x36}   # type -> its fixed I2C address
 I2C_BUSES = ("i2c0", "i2c1")
 
@@ -95,124 +104,6 @@ class BoardsFileError(ValueError):
         self.path = path
         self.errors = list(errors)
         super().__init__("\n".join(str(e) for e in self.errors))
-
-
-# ---- MCUs: what each pin can do -----------------------------------------------------
-
-
-class Mcu:
-    """Pin capabilities of one MCU (as broken out on its usual board). Subclasses fill in
-    the sets; pin_problem() says why a pin cannot take a role, or returns None."""
-
-    name = "?"
-    port = "?"              # MicroPython's sys.platform on it
-    mpy_arch = "?"          # mpy-cross -march
-    adc_full_mv = 3300      # pin millivolts at read_u16() == 65535
-    watchdog_max_ms = 8388
-    i2c_ids = (0, 1)
-
-    def pin_name(self, pin):
-        return "GPIO%d" % pin
-
-    def pin_problem(self, pin, role):
-        raise NotImplementedError
-
-    def i2c_problem(self, bus_id, sda, scl):
-        """Why `sda`/`scl` cannot be hardware I2C bus `bus_id`, or None."""
-        return None
-
-
-class Rp2040(Mcu):
-    """Raspberry Pi Pico: every GPIO has a pull-up and PWM; ADC on GP26..GP28 only;
-    GP23..GP25 and GP29 are used on the board and not on the header."""
-
-    name = "rp2040"
-    port = "rp2"
-    mpy_arch = "armv6m"
-    adc_full_mv = 3300           # ADC_VREF is the 3.3 V rail on the Pico
-    watchdog_max_ms = 8388       # the RP2040 watchdog counter limit (MicroPython clamps)
-    header = frozenset(list(range(0, 23)) + [26, 27, 28])
-    on_board = {23: "the SMPS power-save control", 24: "VBUS sense", 25: "the LED",
-                29: "the VSYS/3 sense"}
-    adc = frozenset((26, 27, 28))
-
-    def pin_name(self, pin):
-        return "GP%d" % pin
-
-    def pin_problem(self, pin, role):
-        if pin in self.on_board:
-            return "%s is used on the Pico board (%s) and is not on the header" % (
-                self.pin_name(pin), self.on_board[pin])
-        if pin not in self.header:
-            return "%s does not exist on the Pico (GP0..GP22, GP26..GP28)" % self.pin_name(pin)
-        if role == ROLE_ADC and pin not in self.adc:
-            return "%s has no ADC (the RP2040's ADC is on GP26..GP28 only)" % self.pin_name(pin)
-        return None
-
-    def i2c_problem(self, bus_id, sda, scl):
-        # I2C0: SDA on GP 4n, SCL on 4n+1; I2C1: SDA on 4n+2, SCL on 4n+3.
-        want_sda, want_scl = (0, 1) if bus_id == 0 else (2, 3)
-        if sda % 4 != want_sda:
-            return "%s is not an I2C%d SDA pin (those are GP%d, GP%d, ...)" % (
-                self.pin_name(sda), bus_id, want_sda, want_sda + 4)
-        if scl % 4 != want_scl:
-            return "%s is not an I2C%d SCL pin (those are GP%d, GP%d, ...)" % (
-                self.pin_name(scl), bus_id, want_scl, want_scl + 4)
-        return None
-
-
-class Esp32(Mcu):
-    """ESP32 (DevKitC, WROOM/WROVER). Any output pin can do PWM and I2C (GPIO matrix)."""
-
-    name = "esp32"
-    port = "esp32"
-    mpy_arch = "xtensawin"
-    adc_full_mv = 2450           # ATTN_11DB: the calibrated range ends near 2.45 V
-    watchdog_max_ms = 60_000
-    exists = frozenset(list(range(0, 20)) + [21, 22, 23, 25, 26, 27] + list(range(32, 40)))
-    not_on_header = frozenset((37, 38))  # SENSOR_CAPP/CAPN: on the chip, not the DevKitC
-    flash = frozenset(range(6, 12))
-    uart0 = frozenset((1, 3))
-    strapping = frozenset((0, 2, 5, 12, 15))
-    input_only = frozenset(range(34, 40))
-    adc1 = frozenset(range(32, 40))
-    adc2 = frozenset((0, 2, 4, 12, 13, 14, 15, 25, 26, 27))
-
-    def pin_problem(self, pin, role):
-        p = self.pin_name(pin)
-        if pin not in self.exists:
-            return "%s does not exist on the ESP32" % p
-        if pin in self.not_on_header:
-            return "%s is not broken out on the ESP32 DevKitC" % p
-        if pin in self.flash:
-            return "%s is wired to the SPI flash (GPIO6..GPIO11 are not usable)" % p
-        if pin in self.uart0:
-            return "%s is UART0, the USB serial link (REPL, deploy)" % p
-        if role == ROLE_ADC:
-            if pin in self.adc2:
-                return ("%s is on ADC2, which cannot be read while WiFi runs; use an ADC1 "
-                        "pin (GPIO32..GPIO39)" % p)
-            if pin not in self.adc1:
-                return "%s has no ADC; use an ADC1 pin (GPIO32..GPIO39)" % p
-            return None
-        if pin in self.input_only:
-            if role == ROLE_INPUT:
-                return ("%s is input-only without an internal pull-up (GPIO34..GPIO39); a "
-                        "switch to GND needs one" % p)
-            return "%s is input-only (GPIO34..GPIO39) and cannot drive an output" % p
-        if role == ROLE_INPUT and pin in self.strapping:
-            return ("%s is a strapping pin (0, 2, 5, 12, 15): a lever or button held at boot "
-                    "would change the boot mode" % p)
-        if role == ROLE_OUT and pin in self.strapping:
-            return ("%s is a strapping pin (0, 2, 5, 12, 15): a LED to GND pulls it low "
-                    "while the chip samples it at boot" % p)
-        if pin == 12:
-            return ("GPIO12 is a strapping pin (MTDI): a pull-up or a driver on it at boot "
-                    "selects 1.8 V flash and the board does not start")
-        return None
-
-
-MCUS = {m.name: m for m in (Rp2040(), Esp32())}
 
 
 # ---- loading and validation ---------------------------------------------------------
@@ -382,6 +273,9 @@ def _chemistries(raw, errors):
 
 
 def _profile(name, raw, chemistries, errors):
+    """One [boards.NAME] table -> a Profile, or None with its problems added to `errors`.
+    Each part of the profile is read by its own method of _ProfileReader, in this order
+    (the order the problems are listed in)."""
     c = _Checker(name, errors)
     n0 = len(errors)
     if not PROFILE_NAME.match(name):
@@ -390,204 +284,258 @@ def _profile(name, raw, chemistries, errors):
         c.err(None, "must be a table [boards.%s]" % name)
         return None
     c.keys(raw, PROFILE_KEYS)
-    mcu_name = raw.get("mcu")
-    if "mcu" in raw and mcu_name not in MCUS:
-        c.err("mcu", "unknown MCU %r (known: %s)" % (mcu_name, ", ".join(MCUS)))
-    if mcu_name not in MCUS:
+    if "mcu" not in raw:
+        return None  # reported by keys()
+    try:
+        mcu = mcusmod.get(raw["mcu"])
+    except mcusmod.UnknownMcu as e:
+        c.err("mcu", str(e))
         return None
-    mcu = MCUS[mcu_name]
     description = c.text(raw, "description") or ""
     watchdog_ms = c.int_in(raw, "watchdog_ms", 500, mcu.watchdog_max_ms,
                            default=DEFAULT_WATCHDOG_MS)
-
-    uses = []   # (pin, key, role)
-
-    def pin(table, key, role, prefix):
-        if key not in table:
-            return None  # reported by keys()
-        v = table[key]
-        if not _is_int(v) or v < 0:
-            c.err(prefix + key, "must be a GPIO number, not %r" % (v,))
-            return None
-        problem = mcu.pin_problem(v, role)
-        if problem:
-            c.err(prefix + key, problem)
-        uses.append((v, prefix + key, role))
-        return v
-
-    levers = c.table(raw, "levers")
-    lever_pins = [None, None]
-    if levers is not None:
-        c.keys(levers, dict.fromkeys(LEVERS, True), "levers.")
-        lever_pins = [pin(levers, k, ROLE_INPUT, "levers.") for k in LEVERS]
-
-    buttons = c.table(raw, "buttons")
-    button_pins = [None] * 4
-    if buttons is not None:
-        c.keys(buttons, dict.fromkeys(BUTTONS, True), "buttons.")
-        button_pins = [pin(buttons, k, ROLE_INPUT, "buttons.") for k in BUTTONS]
-
-    buzzer = c.table(raw, "buzzer")
-    buzzer_cfg = None
-    if buzzer is not None:
-        c.keys(buzzer, {"pin": True, "duty_u16": False}, "buzzer.")
-        buzzer_cfg = {"pin": pin(buzzer, "pin", ROLE_PWM, "buzzer."),
-                      "duty_u16": c.int_in(buzzer, "duty_u16", 1, 32768, "buzzer.",
-                                           DEFAULT_DUTY_U16)}
-
-    battery = c.table(raw, "battery")
-    battery_cfg = None
-    if battery is not None:
-        c.keys(battery, {"pin": True, "r_top": True, "r_bottom": True, "chemistry": True},
-               "battery.")
-        bpin = pin(battery, "pin", ROLE_ADC, "battery.")
-        r_top = c.int_in(battery, "r_top", 0, 10_000_000, "battery.")
-        r_bottom = c.int_in(battery, "r_bottom", 1, 10_000_000, "battery.")
-        chem = c.text(battery, "chemistry", "battery.")
-        if chem is not None and chem not in chemistries:
-            c.err("battery.chemistry", "unknown chemistry %r (known: %s)"
-                  % (chem, ", ".join(chemistries) or "none"))
-        elif chem is not None and r_top is not None and r_bottom is not None:
-            th = chemistries[chem]
-            at_pin = th["full_mv"] * r_bottom // (r_top + r_bottom)
-            if at_pin > mcu.adc_full_mv:
-                c.err("battery.r_top", "a full %s battery (%d mV) puts %d mV on the ADC pin, "
-                      "above the %s ADC's %d mV: make r_top larger"
-                      % (chem, th["full_mv"], at_pin, mcu.name, mcu.adc_full_mv))
-            battery_cfg = {"pin": bpin, "r_top": r_top, "r_bottom": r_bottom,
-                           "adc_full_mv": mcu.adc_full_mv, "chemistry": chem}
-            battery_cfg.update(th)
-
-    buses = {}
-    for bus in I2C_BUSES:
-        if bus not in raw:
-            continue
-        t = c.table(raw, bus)
-        if t is None:
-            continue
-        pre = bus + "."
-        c.keys(t, {"sda": True, "scl": True, "freq": False}, pre)
-        bus_id = int(bus[-1])
-        sda = pin(t, "sda", ROLE_IO, pre)
-        scl = pin(t, "scl", ROLE_IO, pre)
-        freq = c.int_in(t, "freq", 10_000, 1_000_000, pre, DEFAULT_I2C_FREQ)
-        if sda is not None and scl is not None:
-            problem = mcu.i2c_problem(bus_id, sda, scl)
-            if problem:
-                c.err(pre + "sda", problem)
-        buses[bus] = {"id": bus_id, "sda": sda, "scl": scl, "freq": freq}
-
-    def no_bus(key, bus):
-        c.err(key, "no I2C bus %r in this profile (define [boards.%s.%s] with sda and scl)"
-              % (bus, name, bus if bus in I2C_BUSES else "i2c0"))
-
-    displays = c.table(raw, "displays")
-    display_cfgs = []
-    used_buses = set()
-    addrs = {}   # (bus, addr) -> key
-    if displays is not None:
-        c.keys(displays, dict.fromkeys(SIDES, True), "displays.")
-        for side in SIDES:
-            pre = "displays.%s." % side
-            d = c.table(displays, side, "displays.")
-            if d is None:
-                continue
-            kind = d.get("type")
-            if kind not in DISPLAY_TYPES:
-                if "type" not in d:
-                    c.err(pre + "type", "missing (required)")
-                else:
-                    c.err(pre + "type", "unknown display type %r (known: %s)"
-                          % (kind, ", ".join(DISPLAY_TYPES)))
-                continue
-            if kind == "tm1637":
-                c.keys(d, {"type": True, "clk": True, "dio": True}, pre)
-                display_cfgs.append({"type": kind, "clk": pin(d, "clk", ROLE_IO, pre),
-                                     "dio": pin(d, "dio", ROLE_IO, pre)})
-            else:
-                c.keys(d, {"type": True, "bus": True, "addr": True}, pre)
-                bus = d.get("bus")
-                addr = d.get("addr")
-                if "bus" in d and bus not in buses:
-                    no_bus(pre + "bus", bus)
-                    bus = None
-                if "addr" in d and addr not in SSD1306_ADDRS:
-                    c.err(pre + "addr", "an SSD1306 answers at 0x3C or 0x3D, not %r" % (addr,))
-                    addr = None
-                if bus is not None and addr is not None:
-                    used_buses.add(bus)
-                    other = addrs.get((bus, addr))
-                    if other:
-                        c.err(pre + "addr", "0x%02X on %s is also %s (address clash)"
-                              % (addr, bus, other))
-                    addrs[(bus, addr)] = pre + "addr"
-                    display_cfgs.append({"type": kind, "i2c": buses[bus]["id"], "addr": addr})
-
-    # fuel gauge (optional): a state-of-charge chip on one of the I2C buses
-    gauge_cfg = None
-    if "fuel_gauge" in raw:
-        g = c.table(raw, "fuel_gauge")
-        if g is not None:
-            pre = "fuel_gauge."
-            c.keys(g, {"type": True, "bus": True, "low_pct": True}, pre)
-            kind = g.get("type")
-            bus = g.get("bus")
-            if "type" in g and kind not in FUEL_GAUGE_TYPES:
-                c.err(pre + "type", "unknown fuel gauge %r (known: %s)"
-                      % (kind, ", ".join(FUEL_GAUGE_TYPES)))
-                kind = None
-            if "bus" in g and bus not in buses:
-                no_bus(pre + "bus", bus)
-                bus = None
-            low_pct = c.int_in(g, "low_pct", 1, 99, pre)
-            if kind in FUEL_GAUGE_TYPES and bus is not None and low_pct is not None:
-                addr = FUEL_GAUGE_TYPES[kind]
-                used_buses.add(bus)
-                other = addrs.get((bus, addr))
-                if other:
-                    c.err(pre + "bus", "a %s answers at 0x%02X, which on %s is also %s "
-                          "(address clash)" % (kind, addr, bus, other))
-                addrs[(bus, addr)] = pre + "bus"
-                gauge_cfg = {"type": kind, "i2c": buses[bus]["id"], "addr": addr,
-                             "low_pct": low_pct}
-
-    for bus in buses:
-        if bus not in used_buses:
-            c.err(bus, "no display or fuel gauge uses this I2C bus")
-
+    r = _ProfileReader(name, raw, mcu, c)
+    levers = r.pin_table("levers", LEVERS, ROLE_INPUT)
+    buttons = r.pin_table("buttons", BUTTONS, ROLE_INPUT)
+    buzzer = r.buzzer()
+    battery = r.battery(chemistries)
+    r.buses()
+    display_cfgs = r.displays()
+    gauge = r.fuel_gauge()
+    r.unused_buses()
     # running-side LEDs (optional): last, so that a clash names the LED's key
-    led_pins = None
-    if "leds" in raw:
-        leds = c.table(raw, "leds")
-        if leds is not None:
-            c.keys(leds, dict.fromkeys(LEDS, True), "leds.")
-            led_pins = [pin(leds, k, ROLE_OUT, "leds.") for k in LEDS]
-
-    # pin clashes: a pin may serve one job (an I2C bus's pins are the bus's, once)
-    seen = {}
-    for p, key, _role in uses:
-        if p in seen:
-            c.err(key, "%s is also %s (pin clash)" % (mcu.pin_name(p), seen[p]))
-        else:
-            seen[p] = key
-
+    leds = r.pin_table("leds", LEDS, ROLE_OUT) if "leds" in raw else None
+    r.pin_clashes()
     if len(errors) > n0:
         return None
     config = {
         "schema": SCHEMA,
         "board": name,
         "mcu": mcu.name,
-        "levers": lever_pins,
-        "buttons": button_pins,
-        "buzzer": buzzer_cfg,
-        "leds": led_pins,
-        "battery": battery_cfg,
+        "levers": levers,
+        "buttons": buttons,
+        "buzzer": buzzer,
+        "leds": leds,
+        "battery": battery,
         "watchdog_ms": watchdog_ms,
-        "i2c": [buses[b] for b in I2C_BUSES if b in buses],
+        "i2c": [r.bus_cfgs[b] for b in I2C_BUSES if b in r.bus_cfgs],
         "displays": display_cfgs,
-        "fuel_gauge": gauge_cfg,
+        "fuel_gauge": gauge,
     }
     return Profile(name, mcu, description, config)
+
+
+def _known(name, names):
+    """`name` is one of `names` (a TOML array or table is no name, and not hashable)."""
+    return isinstance(name, str) and name in names
+
+
+class _ProfileReader:
+    """The parts of one profile, a method each, on the pins and I2C buses they share: every
+    pin taken (for the clash check at the end), the buses and the addresses on them."""
+
+    def __init__(self, name, raw, mcu, checker):
+        self.name = name
+        self.raw = raw
+        self.mcu = mcu
+        self.c = checker
+        self.uses = []          # (pin, key, role), in the order they were read
+        self.bus_cfgs = {}      # "i2c0" -> board.json bus {id, sda, scl, freq}
+        self.used_buses = set()
+        self.addrs = {}         # (bus, addr) -> the key that put a chip there
+
+    # -- pins
+    def pin(self, table, key, role, prefix):
+        """The GPIO of table[key] for `role` (checked against the MCU), or None."""
+        if key not in table:
+            return None  # reported by keys()
+        v = table[key]
+        if not _is_int(v) or v < 0:
+            self.c.err(prefix + key, "must be a GPIO number, not %r" % (v,))
+            return None
+        problem = self.mcu.pin_problem(v, role)
+        if problem:
+            self.c.err(prefix + key, problem)
+        self.uses.append((v, prefix + key, role))
+        return v
+
+    def pin_table(self, key, names, role):
+        """A table of pins, e.g. levers = { left, right }: [pin, ...] in `names` order."""
+        t = self.c.table(self.raw, key)
+        if t is None:
+            return None   # the problem is recorded: no config is made
+        pre = key + "."
+        self.c.keys(t, dict.fromkeys(names, True), pre)
+        return [self.pin(t, k, role, pre) for k in names]
+
+    def pin_clashes(self):
+        """A pin may serve one job (an I2C bus's pins are the bus's, once)."""
+        seen = {}
+        for p, key, _role in self.uses:
+            if p in seen:
+                self.c.err(key, "%s is also %s (pin clash)" % (self.mcu.pin_name(p), seen[p]))
+            else:
+                seen[p] = key
+
+    # -- the parts
+    def buzzer(self):
+        c = self.c
+        buzzer = c.table(self.raw, "buzzer")
+        if buzzer is None:
+            return None
+        c.keys(buzzer, {"pin": True, "duty_u16": False}, "buzzer.")
+        return {"pin": self.pin(buzzer, "pin", ROLE_PWM, "buzzer."),
+                "duty_u16": c.int_in(buzzer, "duty_u16", 1, 32768, "buzzer.",
+                                     DEFAULT_DUTY_U16)}
+
+    def battery(self, chemistries):
+        """The divider and its chemistry's thresholds; a full battery must stay inside the
+        ADC's range at the pin."""
+        c = self.c
+        mcu = self.mcu
+        battery = c.table(self.raw, "battery")
+        if battery is None:
+            return None
+        c.keys(battery, {"pin": True, "r_top": True, "r_bottom": True, "chemistry": True},
+               "battery.")
+        bpin = self.pin(battery, "pin", ROLE_ADC, "battery.")
+        r_top = c.int_in(battery, "r_top", 0, 10_000_000, "battery.")
+        r_bottom = c.int_in(battery, "r_bottom", 1, 10_000_000, "battery.")
+        chem = c.text(battery, "chemistry", "battery.")
+        if chem is not None and chem not in chemistries:
+            c.err("battery.chemistry", "unknown chemistry %r (known: %s)"
+                  % (chem, ", ".join(chemistries) or "none"))
+            return None
+        if chem is None or r_top is None or r_bottom is None:
+            return None
+        th = chemistries[chem]
+        at_pin = th["full_mv"] * r_bottom // (r_top + r_bottom)
+        if at_pin > mcu.adc_full_mv:
+            c.err("battery.r_top", "a full %s battery (%d mV) puts %d mV on the ADC pin, "
+                  "above the %s ADC's %d mV: make r_top larger"
+                  % (chem, th["full_mv"], at_pin, mcu.name, mcu.adc_full_mv))
+        cfg = {"pin": bpin, "r_top": r_top, "r_bottom": r_bottom,
+               "adc_full_mv": mcu.adc_full_mv, "chemistry": chem}
+        cfg.update(th)
+        return cfg
+
+    def buses(self):
+        """The hardware I2C buses i2c0 / i2c1 (those the profile has)."""
+        c = self.c
+        for bus in I2C_BUSES:
+            if bus not in self.raw:
+                continue
+            t = c.table(self.raw, bus)
+            if t is None:
+                continue
+            pre = bus + "."
+            c.keys(t, {"sda": True, "scl": True, "freq": False}, pre)
+            bus_id = int(bus[-1])
+            sda = self.pin(t, "sda", ROLE_IO, pre)
+            scl = self.pin(t, "scl", ROLE_IO, pre)
+            freq = c.int_in(t, "freq", 10_000, 1_000_000, pre, DEFAULT_I2C_FREQ)
+            if sda is not None and scl is not None:
+                problem = self.mcu.i2c_problem(bus_id, sda, scl)
+                if problem:
+                    c.err(pre + "sda", problem)
+            self.bus_cfgs[bus] = {"id": bus_id, "sda": sda, "scl": scl, "freq": freq}
+
+    def _bus(self, key, bus):
+        """`bus` if the profile has that I2C bus, else None (the problem recorded)."""
+        if _known(bus, self.bus_cfgs):
+            return bus
+        self.c.err(key, "no I2C bus %r in this profile (define [boards.%s.%s] with sda and "
+                        "scl)" % (bus, self.name, bus if _known(bus, I2C_BUSES) else "i2c0"))
+        return None
+
+    def _on_bus(self, bus, addr, key, clash):
+        """Put a chip at `addr` on `bus`; `clash` % the other key when the address is taken."""
+        self.used_buses.add(bus)
+        other = self.addrs.get((bus, addr))
+        if other:
+            self.c.err(key, clash % other)
+        self.addrs[(bus, addr)] = key
+
+    def displays(self):
+        """displays.left and .right: each by its kind in the display registry."""
+        c = self.c
+        displays = c.table(self.raw, "displays")
+        if displays is None:
+            return []
+        c.keys(displays, dict.fromkeys(SIDES, True), "displays.")
+        out = []
+        for side in SIDES:
+            pre = "displays.%s." % side
+            d = c.table(displays, side, "displays.")
+            if d is None:
+                continue
+            if "type" not in d:
+                c.err(pre + "type", "missing (required)")
+                continue
+            try:
+                kind = displaysmod.get(d["type"])
+            except displaysmod.UnknownDisplay as e:
+                c.err(pre + "type", str(e))
+                continue
+            cfg = self._i2c_display(kind, d, pre) if kind.on_i2c else \
+                self._pins_display(kind, d, pre)
+            if cfg is not None:
+                out.append(cfg)
+        return out
+
+    def _pins_display(self, kind, d, pre):
+        """A display on its own pins (kind.pin_keys, e.g. a TM1637's clk and dio)."""
+        self.c.keys(d, dict.fromkeys(("type",) + kind.pin_keys, True), pre)
+        cfg = {"type": kind.name}
+        for k in kind.pin_keys:
+            cfg[k] = self.pin(d, k, ROLE_IO, pre)
+        return cfg
+
+    def _i2c_display(self, kind, d, pre):
+        """A display on an I2C bus of the profile, at one of the kind's addresses."""
+        c = self.c
+        c.keys(d, {"type": True, "bus": True, "addr": True}, pre)
+        bus = self._bus(pre + "bus", d["bus"]) if "bus" in d else None
+        addr = d.get("addr")
+        if "addr" in d and addr not in kind.addrs:
+            c.err(pre + "addr", "an %s answers at %s, not %r"
+                  % (kind.chip, " or ".join("0x%02X" % a for a in kind.addrs), addr))
+            addr = None
+        if bus is None or addr is None:
+            return None
+        self._on_bus(bus, addr, pre + "addr",
+                     "0x%02X on %s is also %%s (address clash)" % (addr, bus))
+        return {"type": kind.name, "i2c": self.bus_cfgs[bus]["id"], "addr": addr}
+
+    def fuel_gauge(self):
+        """The fuel gauge (optional): a state-of-charge chip on one of the I2C buses."""
+        c = self.c
+        if "fuel_gauge" not in self.raw:
+            return None
+        g = c.table(self.raw, "fuel_gauge")
+        if g is None:
+            return None
+        pre = "fuel_gauge."
+        c.keys(g, {"type": True, "bus": True, "low_pct": True}, pre)
+        kind = g.get("type")
+        if "type" in g and not _known(kind, FUEL_GAUGE_TYPES):
+            c.err(pre + "type", "unknown fuel gauge %r (known: %s)"
+                  % (kind, ", ".join(FUEL_GAUGE_TYPES)))
+            kind = None
+        bus = self._bus(pre + "bus", g["bus"]) if "bus" in g else None
+        low_pct = c.int_in(g, "low_pct", 1, 99, pre)
+        if not _known(kind, FUEL_GAUGE_TYPES) or bus is None or low_pct is None:
+            return None
+        addr = FUEL_GAUGE_TYPES[kind]
+        self._on_bus(bus, addr, pre + "bus", "a %s answers at 0x%02X, which on %s is also "
+                     "%%s (address clash)" % (kind, addr, bus))
+        return {"type": kind, "i2c": self.bus_cfgs[bus]["id"], "addr": addr,
+                "low_pct": low_pct}
+
+    def unused_buses(self):
+        for bus in self.bus_cfgs:
+            if bus not in self.used_buses:
+                self.c.err(bus, "no display or fuel gauge uses this I2C bus")
 
 
 # ---- `chessclock boards` ------------------------------------------------------------
