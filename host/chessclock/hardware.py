@@ -35,6 +35,7 @@ import sys
 from pathlib import Path
 
 from chessclock import boards as boardsmod
+from chessclock import displays as displaysmod
 
 GENERATED = ("wiring.yaml", "netlist.txt", "bom.csv", "README.md")
 RENDERED = ("wiring.svg", "wiring.png", "schematic.svg")
@@ -50,34 +51,6 @@ def root_dir():
     return sources.checkout_root() or Path.cwd()
 
 
-# ---- the boards: header positions and power pins --------------------------------------
-
-# Raspberry Pi Pico: GPIO -> header pin (1..40), and its power pins.
-PICO_HEADER = dict(zip(list(range(0, 23)) + [26, 27, 28],
-                       [1, 2, 4, 5, 6, 7, 9, 10, 11, 12, 14, 15, 16, 17, 19, 20, 21, 22,
-                        24, 25, 26, 27, 29, 31, 32, 34], strict=True))
-PICO_POWER = {"GND": [3, 8, 13, 18, 23, 28, 38], "3V3": [36], "VSYS": [39]}
-
-# ESP32-DevKitC V4: GPIO -> header position (J2 = the 3V3 side, J3 = the GND/IO23 side).
-ESP32_HEADER = {36: "J2-3", 39: "J2-4", 34: "J2-5", 35: "J2-6", 32: "J2-7", 33: "J2-8",
-                25: "J2-9", 26: "J2-10", 27: "J2-11", 14: "J2-12", 12: "J2-13", 13: "J2-15",
-                23: "J3-2", 22: "J3-3", 1: "J3-4", 3: "J3-5", 21: "J3-6", 19: "J3-8",
-                18: "J3-9", 5: "J3-10", 17: "J3-11", 16: "J3-12", 4: "J3-13", 0: "J3-14",
-                2: "J3-15", 15: "J3-16"}
-ESP32_POWER = {"GND": ["J2-14", "J3-1", "J3-7"], "3V3": ["J2-1"], "5V": ["J2-19"]}
-
-BOARDS = {
-    "rp2040": {"type": "Raspberry Pi Pico", "subtype": "RP2040, pins: header pin numbers",
-               "header": PICO_HEADER, "power": PICO_POWER, "label": "GP%d", "vin": "VSYS",
-               "part": ("Raspberry Pi Pico (RP2040), with header pins", "SC0915", 4.50),
-               "mcu_ma": (20, 25, 30)},
-    "esp32": {"type": "ESP32-DevKitC V4",
-              "subtype": "ESP32-WROOM-32E/WROVER-E, pins: header J2/J3 positions",
-              "header": ESP32_HEADER, "power": ESP32_POWER, "label": "GPIO%d", "vin": "5V",
-              "part": ("ESP32-DevKitC V4 (ESP32-WROOM-32E)", "ESP32-DEVKITC-32E", 9.50),
-              "mcu_ma": (40, 60, 80)},
-}
-
 # ---- peripherals: designator -> pins; which pin carries which signal --------------------
 
 LEVER_PINS = ["COM", "NO"]
@@ -87,8 +60,6 @@ PIEZO_PINS = ["+", "-"]
 POWER_PINS = ["BAT+", "BAT-", "VOUT", "SENSE", "GND"]
 BATTERY_PINS = ["+", "-"]
 SWITCH_PINS = [1, 2]
-TM1637_PINS = ["CLK", "DIO", "VCC", "GND"]
-SSD1306_PINS = ["GND", "VCC", "SCL", "SDA"]
 LED_PINS = ["IN", "GND"]
 GAUGE_PINS = ["VIN", "GND", "SCL", "SDA", "CELL+", "CELL-"]
 
@@ -136,11 +107,11 @@ def signal_of(designator, pin, display_types, display_buses, gauge_bus=None):
         return "leds." + ("left" if designator == "LED_L" else "right")
     if designator in ("DISPLAY_L", "DISPLAY_R"):
         side = "left" if designator == "DISPLAY_L" else "right"
-        kind = display_types.get(side)
-        if kind == "tm1637" and pin in ("CLK", "DIO"):
-            return "displays.%s.%s" % (side, pin.lower())
-        if kind == "ssd1306" and pin in ("SDA", "SCL"):
-            return "i2c%d.%s" % (display_buses[side], pin.lower())
+        kind = displaysmod.get(display_types[side])
+        for module_pin, key in kind.signals:
+            if pin == module_pin:
+                return ("i2c%d.%s" % (display_buses[side], key) if kind.on_i2c else
+                        "displays.%s.%s" % (side, key))
     return None
 
 
@@ -162,9 +133,8 @@ def functions(profile):
         out["i2c%d.sda" % bus["id"]] = (bus["sda"], boardsmod.ROLE_IO)
         out["i2c%d.scl" % bus["id"]] = (bus["scl"], boardsmod.ROLE_IO)
     for side, d in zip(boardsmod.SIDES, cfg["displays"], strict=True):
-        if d["type"] == "tm1637":
-            out["displays.%s.clk" % side] = (d["clk"], boardsmod.ROLE_IO)
-            out["displays.%s.dio" % side] = (d["dio"], boardsmod.ROLE_IO)
+        for key in displaysmod.get(d["type"]).pin_keys:   # an I2C display's are its bus's
+            out["displays.%s.%s" % (side, key)] = (d[key], boardsmod.ROLE_IO)
     return out
 
 
@@ -176,6 +146,19 @@ def _gauge_bus(profile):
 
 def _bus(cfg, bus_id):
     return cfg["i2c"][[b["id"] for b in cfg["i2c"]].index(bus_id)]
+
+
+def _bus_chips(cfg, bus_id):
+    """What is on I2C bus `bus_id`, as the schematic names it: the displays ("both SSD1306"
+    for two of a kind), then the fuel gauge's chip."""
+    kinds = [displaysmod.get(d["type"]).chip for d in cfg["displays"]
+             if d.get("i2c") == bus_id]
+    names = (["both " + kinds[0]] if len(kinds) == 2 and kinds[0] == kinds[1]
+             else [" and ".join(kinds)] if kinds else [])
+    gauge = cfg.get("fuel_gauge")
+    if gauge and gauge["i2c"] == bus_id:
+        names.append(GAUGE_PART[gauge["type"]][0])
+    return names
 
 
 def _display_info(profile):
@@ -193,8 +176,7 @@ class Wiring:
 
     def __init__(self, profile, chemistry):
         self.profile = profile
-        self.mcu = profile.mcu
-        self.board = BOARDS[profile.mcu.name]
+        self.mcu = profile.mcu        # chessclock.mcus: pins, header, power, part
         self.chem = chemistry
         self.connectors = {}
         self.cables = {}
@@ -206,7 +188,7 @@ class Wiring:
     # -- helpers
     def _mcu_pin(self, label):
         """The header id of an MCU pin label (GP2, GPIO18, GND, 3V3, VSYS, 5V)."""
-        power = self.board["power"]
+        power = self.mcu.power
         if label in power:
             ids = power[label]
             if label == "GND":
@@ -216,12 +198,12 @@ class Wiring:
                 pid = ids[0]
         else:
             gpio = int(re.match(r"^GP(?:IO)?(\d+)$", label).group(1))
-            pid = self.board["header"][gpio]
+            pid = self.mcu.header[gpio]
         self._mcu_pins[pid] = label
         return pid
 
     def gpio_label(self, gpio):
-        return self.board["label"] % gpio
+        return self.mcu.pin_name(gpio)
 
     def _cable(self, name, colors, length, notes=None):
         c = {"wirecount": len(colors), "colors": colors, "length": length}
@@ -246,7 +228,7 @@ class Wiring:
         p = self.profile
         cfg = p.config
         lab = self.gpio_label
-        vin = self.board["vin"]
+        vin = self.mcu.vin
         self.connectors["MCU"] = None  # first in the file; filled in at the end
         for i, side in enumerate(("L", "R")):
             d = "LEVER_" + side
@@ -291,26 +273,7 @@ class Wiring:
         self._wire_mcu("W_POWER", ["BK", "RD", "VT"], "POWER",
                        ["GND", vin, lab(bat["pin"])], ["GND", "VOUT", "SENSE"], 0.15)
         for side, d in zip(boardsmod.SIDES, cfg["displays"], strict=True):
-            des = "DISPLAY_" + side[0].upper()
-            if d["type"] == "tm1637":
-                self.connectors[des] = {
-                    "type": "TM1637 4-digit 7-segment module (%s)" % side, "pins": TM1637_PINS,
-                    "notes": "VCC from 3V3 (its pull-ups must not lift the MCU's pins above "
-                             "3.3 V)"}
-                self._wire_mcu("W_" + des, ["BK", "RD", "BU", "GN"], des,
-                               ["GND", "3V3", lab(d["clk"]), lab(d["dio"])],
-                               ["GND", "VCC", "CLK", "DIO"], 0.2)
-            else:
-                bus = _bus(cfg, d["i2c"])
-                self.connectors[des] = {
-                    "type": "SSD1306 128x64 I2C OLED module (%s)" % side,
-                    "subtype": "I2C%d, address 0x%02X%s" % (
-                        bus["id"], d["addr"],
-                        " (address jumper moved)" if d["addr"] == 0x3D else ""),
-                    "pins": SSD1306_PINS}
-                self._wire_mcu("W_" + des, ["BK", "RD", "BU", "GN"], des,
-                               ["GND", "3V3", lab(bus["scl"]), lab(bus["sda"])],
-                               ["GND", "VCC", "SCL", "SDA"], 0.2)
+            self._display(side, d)
         # the running-side LEDs last: the other parts keep their GND pins
         for i, side in enumerate(boardsmod.LEDS):
             if not cfg["leds"]:
@@ -347,8 +310,30 @@ class Wiring:
             self._wire("W_GAUGE_CELL", ["RD", "BK"], "BATTERY", ["+", "-"], GAUGE,
                        ["CELL+", "CELL-"], 0.1)
         ids = sorted(self._mcu_pins, key=_pin_sort)
-        self.connectors["MCU"] = {"type": self.board["type"], "subtype": self.board["subtype"],
+        self.connectors["MCU"] = {"type": self.mcu.board_type, "subtype": self.mcu.board_subtype,
                                   "pins": ids, "pinlabels": [self._mcu_pins[i] for i in ids]}
+
+    def _display(self, side, d):
+        """One display module (the display registry's kind) and its cable from the MCU:
+        GND, 3V3, then its signals from its own pins or from its I2C bus's."""
+        kind = displaysmod.get(d["type"])
+        des = "DISPLAY_" + side[0].upper()
+        conn = {"type": "%s (%s)" % (kind.title, side)}
+        if kind.on_i2c:
+            bus = _bus(self.profile.config, d["i2c"])
+            conn["subtype"] = "I2C%d, address 0x%02X%s" % (
+                bus["id"], d["addr"],
+                " (address jumper moved)" if d["addr"] != kind.addrs[0] else "")
+            pins_from = bus
+        else:
+            pins_from = d
+        conn["pins"] = list(kind.module_pins)
+        if kind.notes:
+            conn["notes"] = kind.notes
+        self.connectors[des] = conn
+        self._wire_mcu("W_" + des, ["BK", "RD", "BU", "GN"], des,
+                       ["GND", "3V3"] + [self.gpio_label(pins_from[k]) for _p, k in kind.signals],
+                       ["GND", "VCC"] + [p for p, _k in kind.signals], 0.2)
 
     def yaml_text(self):
         import yaml
@@ -441,13 +426,13 @@ def check_wiring(profile, text):
     except (yaml.YAMLError, KeyError, TypeError, WiringError) as e:
         return ["%s: cannot read: %s" % (where, e)]
     problems = []
-    board = BOARDS[profile.mcu.name]
+    board = profile.mcu
     mcu = connectors.get("MCU") or {}
-    if mcu.get("type") != board["type"]:
+    if mcu.get("type") != board.board_type:
         problems.append("%s: MCU is %r, the profile's MCU is on a %r"
-                        % (where, mcu.get("type"), board["type"]))
-    header = board["header"]
-    power = {pid: name for name, ids in board["power"].items() for pid in ids}
+                        % (where, mcu.get("type"), board.board_type))
+    header = board.header
+    power = {pid: name for name, ids in board.power.items() for pid in ids}
     types, buses = _display_info(profile)
     gauge_bus = _gauge_bus(profile)
     for side in boardsmod.SIDES:
@@ -591,7 +576,7 @@ def netlist_text(w):
     """Every net: the wiring's (through the cables) and the perfboard parts' own."""
     cfg = w.profile.config
     bat = cfg["battery"]
-    vin = w.board["vin"]
+    vin = w.mcu.vin
     gauge = cfg.get("fuel_gauge")
     lines = [HEADER.replace("# ", "# netlist of %s: " % w.profile.name, 1).rstrip(),
              "# Format: `net NAME: PART.PIN ...` (MCU pins by header id and label), then the",
@@ -617,9 +602,10 @@ def netlist_text(w):
               "part SW_POWER: 1=BATTERY.+ 2=POWER.BAT+",
               ] + (_gauge_netlist(w) if gauge else [
               "part BATTERY %s: +=SW_POWER.1 -=GND" % bat["chemistry"]]) + [
-              "internal pull-ups: levers and buttons (MCU), TM1637/SSD1306 modules have "
-              "their own on CLK/DIO or SDA/SCL%s"
-              % ("; the %s module too" % GAUGE_PART[gauge["type"]][0] if gauge else ""), ""]
+              "internal pull-ups: levers and buttons (MCU), %s modules have their own on %s%s"
+              % ("/".join(k.chip for k in displaysmod.KINDS),
+                 " or ".join(k.pullup_pins for k in displaysmod.KINDS),
+                 "; the %s module too" % GAUGE_PART[gauge["type"]][0] if gauge else ""), ""]
     return "\n".join(lines)
 
 
@@ -643,12 +629,6 @@ def _led_netlist(side):
                                                                          des)]
 
 
-DISPLAY_PART = {
-    "tm1637": ("TM1637 4-digit 7-segment LED module, 0.56 in (14 mm) digits; 0.8 in or "
-               "larger reads better at 3 m", "Seeed Grove 4-Digit Display 104030003", 3.50),
-    "ssd1306": ("SSD1306 128x64 I2C OLED module, 0.96 in (1.3 in if its controller is an "
-                "SSD1306, not an SH1106)", "SSD1306 0.96in I2C 4-pin module", 3.50),
-}
 BATTERY_PARTS = {
     "nimh-3aa": [("BATTERY", "AA NiMH cell, 1900-2000 mAh low self-discharge", 3,
                   "Panasonic eneloop BK-3MCCE", 2.50),
@@ -666,10 +646,10 @@ BATTERY_PARTS = {
 def bom_rows(w):
     cfg = w.profile.config
     bat = cfg["battery"]
-    rows = [("MCU",) + w.board["part"][:1] + (1,) + w.board["part"][1:]]
+    rows = [("MCU",) + w.mcu.part[:1] + (1,) + w.mcu.part[1:]]
     kinds = [d["type"] for d in cfg["displays"]]
     for kind in dict.fromkeys(kinds):
-        part, pn, price = DISPLAY_PART[kind]
+        part, pn, price = displaysmod.get(kind).part
         rows.append(("DISPLAY_L DISPLAY_R" if kinds.count(kind) == 2 else "DISPLAY",
                      part, kinds.count(kind), pn, price))
     rows += [
@@ -692,7 +672,7 @@ def bom_rows(w):
     rows += [
         ("C2", "Capacitor 100 nF ceramic (ADC filter)", 1, "100n X7R 50 V", 0.05),
         ("D1", "Schottky diode 1 A (battery to %s; USB can power the board too)"
-         % w.board["vin"], 1, "1N5817", 0.10),
+         % w.mcu.vin, 1, "1N5817", 0.10),
         ("SW_POWER", "Rocker switch SPST 3 A", 1, "KCD11 (generic)", 0.40),
     ]
     rows += [r for r in BATTERY_PARTS[bat["chemistry"]]]
@@ -729,8 +709,6 @@ LIPO_CURVE = [(4.20, 100), (4.10, 90), (4.00, 80), (3.92, 70), (3.87, 60), (3.82
               (3.79, 40), (3.77, 30), (3.74, 20), (3.68, 10), (3.45, 5), (3.00, 0)]
 CELLS = {"nimh-3aa": (NIMH_CURVE, 3, 2000), "nimh-4aa": (NIMH_CURVE, 4, 2000),
          "lipo-1s": (LIPO_CURVE, 1, 2000)}
-DISPLAY_MA = {"tm1637": (20, 40, 80), "ssd1306": (10, 15, 20)}   # low, typical, high
-BUCK_BOOST_EFF = 0.85    # the Pico's RT6150 from VSYS to 3.3 V
 
 
 def soc_at(curve, cell_v):
@@ -758,22 +736,18 @@ def battery_life(profile, chemistry_name, chemistry):
     backstop): low_pct % of the pack is left, no curve needed, and 10 h would need the
     state of charge given (low_pct_for_10h)."""
     curve, cells, mah = CELLS[chemistry_name]
-    board = BOARDS[profile.mcu.name]
-    kinds = [d["type"] for d in profile.config["displays"]]
+    mcu = profile.mcu
+    kinds = [displaysmod.get(d["type"]) for d in profile.config["displays"]]
     leds = bool(profile.config["leds"])
     gauge = profile.config.get("fuel_gauge")
     low_v = chemistry["low_mv"] / 1000 / cells
     reserve_pct = gauge["low_pct"] if gauge else soc_at(curve, low_v)
     out = []
     for i, case in enumerate(("low", "typical", "high")):
-        load_ma = board["mcu_ma"][i] + sum(DISPLAY_MA[k][i] for k in kinds)
+        load_ma = mcu.board_ma[i] + sum(k.ma[i] for k in kinds)
         if leds:
             load_ma += led_ma(LED_VF[i])   # one LED lit while a clock runs (the game)
-        if profile.mcu.name == "rp2040":
-            # switching regulator: the battery gives the power, at the warning's voltage
-            bat_ma = load_ma * 3.3 / (chemistry["low_mv"] / 1000 * BUCK_BOOST_EFF)
-        else:
-            bat_ma = load_ma + 5     # AMS1117: linear, ~5 mA of its own
+        bat_ma = mcu.battery_ma(load_ma, chemistry["low_mv"])   # at the warning's voltage
         need_pct = 100 * 10 * bat_ma / mah
         need_mv = (round(cell_v_at(curve, need_pct) * cells * 1000) if need_pct <= 100
                    else None)
@@ -831,23 +805,23 @@ def readme_text(w, life):
     bat = cfg["battery"]
     chem = w.chem
     lab = w.gpio_label
-    header = w.board["header"]
+    header = w.mcu.header
     rows = []
     for key, (gpio, role) in functions(p).items():
         rows.append("| %s | %s | %s | %s |" % (key, lab(gpio), header[gpio], role))
     steps = [
         "Flash MicroPython on the %s, then `make deploy BOARD=%s PORT=...` (hold MENU at "
-        "power-on later for maintenance mode)." % (w.board["type"], p.name),
+        "power-on later for maintenance mode)." % (w.mcu.board_type, p.name),
         "Perfboard `POWER`: D1 (1N5817, stripe towards %s) from BAT+ to VOUT; divider "
         "R1 %s from BAT+ to SENSE, R2 %s from SENSE to GND, C2 100 nF across R2. The divider "
         "sits after the power switch, so it draws nothing when the clock is off."
-        % (w.board["vin"], _ohms(bat["r_top"]), _ohms(bat["r_bottom"])),
+        % (w.mcu.vin, _ohms(bat["r_top"]), _ohms(bat["r_bottom"])),
         "Perfboard `BUZZER_DRV`: Q1 2N3904, base through R3 1k from IN, emitter to GND, "
         "collector to the piezo's minus; the piezo's plus to %s; R4 1k across the piezo."
-        % w.board["vin"],
+        % w.mcu.vin,
         "Wire the levers' microswitches (COM to GND, NO to the pin), the four buttons and "
         "the displays as in the picture; power the displays from 3V3, never from %s."
-        % w.board["vin"],
+        % w.mcu.vin,
     ]
     if cfg["leds"]:
         steps.append(
@@ -930,21 +904,21 @@ def schematic_svg(w):
     cfg = p.config
     lab = w.gpio_label
     bat = cfg["battery"]
-    vin = w.board["vin"]
+    vin = w.mcu.vin
     left = [(lab(cfg["levers"][0]), "LEVER L", True), (lab(cfg["levers"][1]), "LEVER R", True)]
     left += [(lab(g), "BTN " + n.upper(), False)
              for g, n in zip(cfg["buttons"], boardsmod.BUTTONS, strict=True)]
     right = [(lab(cfg["buzzer"]["pin"]), "buzzer"), (lab(bat["pin"]), "battery")]
     for side, d in zip(boardsmod.SIDES, cfg["displays"], strict=True):
-        if d["type"] == "tm1637":
-            right += [(lab(d["clk"]), "TM1637 %s CLK" % side),
-                      (lab(d["dio"]), "TM1637 %s DIO" % side)]
+        kind = displaysmod.get(d["type"])
+        right += [(lab(d[key]), "%s %s %s" % (kind.chip, side, module_pin))
+                  for module_pin, key in kind.signals if not kind.on_i2c]
     gauge = cfg.get("fuel_gauge")
     for bus in cfg["i2c"]:
-        also = (", " + GAUGE_PART[gauge["type"]][0] if gauge and gauge["i2c"] == bus["id"]
-                else "")
-        right += [(lab(bus["sda"]), "I2C%d SDA: both SSD1306%s" % (bus["id"], also)),
-                  (lab(bus["scl"]), "I2C%d SCL: both SSD1306%s" % (bus["id"], also))]
+        on_bus = _bus_chips(cfg, bus["id"])
+        text = ", ".join(on_bus)
+        right += [(lab(bus["sda"]), "I2C%d SDA: %s" % (bus["id"], text)),
+                  (lab(bus["scl"]), "I2C%d SCL: %s" % (bus["id"], text))]
     leds = list(zip(boardsmod.LEDS, cfg["leds"] or (), strict=False))
     right += [(lab(g), "running LED %s" % side) for side, g in leds]
     pins = [elm.IcPin(name=n, side="left", anchorname="L%d" % i) for i, (n, _t, _l)
@@ -955,7 +929,7 @@ def schematic_svg(w):
     with schemdraw.Drawing(show=False) as d:
         d.config(fontsize=11, unit=2)
         ic = elm.Ic(pins=pins, size=(5, n_side * 1.2 + 1), pinspacing=1.2,
-                    label=w.board["type"] + "\n(internal pull-ups\non inputs)")
+                    label=w.mcu.board_type + "\n(internal pull-ups\non inputs)")
         d += ic
         for i, (_n, text, is_lever) in enumerate(left):
             a = getattr(ic, "L%d" % i)
@@ -1185,9 +1159,9 @@ def check_bom(profile, text):
         return sum(int(r["quantity"]) for r, t in zip(rows, text_of, strict=True)
                    if all(wd in t for wd in words) and r["quantity"].isdigit())
 
-    board = BOARDS[profile.mcu.name]["type"].lower()
+    board = profile.mcu.board_type.lower()
     if qty(board.split(" v4")[0]) != 1:
-        problems.append("%s: no %s" % (where, BOARDS[profile.mcu.name]["type"]))
+        problems.append("%s: no %s" % (where, profile.mcu.board_type))
     for kind in dict.fromkeys(d["type"] for d in profile.config["displays"]):
         n = sum(1 for d in profile.config["displays"] if d["type"] == kind)
         if qty(kind) != n:

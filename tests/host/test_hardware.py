@@ -416,8 +416,7 @@ def test_every_pin_the_mcu_rules_allow_has_a_header_position():
     # so that any pin boards.toml may choose can be drawn on the board's header
     roles = (boardsmod.ROLE_INPUT, boardsmod.ROLE_PWM, boardsmod.ROLE_ADC, boardsmod.ROLE_IO,
              boardsmod.ROLE_OUT)
-    for mcu_name, board in hw.BOARDS.items():
-        mcu = boardsmod.MCUS[mcu_name]
+    for mcu_name, mcu in boardsmod.MCUS.items():
         for gpio in range(48):
             if any(mcu.pin_problem(gpio, r) is None for r in roles):
-                assert gpio in board["header"], (mcu_name, gpio)
+                assert gpio in mcu.header, (mcu_name, gpio)
