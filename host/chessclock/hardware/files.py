@@ -1,0 +1,67 @@
+"""What hardware/<profile>/ holds: the file names, the models of every profile from
+boards.toml, the generated files' text, and the sidecar of the rendered ones."""
+
+import hashlib
+from pathlib import Path
+
+from chessclock import boards as boardsmod
+from chessclock.hardware.battery import battery_life
+from chessclock.hardware.bom import bom_text
+from chessclock.hardware.guide import readme_text
+from chessclock.hardware.model import Wiring
+from chessclock.hardware.netlist import netlist_text
+
+GENERATED = ("wiring.yaml", "netlist.txt", "bom.csv", "README.md")
+RENDERED = ("wiring.svg", "wiring.png", "schematic.svg")
+SIDECAR = "rendered.sha256"
+
+
+def root_dir():
+    """The checkout whose hardware/ this writes (the current folder outside one)."""
+    from chessclock import sources
+    return sources.checkout_root() or Path.cwd()
+
+
+def load_models(root=None):
+    root = Path(root) if root is not None else root_dir()
+    b = boardsmod.load(root / "boards.toml")
+    models = {}
+    for name, prof in b.profiles.items():
+        chem_name = prof.config["battery"]["chemistry"]
+        chem = dict(b.chemistries[chem_name])
+        chem["description"] = _chem_description(root / "boards.toml", chem_name)
+        models[name] = Wiring(prof, chem)
+    return b, models
+
+
+def _chem_description(path, name):
+    import tomllib
+    data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    return data["chemistry"][name].get("description", name)
+
+
+def generated_files(w, chem_name, b):
+    life = battery_life(w.profile, chem_name, b.chemistries[chem_name])
+    return {"wiring.yaml": w.yaml_text(), "netlist.txt": netlist_text(w),
+            "bom.csv": bom_text(w), "README.md": readme_text(w, life)}
+
+
+def sha256(path):
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def write_sidecar(folder):
+    lines = ["%s  %s" % (sha256(folder / f), f) for f in ("wiring.yaml", "netlist.txt")
+             + RENDERED]
+    (folder / SIDECAR).write_text(
+        "# sha256 of the inputs (wiring.yaml, netlist.txt) and of what `make hardware` "
+        "rendered from them\n" + "\n".join(lines) + "\n", encoding="utf-8")
+
+
+def read_sidecar(folder):
+    out = {}
+    for line in (folder / SIDECAR).read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            digest, _, name = line.partition("  ")
+            out[name] = digest
+    return out
