@@ -5,6 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from chessclock import boards as boardsmod
 from chessclock.hardware.checks import check_all
 from chessclock.hardware.files import (
     RENDERED,
@@ -66,18 +67,28 @@ def _shrink_png(path):
     small.save(path, optimize=True)
 
 
-def main(argv=None):
+def main(argv=None, root=None):
+    """The command; `root`: the checkout whose boards.toml and hardware/ it reads (tests)."""
     argv = sys.argv[1:] if argv is None else argv
     action = argv[0] if argv else "check"
+    if action not in ("generate", "render", "check"):
+        print("usage: python -m chessclock.hardware generate|render|check", file=sys.stderr)
+        return 2
+    try:
+        return _run(action, root)
+    except boardsmod.BoardsFileError as e:   # a bad boards.toml: each problem on a line
+        for err in e.errors:
+            print("chessclock.hardware: %s" % err, file=sys.stderr)
+        return 2
+
+
+def _run(action, root):
     if action == "generate":
-        return generate()
+        return generate(root)
     if action == "render":
-        return render()
-    if action == "check":
-        problems = check_all()
-        for pr in problems:
-            print(pr)
-        print("hardware/: %s" % ("ok" if not problems else "%d problems" % len(problems)))
-        return 1 if problems else 0
-    print("usage: python -m chessclock.hardware generate|render|check", file=sys.stderr)
-    return 2
+        return render(root)
+    problems = check_all(root)
+    for pr in problems:
+        print(pr)
+    print("hardware/: %s" % ("ok" if not problems else "%d problems" % len(problems)))
+    return 1 if problems else 0
