@@ -33,8 +33,8 @@ class Mcu:
     # the board it comes on (hardware/: wiring, BOM, battery model)
     board_type = "?"        # the wiring's MCU connector, the BOM's board
     board_subtype = "?"
-    header = {}             # GPIO -> header position (every pin boards.toml may choose)
-    power = {}              # "GND", "3V3", the supply input -> header positions
+    header: dict = {}       # GPIO -> header position (every pin boards.toml may choose)
+    power: dict = {}        # "GND", "3V3", the supply input -> header positions
     vin = "?"               # the supply input the battery feeds
     part = ("?", "?", 0.0)  # BOM: description, typical part number, approx. EUR
     board_ma = (0, 0, 0)    # the board's own current at 3.3 V: low, typical, high case

@@ -256,7 +256,7 @@ class Wiring:
         GND, 3V3, then its signals from its own pins or from its I2C bus's."""
         kind = displaysmod.get(d["type"])
         des = "DISPLAY_" + side[0].upper()
-        conn = {"type": "%s (%s)" % (kind.title, side)}
+        conn: dict = {"type": "%s (%s)" % (kind.title, side)}
         if kind.on_i2c:
             bus = i2c_bus(self.profile.config, d["i2c"])
             conn["subtype"] = "I2C%d, address 0x%02X%s" % (
