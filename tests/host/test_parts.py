@@ -250,3 +250,12 @@ def test_the_build_refuses_an_unknown_display_before_compiling(tmp_path):
     with pytest.raises(deploy.DeployError, match="unknown display type 'lcd'"):
         deploy.build("p", tmp_path / "out", boards_file=f)
     assert not (tmp_path / "out").exists()
+
+
+def test_every_chemistry_in_boards_toml_has_its_cells_and_bom_lines():
+    # the battery model and the BOM are keyed by chemistry name as well
+    from chessclock.hardware.battery import CELLS
+    from chessclock.hardware.bom import BATTERY_PARTS
+    data = tomllib.loads((ROOT / "boards.toml").read_text())
+    for name in data["chemistry"]:
+        assert name in CELLS and name in BATTERY_PARTS, name
