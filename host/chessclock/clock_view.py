@@ -33,10 +33,9 @@ def _i(fields, name, default=-1):
 
 def fmt_clock(ms):
     """A clock's time as the display shows it: m:ss, h:mm:ss from an hour."""
-    ms = max(0, int(ms))
-    h, rest = divmod(ms // 1000, 3600)
-    m, s = divmod(rest, 60)
-    return "%d:%02d:%02d" % (h, m, s) if h else "%d:%02d" % (m, s)
+    from chessclock.timetext import clock_text
+
+    return clock_text(max(0, int(ms)))
 
 
 def _flags(fields):

@@ -631,13 +631,10 @@ def _step(eng, game, rec, res):
 
 # ---- output --------------------------------------------------------------------------
 def _hms(ms, frac=True):
-    s, r = divmod(max(ms, 0), 1000)
-    h, s2 = divmod(s, 3600)
-    m, s3 = divmod(s2, 60)
-    out = "%d:%02d:%02d" % (h, m, s3)
-    if r and frac:
-        out += (".%03d" % r).rstrip("0")
-    return out
+    """h:mm:ss and, with `frac`, the milliseconds that are not 0 (PGN's [%clk])."""
+    from chessclock.timetext import clock_text
+
+    return clock_text(max(ms, 0), millis=frac, hours=True, trim=True)
 
 
 def table(res):

@@ -21,6 +21,7 @@ import importlib.util
 import json
 
 from chessclock import rules as R
+from chessclock import timetext as T
 
 SIDES = ("white", "black")
 CORRECTIONS = ("adjust", "set-time", "set-moves", "set-stage", "undo", "add-stage", "unflag",
@@ -164,64 +165,18 @@ def resolve_control(spec, events=()):
     return control, spec, preset
 
 
-MAX_DURATION_MS = 100 * 3600 * 1000   # nothing an arbiter times is 100 hours
-
-
 def parse_duration(text):
-    """'75m', '1h15m', '90s', '4500000ms', '1:15:00', '75:00' (m:ss), '75' (minutes) -> ms."""
-    t = text.strip().lower().replace(" ", "")
-    if not t:
-        raise RulingError("empty duration")
-    if len(t) > 24:
-        raise RulingError("%r... is not a duration a clock holds" % t[:20])
-    ms = _parse_duration(t, text)
-    if ms >= MAX_DURATION_MS:
-        raise RulingError("%s is more than any clock holds (100 hours)" % text.strip())
-    return ms
-
-
-def _parse_duration(t, text):
-    if ":" in t:
-        parts = t.split(":")
-        if not all(p.isdigit() for p in parts) or len(parts) > 3:
-            raise RulingError("bad duration %r" % text)
-        ms = 0
-        for p in parts:
-            ms = ms * 60 + int(p)
-        return ms * 1000 * (60 if len(parts) == 1 else 1)
-    if t.isdigit():
-        return int(t) * R.MIN
-    units = {"h": 3600000, "m": 60000, "s": 1000, "ms": 1}
-    ms, num, i = 0, "", 0
-    while i < len(t):
-        ch = t[i]
-        if ch.isdigit():
-            num += ch
-            i += 1
-            continue
-        unit = "ms" if t[i:i + 2] == "ms" else ch
-        if unit not in units or not num:
-            raise RulingError("bad duration %r (use e.g. 75m, 1h15m, 90s, 1:15:00)" % text)
-        ms += int(num) * units[unit]
-        num = ""
-        i += len(unit)
-    if num:
-        raise RulingError("bad duration %r: a number without a unit at the end" % text)
-    return ms
+    """What an arbiter types for a duration (chessclock.timetext: 75m, 1h15m, 90s, 1:15:00;
+    a bare number has no unit and is refused) -> ms."""
+    try:
+        return T.parse_duration(text)
+    except T.DurationError as e:
+        raise RulingError(str(e)) from None
 
 
 def fmt(ms):
-    """Milliseconds as h:mm:ss.mmm (or m:ss.mmm under an hour)."""
-    if ms is None:
-        return "-"
-    sign = "-" if ms < 0 else ""
-    ms = abs(int(ms))
-    s, milli = divmod(ms, 1000)
-    m, s = divmod(s, 60)
-    h, m = divmod(m, 60)
-    if h:
-        return "%s%d:%02d:%02d.%03d" % (sign, h, m, s, milli)
-    return "%s%d:%02d.%03d" % (sign, m, s, milli)
+    """Milliseconds as h:mm:ss.mmm (or m:ss.mmm under an hour); None as '-'."""
+    return "-" if ms is None else T.clock_text(ms, millis=True)
 
 
 def read_pgn(path):
@@ -936,12 +891,14 @@ def add_arguments(p):
     p.add_argument("--match", default="", help="incident report: the match or round")
     p.add_argument("--date", default="", help="incident report: the date (else the log's)")
     p.add_argument("--arbiter", default="", help="incident report: the arbiter's name")
-    p.add_argument("--elapsed", metavar="TIME", help="late: time since the scheduled start")
+    p.add_argument("--elapsed", metavar="TIME", help="late: time since the scheduled start: "
+                   "75m, 1h15m or 1:15:00 (with a unit)")
     p.add_argument("--visitor", choices=SIDES, help="late: the visiting player's colour")
-    p.add_argument("--default-time", metavar="TIME", help="late: the event's default time")
+    p.add_argument("--default-time", metavar="TIME",
+                   help="late: the event's default time, e.g. 60m")
     p.add_argument("--at-seq", type=int, metavar="N", help="replace: state after record N")
     p.add_argument("--at", metavar="TIME", help="replace: state at this clock time; "
-                   "complaint: when the complaint was made (clock time)")
+                   "complaint: when the complaint was made (clock time): 20m, 0:40, 1:02:00")
     g = p.add_argument_group("on the board (illegal-move, both-kings, draw-claim, "
                              "complaint, playoff)")
     g.add_argument("--move", metavar="MOVE", help="illegal-move: the move played, in "

@@ -60,12 +60,9 @@ _STEPS_MS = (5000, 10000, 15000, 30000, 60000, 120000, 300000, 600000, 900000, 1
 
 def clock_text(ms, _pos=None):
     """An axis tick: m:ss, or h:mm:ss from an hour (never minutes as decimals)."""
-    ms = int(round(ms))
-    sign = "-" if ms < 0 else ""
-    s = abs(ms) // 1000
-    h, rest = divmod(s, 3600)
-    m, s = divmod(rest, 60)
-    return "%s%d:%02d:%02d" % (sign, h, m, s) if h else "%s%d:%02d" % (sign, m, s)
+    from chessclock import timetext
+
+    return timetext.clock_text(int(round(ms)))
 
 
 def figure(events, title=None):
