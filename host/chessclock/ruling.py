@@ -464,12 +464,39 @@ def _win(side):
 def rule_flag(events, ruleset, control=None, control_text=None, game=None, board=None,
               max_nodes=None):
     """The ruling on the flag(s) in `events`. `game` a chess.pgn.Game (the scoresheet up
-    to the flag), `board` a chess.Board (the final position) if no game."""
+    to the flag), `board` a chess.Board (the final position) if no game. The facts are
+    gathered first (Facts, the scoresheet, the flags to rule on); then each question is
+    decided and explained in turn, the first that settles the game ending the ruling."""
     from chessclock import deadpos
 
     facts = Facts(events)
     r = Ruling(ruleset)
     r.facts = facts.lines(control_text, ruleset)
+    sheet, board = _position_facts(r, game, board)
+    candidates = _flag_candidates(facts, control, sheet)
+    if not candidates:
+        r.rule("No flag stands in the log: nothing to rule on for time.", "flag_fall")
+        r.summary = "no flag"
+        return r
+
+    first = candidates[0]
+    loser = first["side"]
+    r.rule("%s's flag fell first, at %s (the clock records the instant time ran out)"
+           % (loser.capitalize(), fmt(first["t_ms"])), "flag_fall")
+    req = _stage_requirement(control, loser, first)
+    if _rule_moves_made(r, first, req, sheet, ruleset):
+        return r
+    done, r = _rule_both_flags(r, facts, candidates, first, req, control, ruleset)
+    if done:
+        return r
+    nodes = max_nodes or deadpos.DEFAULT_NODES
+    if ruleset.cannot_mate == R.MATE_ANY_SERIES:
+        return _rule_mate_any_series(r, board, loser, nodes)
+    return _rule_material(r, board, loser, nodes, ruleset)
+
+
+def _position_facts(r, game, board):
+    """The scoresheet's facts and the position at the flag: (sheet or None, board)."""
     sheet = scoresheet(game) if game is not None else None
     if sheet is not None:
         board = sheet["board"]
@@ -477,7 +504,12 @@ def rule_flag(events, ruleset, control=None, control_text=None, game=None, board
                        % (sheet["white"], sheet["black"], "White" if board.turn else "Black"))
     if board is not None:
         r.facts.append("Position at the flag: %s" % board.fen())
+    return sheet, board
 
+
+def _flag_candidates(facts, control, sheet):
+    """The flags to rule on, earliest first: the standing flags, and the stages passed on
+    time-out whose moves were missed."""
     # A control missed at a stage passed on time-out (the clock's "TIME" mode) is a flag too.
     # The clock logs such a time-out as a flag of the stage followed by the stage passed at
     # the same instant: it is ruled on below from the stage pass, with the presses made.
@@ -499,19 +531,14 @@ def rule_flag(events, ruleset, control=None, control_text=None, game=None, board
             candidates.append(dict(s, kind="timeout", presses_in_stage=s["presses_in_stage"],
                                    stage=int(s["stage"]) - 1, proven=made == -1))
     candidates.sort(key=lambda c: c["t_ms"])
-    if not candidates:
-        r.rule("No flag stands in the log: nothing to rule on for time.", "flag_fall")
-        r.summary = "no flag"
-        return r
+    return candidates
 
-    first = candidates[0]
+
+def _rule_moves_made(r, first, req, sheet, ruleset):
+    """Decide and explain whether the flagged side had made the stage's moves (6.3.1, 6.4;
+    the counter is advisory). True when that settles the ruling (the control was met, or
+    only the scoresheet can tell)."""
     loser = first["side"]
-    winner = other(loser)
-    r.rule("%s's flag fell first, at %s (the clock records the instant time ran out)"
-           % (loser.capitalize(), fmt(first["t_ms"])), "flag_fall")
-
-    # -- were the stage's moves made? (6.3.1 / 6.4; the counter is advisory)
-    req = _stage_requirement(control, loser, first)
     control_met = False
     if first["kind"] == "timeout":
         r.rule("The clock passed %s to stage %d on time-out after %d presses in stage %d, "
@@ -529,7 +556,7 @@ def rule_flag(events, ruleset, control=None, control_text=None, game=None, board
                          "by %s" % (loser, fmt(first["t_ms"])))
             r.rule("The scoresheet has %d moves by %s in all; whether they were made before "
                    "the time-out the log cannot show" % (sheet[loser], loser), "moves_check")
-            return r
+            return True
     elif req is None:
         r.rule("The control is not known (give --control): whether the stage asked for a "
                "number of moves cannot be checked", "moves_check")
@@ -574,9 +601,16 @@ def rule_flag(events, ruleset, control=None, control_text=None, game=None, board
                     "arbiter corrects the clock" % loser
         r.rule("No loss on time; the arbiter sets the clock right and play continues",
                "wrong_setting")
-        return r
+        return True
 
-    # -- both flags
+    return False
+
+
+def _rule_both_flags(r, facts, candidates, first, req, control, ruleset):
+    """Decide and explain what the other flag and the stop of the clocks change (6.8 and
+    each rule set's own answer). (True, ruling) when that settles it, else (False, r)."""
+    loser = first["side"]
+    winner = other(loser)
     second = next((c for c in candidates[1:] if c["side"] == winner), None)
     stop = facts.stop_after(first["t_ms"])
     if facts.frozen_after(first["t_ms"]):
@@ -597,7 +631,7 @@ def rule_flag(events, ruleset, control=None, control_text=None, game=None, board
                 r.rule("Both flags are down: the game is drawn, whatever the order",
                        "both_flags")
                 r.result, r.summary = "1/2-1/2", "both flags down: draw"
-                return r
+                return True, r
         elif ruleset.both_flags == R.BOTH_REFERRED:
             if claimed_before:
                 r.rule("The clocks were stopped at %s with only %s's flag down: the flag "
@@ -607,7 +641,7 @@ def rule_flag(events, ruleset, control=None, control_text=None, game=None, board
 
                 r.rule("The opponent must announce the flag; with both flags down the "
                        "rules do not say who wins", "both_flags")
-                return refer(r, "both flags down (%s first)" % loser)
+                return True, refer(r, "both flags down (%s first)" % loser)
         elif ruleset.both_flags == R.BOTH_LATER_UNCLAIMED_DRAW:
             if claimed_before:
                 r.rule("%s stopped the clocks at %s with his own flag up: a valid claim "
@@ -617,7 +651,7 @@ def rule_flag(events, ruleset, control=None, control_text=None, game=None, board
                 r.rule("%s's flag fell after %s's flag, which had not been claimed: the "
                        "game is drawn" % (winner.capitalize(), loser), "both_flags")
                 r.result, r.summary = "1/2-1/2", "flag after an unclaimed flag: draw"
-                return r
+                return True, r
         else:
             last = req is not None and req[2]
             r.rule("The first flag decides; had the order not been established, the game "
@@ -633,37 +667,48 @@ def rule_flag(events, ruleset, control=None, control_text=None, game=None, board
                    "claim (the log cannot tell who stopped them)"
                    % (fmt(stop), loser, winner), "claim")
 
-    # -- can the opponent mate?
-    nodes = max_nodes or deadpos.DEFAULT_NODES
-    if ruleset.cannot_mate == R.MATE_ANY_SERIES:
-        if board is None:
-            r.rule("%s loses on time, unless the position is such that %s cannot checkmate "
-                   "by any series of legal moves (give --pgn or --fen to check)"
-                   % (loser.capitalize(), winner), "time_loss")
-            r.result, r.summary = _win(winner), "loss on time (position not checked)"
-            return r
-        import chess
+    return False, r
 
-        v = deadpos.can_mate(board, chess.WHITE if winner == "white" else chess.BLACK,
-                             max_nodes=nodes)
-        r.mate = v.as_dict()
-        r.rule(v.describe(), "cannot_mate")
-        if v.status == deadpos.PROVEN:
-            r.rule("%s cannot checkmate %s's king by any series of legal moves: the game "
-                   "is drawn" % (winner.capitalize(), loser), "time_loss")
-            r.result, r.summary = "1/2-1/2", "flag fell, but the opponent cannot mate: draw"
-        elif v.status == deadpos.FOUND:
-            r.rule("%s can still checkmate: %s loses on time" % (winner.capitalize(), loser),
-                   "time_loss")
-            r.result, r.summary = _win(winner), "%s loses on time" % loser
-        else:
-            r.rule("%s loses on time unless the arbiter establishes that no series of legal "
-                   "moves mates (the search did not settle it)" % loser.capitalize(),
-                   "time_loss")
-            r.result, r.summary = _win(winner), "loss on time (dead position undecided)"
+
+def _rule_mate_any_series(r, board, loser, nodes):
+    """FIDE 6.9: a loss on time unless no series of legal moves mates (deadpos's search)."""
+    from chessclock import deadpos
+
+    winner = other(loser)
+    if board is None:
+        r.rule("%s loses on time, unless the position is such that %s cannot checkmate "
+               "by any series of legal moves (give --pgn or --fen to check)"
+               % (loser.capitalize(), winner), "time_loss")
+        r.result, r.summary = _win(winner), "loss on time (position not checked)"
         return r
+    import chess
 
-    # old rules: a material list, RAP with the "unless he shows mate" exception
+    v = deadpos.can_mate(board, chess.WHITE if winner == "white" else chess.BLACK,
+                         max_nodes=nodes)
+    r.mate = v.as_dict()
+    r.rule(v.describe(), "cannot_mate")
+    if v.status == deadpos.PROVEN:
+        r.rule("%s cannot checkmate %s's king by any series of legal moves: the game "
+               "is drawn" % (winner.capitalize(), loser), "time_loss")
+        r.result, r.summary = "1/2-1/2", "flag fell, but the opponent cannot mate: draw"
+    elif v.status == deadpos.FOUND:
+        r.rule("%s can still checkmate: %s loses on time" % (winner.capitalize(), loser),
+               "time_loss")
+        r.result, r.summary = _win(winner), "%s loses on time" % loser
+    else:
+        r.rule("%s loses on time unless the arbiter establishes that no series of legal "
+               "moves mates (the search did not settle it)" % loser.capitalize(),
+               "time_loss")
+        r.result, r.summary = _win(winner), "loss on time (dead position undecided)"
+    return r
+
+
+def _rule_material(r, board, loser, nodes, ruleset):
+    """The old rules: a list of material that cannot mate, RAP with the "unless he shows
+    mate" exception."""
+    from chessclock import deadpos
+
+    winner = other(loser)
     if board is None:
         r.rule("%s loses on time unless %s has not enough material to mate (give --pgn or "
                "--fen to check)" % (loser.capitalize(), winner), "time_loss")
