@@ -805,15 +805,23 @@ def rule_late(elapsed_ms, visitor, ruleset, control=None, default_ms=None):
 
 # ---------------------------------------------------------------- replacement clock
 
-def state_at(events, at_seq=None, at_ms=None, control=None):
-    """The clock's state from the last consistent logged record at or before a sequence
-    number or a time: times, counters, stages, the side whose clock runs."""
-    from clockcore.control import MODE_HOURGLASS
+def state_at(events, at_seq=None, at_ms=None, control=None, options=None):
+    """The clock's state at a sequence number or an instant: times, counters, stages, the
+    side whose clock runs, as the engine (clockcore.engine) gives them replaying the log
+    (chessclock.logreplay) with the game's control and options (the log header's, else
+    `options`, else simulate's defaults). The last consistent record at or before the
+    point is named; `notes` say where the log and the engine disagree. Without a control
+    only a record's own state can be given (`at_seq`)."""
+    from chessclock import logreplay
 
-    running = None
-    presses = {"white": 0, "black": 0}
-    stage = {"white": 1, "black": 1}
-    last = None
+    if control is None and at_ms is not None:
+        raise RulingError("the times at an instant come from the engine replaying the log, "
+                          "which needs the game's control: give --control SPEC")
+    rep = None
+    if control is not None:
+        rep = logreplay.LogReplay(control, logreplay.options_of(events, options))
+    last, state = None, None
+    counted = _RecordCounters()
     for n, e in enumerate(events, 1):
         if e.get("type") == "final":
             continue
@@ -825,39 +833,47 @@ def state_at(events, at_seq=None, at_ms=None, control=None):
             break
         if "white_ms" not in e or "black_ms" not in e:
             continue  # not a state record (e.g. a header): keep the last consistent one
-        typ, side = e["type"], e.get("side")
-        if typ == "start":
-            running = side or "white"
-        elif typ == "press":
-            presses[side] = e.get("moves", presses[side] + 1)
-            running = other(side)
-        elif typ == "pause":
-            running = None
-        elif typ == "resume":
-            running = side
-        elif typ in ("flag", "end"):
-            running = None if typ == "end" or e.get("frozen", True) else running
-        elif typ == "set-moves":
-            presses[side] = e.get("moves", presses[side])
-        elif typ in ("stage", "set-stage", "add-stage"):
-            stage[side] = e.get("stage", stage[side])
         last = e
+        state = rep.step(e, e["seq"]) if rep is not None else counted.step(e)
     if last is None:
         raise RulingError("no consistent clock state at or before that point")
-    times = {"white": last["white_ms"], "black": last["black_ms"]}
     t = last["t_ms"]
-    if at_ms is not None and running is not None and at_ms > t:
-        used = at_ms - t
-        delay = last.get("delay_ms", 0) or 0
-        charged = max(0, used - delay)
-        times[running] = max(0, times[running] - charged)
-        if control is not None and control.side(0 if running == "white" else 1).mode \
-                == MODE_HOURGLASS:
-            times[other(running)] += min(charged, last[running + "_ms"])
-        t = at_ms
+    if rep is not None and at_ms is not None:
+        state = rep.at(at_ms)
+        if state["running"] is not None and at_ms > t:
+            t = at_ms
     return {"t_ms": t, "record_t_ms": last["t_ms"], "seq": last.get("seq"),
-            "record": last["type"], "times": times,
-            "moves": presses, "stage": stage, "running": running}
+            "record": last["type"], "times": state["times"], "moves": state["moves"],
+            "stage": state["stage"], "running": state["running"],
+            "notes": rep.notes if rep is not None else []}
+
+
+class _RecordCounters:
+    """A record's own state when there is no control to replay the log with: its times, the
+    counters and stages the records carry, the side their order leaves running."""
+
+    def __init__(self):
+        self.running = None
+        self.moves = {"white": 0, "black": 0}
+        self.stage = {"white": 1, "black": 1}
+
+    def step(self, e):
+        typ, side = e["type"], e.get("side")
+        if typ == "start":
+            self.running = side or "white"
+        elif typ == "press":
+            self.moves[side] = e.get("moves", self.moves[side] + 1)
+            self.running = other(side)
+        elif typ in ("pause", "end") or (typ == "flag" and e.get("frozen", True)):
+            self.running = None
+        elif typ == "resume":
+            self.running = side
+        elif typ == "set-moves":
+            self.moves[side] = e.get("moves", self.moves[side])
+        elif typ in ("stage", "set-stage", "add-stage"):
+            self.stage[side] = e.get("stage", self.stage[side])
+        return {"times": {"white": e["white_ms"], "black": e["black_ms"]},
+                "moves": dict(self.moves), "stage": dict(self.stage), "running": self.running}
 
 
 def _rec_time(events, st, side):
@@ -867,8 +883,8 @@ def _rec_time(events, st, side):
     return None
 
 
-def rule_replace(events, ruleset, at_seq=None, at_ms=None, control=None):
-    st = state_at(events, at_seq, at_ms, control)
+def rule_replace(events, ruleset, at_seq=None, at_ms=None, control=None, options=None):
+    st = state_at(events, at_seq, at_ms, control, options)
     r = Ruling(ruleset)
     r.facts = ["Last consistent record: #%s (%s) at %s, White %s, Black %s" % (
         st["seq"], st["record"], fmt(st["record_t_ms"]), fmt(_rec_time(events, st, "white")),
@@ -876,6 +892,10 @@ def rule_replace(events, ruleset, at_seq=None, at_ms=None, control=None):
     if at_ms is not None:
         r.facts.append("Times carried forward to %s, charging the running side (%s)"
                        % (fmt(at_ms), st["running"] or "nobody"))
+    if st["notes"]:
+        r.facts.append("The engine replaying the log disagrees with it (is the control the "
+                       "game's?); the log's times are kept: %s" % "; ".join(st["notes"][:3])
+                       + ("; ..." if len(st["notes"]) > 3 else ""))
     r.rule("The clock's readings are conclusive unless it is visibly defective; a defective "
            "clock is replaced and the arbiter sets the replacement's times by his best "
            "judgement, here from the log", "faulty_clock")
@@ -1130,9 +1150,9 @@ def _run(args, stdout):
         if len(what) != 2 or (args.at_seq is None) == (args.at is None):
             raise RulingError("replace takes FLAGFILE and one of --at-seq N or --at TIME")
         events, source = _source(what[1], args)
-        control, _, _ = resolve_control(args.control, events)
+        control, _, preset = resolve_control(args.control, events)
         at_ms = parse_duration(args.at) if args.at else None
-        r = rule_replace(events, ruleset, args.at_seq, at_ms, control)
+        r = rule_replace(events, ruleset, args.at_seq, at_ms, control, preset)
         r.source = source
         _write_result(r, args, stdout)
         return 0
