@@ -441,7 +441,7 @@ def run_watch(args, stdout, stderr):
         rnd = _round_of(args)
     except L.ClockError as e:
         return _err(stderr, e)
-    links = {}
+    links: dict[str, L.Link] = {}
     hellos = {}
 
     def one(port):
@@ -453,9 +453,9 @@ def run_watch(args, stdout, stderr):
             return {"port": port, "ok": True,
                     "result": _named(lk.request("status"), hellos[port], port, rnd)}
         except L.ClockError as e:
-            lk = links.pop(port, None)
-            if lk is not None:
-                lk.close()
+            gone = links.pop(port, None)
+            if gone is not None:
+                gone.close()
             return {"port": port, "ok": False, "code": e.code, "error": str(e)}
 
     from chessclock import clock_view as V

@@ -120,7 +120,7 @@ def status_table(rows, title=None, caption=None, width=None):
     t.add_column("Black (moves)", no_wrap=True)
     t.add_column("Notes", overflow="fold", min_width=8 if narrow else 14)
     for r in rows:
-        cells = []
+        cells: list[str | Text] = []
         res = r.get("result") if r["ok"] else {}
         if boards:
             cells.append(str(res.get("board") or "-"))

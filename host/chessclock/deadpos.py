@@ -25,6 +25,7 @@ seen: a proof.
 
 import heapq
 import itertools
+from typing import Any
 
 import chess
 
@@ -179,7 +180,7 @@ def _key(board):
 def _search(board, attacker, max_nodes):
     start = board.copy(stack=False)
     counter = itertools.count()
-    seen = {_key(start): None}   # key -> (parent key, move) for the line back
+    seen: dict[Any, Any] = {_key(start): None}   # key -> (parent key, move) for the line back
     boards = {}
     frontier = [(_heuristic(start, attacker), 0, next(counter), _key(start))]
     boards[_key(start)] = start

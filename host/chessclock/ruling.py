@@ -19,6 +19,7 @@ the move counter is advisory and the scoresheet (--pgn) decides whether a contro
 
 import importlib.util
 import json
+from typing import Any
 
 from chessclock import rules as R
 from chessclock import timetext as T
@@ -391,7 +392,17 @@ def describe_correction(c):
 # ---------------------------------------------------------------- the flag ruling
 
 class Ruling:
-    def __init__(self, ruleset):
+    """A ruling: the facts, the lines (text, article), the result. Some kinds carry more,
+    set only by them (as_dict lists those that are set)."""
+
+    split: dict[str, int] | None    # late: each side's share of the elapsed time (None: default)
+    times: dict[str, int]           # late: the times to set after the split
+    state: dict[str, Any]           # replace: state_at's answer
+    points: dict[str, Any]          # playoff
+    in_time: bool                   # complaint
+    illegal: dict[str, Any]         # illegal-move
+
+    def __init__(self, ruleset: R.RuleSet) -> None:
         self.ruleset = ruleset
         self.facts = []
         self.lines = []      # (text, article)
@@ -835,7 +846,7 @@ def state_at(events, at_seq=None, at_ms=None, control=None, options=None):
             continue  # not a state record (e.g. a header): keep the last consistent one
         last = e
         state = rep.step(e, e["seq"]) if rep is not None else counted.step(e)
-    if last is None:
+    if last is None or state is None:
         raise RulingError("no consistent clock state at or before that point")
     t = last["t_ms"]
     if rep is not None and at_ms is not None:

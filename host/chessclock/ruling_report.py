@@ -8,6 +8,7 @@ import base64
 import datetime
 import html
 import io
+from typing import Any
 
 from chessclock.ruling import CORRECTIONS, Facts, fmt
 
@@ -21,7 +22,8 @@ def series(events):
     [(move position, ms or None, label)], and `moves` {side: presses}."""
     pts = {"white": [], "black": []}
     moves = {"white": 0, "black": 0}
-    marks = {"flag": [], "stage": [], "stop": [], "correction": [], "moves": moves}
+    marks: dict[str, Any] = {"flag": [], "stage": [], "stop": [], "correction": [],
+                             "moves": moves}
     for e in events:
         typ, side = e.get("type"), e.get("side")
         if typ == "final":

@@ -14,6 +14,7 @@ the mover's. So for each side: counted + not counted == calendar days of the gam
 """
 
 import datetime as dt
+from typing import Any
 
 from clockcore import presets
 
@@ -154,6 +155,7 @@ class Event:
         self.games = {}       # gid -> game data
         self.game_recs = {}   # gid -> its records
         self.leaves = []
+        self.calendar = Calendar(self.holidays)   # from_records sets it again, holidays read
 
     @classmethod
     def from_records(cls, eid, recs):
@@ -203,7 +205,7 @@ class MoveRow:
         self.san = d.get("san", "")
         self.sent = parse_date(d["sent"], "sent")
         self.given_received = _d(d.get("received"))
-        self.received = None
+        self.received: dt.date | None = None   # set for every row by _received()
         self.estimated = False
         self.conditional = bool(d.get("conditional"))
         self.transit = None
@@ -480,9 +482,10 @@ class GameLedger:
                 if m.sent <= date and m.ply not in used:
                     target = m
                     break
-            c = {"claim": n, "by": SIDES[by], "against": SIDES[off], "date": str(date),
-                 "notified": str(notified), "excess": target.label if target else None,
-                 "ordinal": registered[off] + 1}
+            c: dict[str, Any] = {"claim": n, "by": SIDES[by], "against": SIDES[off],
+                                 "date": str(date), "notified": str(notified),
+                                 "excess": target.label if target else None,
+                                 "ordinal": registered[off] + 1}
             late_by = None
             if target is not None:
                 # The claim is due by the end of the series the excess fell in: at the
@@ -519,7 +522,7 @@ class GameLedger:
                 registered[off] += 1
                 if target is not None:
                     used.add(target.ply)
-            if state == "dismissed" and c["ordinal"] >= 2:
+            if state == "dismissed" and c["ordinal"] >= 2 and decided:
                 # Art. 22 §1: charged to the claimant's move in progress at the decision
                 pen = next((m.ply for m in self.moves if m.side == by and m.sent >= decided[0]),
                            None)
@@ -530,7 +533,8 @@ class GameLedger:
             c["state"] = state
             c["halts"] = c["ordinal"] >= 2 and state in ("open", "contested")
             if c["ordinal"] >= 2 and late_by is None:
-                stop = (decided[0] if decided else resumed.sent if state == "cancelled"
+                stop = (decided[0] if decided else resumed.sent
+                        if state == "cancelled" and resumed is not None
                         else min(self.today, contest_by) if state == "upheld" else self.today)
                 halted.update(day_range(date, stop))
             c["loses"] = c["ordinal"] >= 2 and state == "upheld"
@@ -563,6 +567,7 @@ class GameLedger:
         if not self.moves and self.pending is None:
             return 0, {}
         start = self.moves[0].received if self.moves else self.ev.start
+        assert start is not None   # every move row has its receipt (_received)
         counted, cats = 0, {}
         last = start
         for m in self.moves:
@@ -573,7 +578,7 @@ class GameLedger:
             last = max(last, m.sent)
         p = self.pending
         upto = parse_date(p["upto"]) if p is not None else last
-        if upto > last:
+        if p is not None and upto > last:
             if SIDES.index(p["side"]) == side:
                 counted += p["counted"]
                 for k, v in p["not_counted"].items():
