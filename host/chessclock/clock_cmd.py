@@ -178,7 +178,7 @@ def argparse_suppress():
 
 
 # ---- helpers ------------------------------------------------------------------------------
-def parse_ms(text, signed=True):
+def parse_ms(text: str, signed: bool = True) -> int:
     """A duration as chessclock.timetext reads it ('+2m' -> 120000, '-30s' -> -30000,
     '1500ms', '+1:30' -> 90000; a bare number has no unit and is refused), as a ClockError
     (bad input) when it is not one."""
@@ -188,7 +188,7 @@ def parse_ms(text, signed=True):
         raise L.ClockError(L.EXIT_INPUT, str(e)) from None
 
 
-def fmt_ms(ms):
+def fmt_ms(ms: int | str) -> str:
     """m:ss, h:mm:ss from an hour (chessclock.timetext)."""
     return T.clock_text(ms)
 

@@ -17,12 +17,25 @@ FLAGFILE is JSON Lines of clock events: the output of `chessclock simulate` or o
 the move counter is advisory and the scoresheet (--pgn) decides whether a control was met.
 """
 
+from __future__ import annotations  # the annotations name chess and Control, imported late
+
 import importlib.util
 import json
-from typing import Any
+from collections.abc import Iterable
+from typing import IO, TYPE_CHECKING, Any
 
 from chessclock import rules as R
 from chessclock import timetext as T
+
+if TYPE_CHECKING:   # for the annotations only: chess is imported where it is used
+    import argparse
+
+    import chess
+    import chess.pgn
+
+    from clockcore.control import Control
+
+Event = dict[str, Any]   # one clock event, as simulate and `log export` write it
 
 SIDES = ("white", "black")
 CORRECTIONS = ("adjust", "set-time", "set-moves", "set-stage", "undo", "add-stage", "unflag",
@@ -35,7 +48,7 @@ class RulingError(ValueError):
 
 # ---------------------------------------------------------------- input
 
-def load_events(source):
+def load_events(source: str | IO[str]) -> list[Event]:
     """Event dicts from a JSON Lines file path or file object (blank lines skipped)."""
     if hasattr(source, "read"):
         text, where = source.read(), getattr(source, "name", "<input>")
@@ -54,7 +67,7 @@ def load_events(source):
     return parse_events(text, where)
 
 
-def is_clock_log(data):
+def is_clock_log(data: bytes) -> bool:
     """True when the bytes are a clock's log file (framed records, as `log pull` saves)."""
     return data[:2] in (b"LG", b"HD")
 
@@ -62,7 +75,8 @@ def is_clock_log(data):
 class Source:
     """Where a ruling's events come from and what the verification established."""
 
-    def __init__(self, path, kind, lines, verified, game=None, clock=None):
+    def __init__(self, path: str, kind: str, lines: list[str], verified: bool,
+                 game: int | None = None, clock: str | None = None) -> None:
         self.path = path
         self.kind = kind          # "log" or "jsonl"
         self.lines = lines        # the verification in words
@@ -70,7 +84,7 @@ class Source:
         self.game = game
         self.clock = clock
 
-    def as_dict(self):
+    def as_dict(self) -> dict[str, Any]:
         return {"file": self.path, "kind": self.kind, "verified": self.verified,
                 "game": self.game, "clock": self.clock, "lines": self.lines}
 
@@ -82,7 +96,8 @@ UNVERIFIED_BANNER = (
     "##############################################################")
 
 
-def load_source(path, key=None, game=None, unverified=False):
+def load_source(path: str, key: bytes | None = None, game: int | None = None,
+                unverified: bool = False) -> tuple[list[Event], Source]:
     """(events, Source). A clock's .log is verified first (chessclock log verify): one that
     is not authentic is refused unless `unverified`. JSON Lines (simulate output, a log
     export) carries no proof: its ruling is marked unverified."""
@@ -126,7 +141,7 @@ def load_source(path, key=None, game=None, unverified=False):
     return events, Source(path, "log", lines, ok, g.number, g.header["clock_id"])
 
 
-def parse_events(text, where="<input>"):
+def parse_events(text: str, where: str = "<input>") -> list[Event]:
     out = []
     for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():
@@ -144,7 +159,8 @@ def parse_events(text, where="<input>"):
     return out
 
 
-def resolve_control(spec, events=()):
+def resolve_control(spec: str | None, events: Iterable[Event] = ()
+                    ) -> tuple[Control | None, str | None, Any]:
     """(Control or None, spec text or None, preset or None): --control, else a control
     record in the log (type 'control' with 'spec' or 'control', or the game header that
     `chessclock log export --format jsonl` writes); the last one in the log."""
@@ -166,7 +182,7 @@ def resolve_control(spec, events=()):
     return control, spec, preset
 
 
-def parse_duration(text):
+def parse_duration(text: str) -> int:
     """What an arbiter types for a duration (chessclock.timetext: 75m, 1h15m, 90s, 1:15:00;
     a bare number has no unit and is refused) -> ms."""
     try:
@@ -175,12 +191,12 @@ def parse_duration(text):
         raise RulingError(str(e)) from None
 
 
-def fmt(ms):
+def fmt(ms: int | None) -> str:
     """Milliseconds as h:mm:ss.mmm (or m:ss.mmm under an hour); None as '-'."""
     return "-" if ms is None else T.clock_text(ms, millis=True)
 
 
-def read_pgn(path):
+def read_pgn(path: str) -> chess.pgn.Game:
     import chess.pgn
 
     try:
@@ -200,7 +216,7 @@ def read_pgn(path):
     return game
 
 
-def scoresheet(game):
+def scoresheet(game: chess.pgn.Game) -> dict[str, Any]:
     """{'white': n, 'black': n, 'board': final board, 'last_mover': side or None}."""
     board = game.board()
     counts = {"white": 0, "black": 0}
@@ -215,14 +231,19 @@ def scoresheet(game):
 
 # ---------------------------------------------------------------- facts
 
-def other(side):
+def _side_of(e: Event) -> Any:
+    """The event's side: "white", "black", or None (an event of both or of nobody)."""
+    return e.get("side")
+
+
+def other(side: str) -> str:
     return "black" if side == "white" else "white"
 
 
 class Facts:
     """What the log shows, walked once in order."""
 
-    def __init__(self, events):
+    def __init__(self, events: list[Event]) -> None:
         self.events = [e for e in events if e.get("type") != "final"]
         finals = [e for e in events if e.get("type") == "final"]
         self.final = finals[-1] if finals else None
@@ -240,7 +261,7 @@ class Facts:
         running = None
         open_stop = None
         for e in self.events:
-            typ, side = e["type"], e.get("side")
+            typ, side = e["type"], _side_of(e)
             if typ == "start":
                 self.start = e
                 running = side or "white"
@@ -285,23 +306,24 @@ class Facts:
             if typ == "set-moves" and side:
                 self.presses[side] = e.get("moves", self.presses[side])
 
-    def frozen_after(self, t_ms):
+    def frozen_after(self, t_ms: int) -> bool:
         """True if the log shows the clock frozen after t_ms (a flag with freeze on)."""
         return any(e.get("state") == "frozen" or e.get("frozen") for e in self.events
                    if e["type"] in ("ignored", "flag") and e.get("t_ms", -1) >= t_ms)
 
     @property
-    def standing_flags(self):
+    def standing_flags(self) -> list[Event]:
         return [f for f in self.flags if "unflag_t_ms" not in f]
 
-    def stop_after(self, t_ms):
+    def stop_after(self, t_ms: int) -> int | None:
         """The first stop of the clocks (pause or end) at or after t_ms, or None."""
         times = [s["t_ms"] for s in self.stops if s["t_ms"] >= t_ms]
         if self.end is not None and self.end["t_ms"] >= t_ms:
             times.append(self.end["t_ms"])
         return min(times) if times else None
 
-    def lines(self, control_text=None, ruleset=None):
+    def lines(self, control_text: str | None = None,
+              ruleset: R.RuleSet | None = None) -> list[str]:
         out = []
         if control_text:
             out.append("Control: %s" % control_text)
@@ -358,7 +380,7 @@ class Facts:
         return out
 
 
-def describe_correction(c):
+def describe_correction(c: Event) -> str:
     typ, side = c["type"], c.get("side", "both")
     reason = " (%s)" % c["reason"] if c.get("reason") else ""
     if typ == "adjust":
@@ -414,10 +436,10 @@ class Ruling:
         self.referred = None  # why the case goes to the organisers (rules silent: S3)
         self.facts_title = "FACTS (from the clock's log)"
 
-    def rule(self, text, topic=None, article=None):
+    def rule(self, text: str, topic: str | None = None, article: str | None = None) -> None:
         self.lines.append((text, article or (self.ruleset.art(topic) if topic else "")))
 
-    def as_dict(self):
+    def as_dict(self) -> dict[str, Any]:
         return {"rules": self.ruleset.key, "facts": self.facts,
                 "ruling": [{"text": t, "article": a} for t, a in self.lines],
                 "result": self.result, "summary": self.summary, "mate": self.mate,
@@ -427,7 +449,7 @@ class Ruling:
                                                  "in_time", "illegal")
                    if hasattr(self, k)}}
 
-    def verification_lines(self):
+    def verification_lines(self) -> list[str]:
         if self.source is None:
             return []
         out = []
@@ -437,7 +459,7 @@ class Ruling:
         out += ["  - " + x for x in self.source.lines]
         return out
 
-    def text(self):
+    def text(self) -> str:
         out = self.verification_lines()
         out.append(self.facts_title)
         out += ["  - " + f for f in self.facts]
@@ -472,8 +494,9 @@ def _win(side):
     return "1-0" if side == "white" else "0-1"
 
 
-def rule_flag(events, ruleset, control=None, control_text=None, game=None, board=None,
-              max_nodes=None):
+def rule_flag(events: list[Event], ruleset: R.RuleSet, control: Control | None = None,
+              control_text: str | None = None, game: chess.pgn.Game | None = None,
+              board: chess.Board | None = None, max_nodes: int | None = None) -> Ruling:
     """The ruling on the flag(s) in `events`. `game` a chess.pgn.Game (the scoresheet up
     to the flag), `board` a chess.Board (the final position) if no game. The facts are
     gathered first (Facts, the scoresheet, the flags to rule on); then each question is
@@ -770,7 +793,8 @@ def _listed_ending(board, sig_a, sig_b):
 
 # ---------------------------------------------------------------- late arrival
 
-def rule_late(elapsed_ms, visitor, ruleset, control=None, default_ms=None):
+def rule_late(elapsed_ms: int, visitor: str, ruleset: R.RuleSet, control: Control | None = None,
+              default_ms: int | None = None) -> Ruling:
     """RGC 12.1's 60/40 split, and the default time of the rule set."""
     r = Ruling(ruleset)
     home = other(visitor)
@@ -816,7 +840,8 @@ def rule_late(elapsed_ms, visitor, ruleset, control=None, default_ms=None):
 
 # ---------------------------------------------------------------- replacement clock
 
-def state_at(events, at_seq=None, at_ms=None, control=None, options=None):
+def state_at(events: list[Event], at_seq: int | None = None, at_ms: int | None = None,
+             control: Control | None = None, options: Any = None) -> dict[str, Any]:
     """The clock's state at a sequence number or an instant: times, counters, stages, the
     side whose clock runs, as the engine (clockcore.engine) gives them replaying the log
     (chessclock.logreplay) with the game's control and options (the log header's, else
@@ -863,13 +888,13 @@ class _RecordCounters:
     """A record's own state when there is no control to replay the log with: its times, the
     counters and stages the records carry, the side their order leaves running."""
 
-    def __init__(self):
-        self.running = None
+    def __init__(self) -> None:
+        self.running: str | None = None
         self.moves = {"white": 0, "black": 0}
         self.stage = {"white": 1, "black": 1}
 
-    def step(self, e):
-        typ, side = e["type"], e.get("side")
+    def step(self, e: Event) -> dict[str, Any]:
+        typ, side = e["type"], _side_of(e)
         if typ == "start":
             self.running = side or "white"
         elif typ == "press":
@@ -894,7 +919,9 @@ def _rec_time(events, st, side):
     return None
 
 
-def rule_replace(events, ruleset, at_seq=None, at_ms=None, control=None, options=None):
+def rule_replace(events: list[Event], ruleset: R.RuleSet, at_seq: int | None = None,
+                 at_ms: int | None = None, control: Control | None = None,
+                 options: Any = None) -> Ruling:
     st = state_at(events, at_seq, at_ms, control, options)
     r = Ruling(ruleset)
     r.facts = ["Last consistent record: #%s (%s) at %s, White %s, Black %s" % (
@@ -928,7 +955,7 @@ def rule_replace(events, ruleset, at_seq=None, at_ms=None, control=None, options
 
 # ---------------------------------------------------------------- command
 
-def add_arguments(p):
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.usage = ("chessclock ruling FLAGFILE [options]\n"
                "       chessclock ruling late --elapsed TIME --visitor white|black [options]\n"
                "       chessclock ruling replace FLAGFILE (--at-seq N | --at TIME) [options]\n"
@@ -1111,7 +1138,7 @@ def _run_board(what, ruleset, args, stdout):
     return 0
 
 
-def chess_board(fen):
+def chess_board(fen: str) -> chess.Board:
     import chess
 
     return chess.Board(fen)
@@ -1133,7 +1160,7 @@ def _write_result(r, args, stdout):
         stdout.write(r.text())
 
 
-def run(args, stdout, stderr):
+def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     try:
         return _run(args, stdout)
     except RulingError as e:
