@@ -14,6 +14,7 @@ reported, never hidden.
 from typing import Any
 
 from clockcore import engine as E
+from clockcore import presets
 from clockcore.control import MODE_UPCOUNT, Control, Stage
 
 SIDES = {"white": E.WHITE, "black": E.BLACK}
@@ -79,6 +80,8 @@ class LogReplay:
     """A Clock driven by a log's events, one record at a time (`step`)."""
 
     def __init__(self, control: Control, options: dict[str, Any]):
+        self.control = control
+        self.options = options
         self.clock = E.Clock(control, self._heard, **options)
         self.heard: list[tuple[str, str | None, int, dict[str, Any]]] = []
         self.notes: list[str] = []   # where the engine and the log disagree
@@ -100,8 +103,10 @@ class LogReplay:
     def step(self, e: Event, seq: Any) -> dict[str, Any]:
         """Bring the engine through record `e` (numbered `seq`): the engine's state at it."""
         t = int(e["t_ms"])
+        if e["type"] == "header":           # a game set on the clock: a new game
+            self._new_game(e)
         if e["type"] not in ENGINE_TYPES:   # an app's record (boot, seal, session, ...)
-            self.clock.tick(t)
+            self._bring_to(t)
             return self.state(t)
         try:
             if not _drive(self.clock, e):
@@ -132,6 +137,21 @@ class LogReplay:
                                                         found["times"]["black"]))
             return self._adopt(logged, t)
         return found
+
+    def _new_game(self, header: Event) -> None:
+        """A fresh Clock for the game a header (`log export`) sets: its control when it
+        names one the presets read (else the one given), its options."""
+        control = self.control
+        spec = header.get("spec") or header.get("control")
+        if isinstance(spec, str):
+            try:
+                control, _ = presets.resolve(spec)
+            except ValueError:
+                pass
+        options = dict(self.options)
+        options.update({k: header[k] for k in OPTION_NAMES if k in header})
+        self.clock = E.Clock(control, self._heard, **options)
+        self.heard.clear()
 
     def _bring_to(self, t: int) -> None:
         """tick(t), and the time-out of a side whose time a correction at t left at 0: the

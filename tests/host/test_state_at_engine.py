@@ -177,3 +177,25 @@ def test_an_instant_needs_the_control():
         RU.state_at(events, at_ms=5000)
     assert RU.state_at(events, at_seq=2)["times"] == {"white": events[1]["white_ms"],
                                                       "black": events[1]["black_ms"]}
+
+
+def test_each_game_of_an_export_is_replayed_from_its_own_header():
+    """`log export` of a log with two games: each header starts a fresh engine with its own
+    control and options; the second game's records are the engine's too."""
+    first, _ = presets.resolve("300+2")
+    second, _ = presets.resolve("60")
+    g1 = simulate.replay(first, BOTH)[:-1]
+    g2 = simulate.replay(second, BOTH, freeze=False)[:-1]
+    h1 = {"type": "header", "t_ms": 0, "spec": "300+2", "white_ms": 300000,
+          "black_ms": 300000, "freeze": True, "stage_on_flag": False,
+          "inc_at_turn_start": False}
+    h2 = dict(h1, spec="60", white_ms=60000, black_ms=60000, freeze=False)
+    events = [h1] + g1 + [h2] + g2
+    for seq in range(1, len(events) + 1):
+        st_ = RU.state_at(events, at_seq=seq, control=second)
+        e = events[seq - 1]
+        assert st_["notes"] == [], (seq, st_["notes"])
+        assert st_["times"] == {"white": e["white_ms"], "black": e["black_ms"]}
+    last = RU.state_at(events, at_ms=100000, control=second)
+    assert last["notes"] == [] and last["moves"] == {"white": 2, "black": 1}
+    assert last["running"] == "black"    # no freeze: Black's clock runs on past its flag
