@@ -21,7 +21,7 @@ STUB_PKG_esp32 := micropython-esp32-stubs==1.29.0.post1
 BOARD ?= pico-tm1637
 PORT ?=
 
-.PHONY: venv test test-wheel lint pytest mp-test mpy mpy-test typecheck firmware deploy bench clean sim hardware board-test test-board socat romfs deploy-romfs
+.PHONY: venv test test-wheel lint pytest mp-test mpy mpy-test typecheck typecheck-host firmware deploy bench clean sim hardware board-test test-board socat romfs deploy-romfs
 
 venv: $(STAMP)
 
@@ -37,7 +37,7 @@ $(STAMP): pyproject.toml constraints.txt firmware/clockcore/version.py
 
 # The steps, in this order; the first failure stops the run (make runs a target's
 # prerequisites left to right; not meant for make -j).
-test: lint pytest mp-test mpy-test typecheck test-wheel board-test
+test: lint pytest mp-test mpy-test typecheck typecheck-host test-wheel board-test
 
 # The single steps.
 lint: $(STAMP)
@@ -72,6 +72,10 @@ typecheck: $(STAMP)
 			--custom-typeshed-dir $(STUBS)/$$port --cache-dir $(VENV)/mypy-cache/$$port \
 			firmware; \
 	done
+
+# mypy on the host package (host/chessclock) on CPython's typeshed; settings in host/mypy.ini.
+typecheck-host: $(STAMP)
+	$(BIN)/mypy --config-file host/mypy.ini --cache-dir $(VENV)/mypy-cache/host -p chessclock
 
 # The host package on its own: a wheel built from this tree (pip wheel, hatchling from PyPI),
 # installed with its dependencies (constraints.txt, no plot extra) into a fresh venv in a

@@ -11,6 +11,7 @@ import time
 import zlib
 
 from chessclock import link as L
+from chessclock import timetext as T
 
 USB_IDS = {  # (vid, pid): what it is
     (0x2E8A, 0x0005): "Raspberry Pi Pico (MicroPython USB serial)",
@@ -107,7 +108,8 @@ def add_arguments_addstage(p):
 
 
 def add_arguments_split(p):
-    p.add_argument("elapsed", metavar="ELAPSED", help="time since the scheduled start: 75m")
+    p.add_argument("elapsed", metavar="ELAPSED",
+                   help="time since the scheduled start: 75m, 1h15m or 1:15:00 (with a unit)")
     p.add_argument("--visitor", required=True, choices=("white", "black"),
                    help="the late visitor's colour: charged 60%%, the home player 40%% "
                    "(RGC 12.1; `chessclock ruling late`)")
@@ -129,7 +131,8 @@ def add_arguments_resume(p):
 
 def add_arguments_adjust(p):
     p.add_argument("side", choices=("white", "black"))
-    p.add_argument("amount", metavar="AMOUNT", help="+2m, -30s, +1500ms, +1:30")
+    p.add_argument("amount", metavar="AMOUNT",
+                   help="+2m, -30s, +1.5s, +1500ms, +1:30 (with a unit)")
     _common(p)
 
 
@@ -175,56 +178,19 @@ def argparse_suppress():
 
 
 # ---- helpers ------------------------------------------------------------------------------
-MAX_MS = 100 * 3600 * 1000   # no clock time or correction is ever 100 hours
-
-
-def parse_ms(text, signed=True):
-    """'+2m' -> 120000, '-30s' -> -30000, '1500ms', '+1:30' -> 90000, '45' -> 45000.
-    Refuses what is not a time and anything of 100 hours or more (ClockError)."""
-    t = text.strip()
-    sign = 1
-    bad = L.ClockError(L.EXIT_INPUT, "%r is not a time: use %s" % (
-        text[:40], "+2m, -30s, +1500ms or +1:30" if signed else "5m, 4:30 or 1:02:00"))
-    if t[:1] in ("+", "-"):
-        if not signed:
-            raise bad
-        sign = -1 if t[0] == "-" else 1
-        t = t[1:]
-    if not t or len(t) > 20:
-        raise bad
+def parse_ms(text: str, signed: bool = True) -> int:
+    """A duration as chessclock.timetext reads it ('+2m' -> 120000, '-30s' -> -30000,
+    '1500ms', '+1:30' -> 90000; a bare number has no unit and is refused), as a ClockError
+    (bad input) when it is not one."""
     try:
-        if ":" in t:
-            parts = [int(x) for x in t.split(":")]
-            if len(parts) > 3 or any(x < 0 for x in parts):
-                raise ValueError
-            v = 0
-            for x in parts:
-                v = v * 60 + x
-            ms = v * 1000
-        else:
-            for unit, mult in (("ms", 1), ("h", 3600000), ("m", 60000), ("s", 1000), ("", 1000)):
-                if t.endswith(unit):
-                    num = float(t[:len(t) - len(unit)])
-                    if not num == num or num < 0 or num * mult >= MAX_MS:  # NaN, sign
-                        raise ValueError
-                    ms = round(num * mult)
-                    break
-    except (ValueError, OverflowError):
-        raise bad from None
-    if ms >= MAX_MS:
-        raise L.ClockError(L.EXIT_INPUT, "%s is more than any clock holds (100 hours)"
-                           % text.strip()[:40])
-    return sign * ms
+        return T.parse_duration(text, signed)
+    except T.DurationError as e:
+        raise L.ClockError(L.EXIT_INPUT, str(e)) from None
 
 
-def fmt_ms(ms):
-    ms = int(ms)
-    neg = ms < 0
-    ms = abs(ms)
-    h, rest = divmod(ms // 1000, 3600)
-    m, s = divmod(rest, 60)
-    text = "%d:%02d:%02d" % (h, m, s) if h else "%d:%02d" % (m, s)
-    return ("-" if neg else "") + text
+def fmt_ms(ms: int | str) -> str:
+    """m:ss, h:mm:ss from an hour (chessclock.timetext)."""
+    return T.clock_text(ms)
 
 
 def kind_of(vid, pid):
@@ -475,7 +441,7 @@ def run_watch(args, stdout, stderr):
         rnd = _round_of(args)
     except L.ClockError as e:
         return _err(stderr, e)
-    links = {}
+    links: dict[str, L.Link] = {}
     hellos = {}
 
     def one(port):
@@ -487,9 +453,9 @@ def run_watch(args, stdout, stderr):
             return {"port": port, "ok": True,
                     "result": _named(lk.request("status"), hellos[port], port, rnd)}
         except L.ClockError as e:
-            lk = links.pop(port, None)
-            if lk is not None:
-                lk.close()
+            gone = links.pop(port, None)
+            if gone is not None:
+                gone.close()
             return {"port": port, "ok": False, "code": e.code, "error": str(e)}
 
     from chessclock import clock_view as V

@@ -8,6 +8,8 @@ a colour (RUNNING side `▶`, `FLAG`), so it reads the same without colour.
 """
 
 import time
+from collections.abc import Mapping
+from typing import IO, Any
 
 from rich import box
 from rich.console import Console
@@ -19,7 +21,7 @@ RUN_STYLE = "bold black on green"
 FLAG_STYLE = "bold white on red"
 
 
-def console(stream, width=None):
+def console(stream: IO[str], width: int | None = None) -> Console:
     """A rich Console writing to `stream` (colour only when it is a terminal)."""
     return Console(file=stream, width=width, highlight=False, soft_wrap=False)
 
@@ -31,12 +33,11 @@ def _i(fields, name, default=-1):
         return default
 
 
-def fmt_clock(ms):
+def fmt_clock(ms: int | str) -> str:
     """A clock's time as the display shows it: m:ss, h:mm:ss from an hour."""
-    ms = max(0, int(ms))
-    h, rest = divmod(ms // 1000, 3600)
-    m, s = divmod(rest, 60)
-    return "%d:%02d:%02d" % (h, m, s) if h else "%d:%02d" % (m, s)
+    from chessclock.timetext import clock_text
+
+    return clock_text(max(0, int(ms)))
 
 
 def _flags(fields):
@@ -49,7 +50,7 @@ def _flags(fields):
             enumerate(fell)}
 
 
-def side_cell(fields, side):
+def side_cell(fields: Mapping[str, Any], side: str) -> Text:
     """A side's time and moves; the running side `▶` in green, a fallen flag in red."""
     p = side[0]
     text = Text(fmt_clock(_i(fields, p, 0)))
@@ -64,7 +65,7 @@ def side_cell(fields, side):
     return text
 
 
-def notes(fields):
+def notes(fields: Mapping[str, Any]) -> str:
     """What needs the arbiter's eye, in words: battery, key refusals, the log full, sealing."""
     out = []
     if fields.get("batlow") == "1":
@@ -99,7 +100,8 @@ def notes(fields):
 NARROW = 110   # below this many columns the table leaves out ports and players
 
 
-def status_table(rows, title=None, caption=None, width=None):
+def status_table(rows: list[Any], title: str | None = None,
+                 caption: str | None = None, width: int | None = None) -> Table:
     """The table of clocks. rows: dicts {"port", "ok", "result" (status fields, with
     "clock" its id and "board" its board number when known) | "error"}. `width`: the
     terminal's; a narrow one gets the table without ports, players and borders."""
@@ -121,7 +123,7 @@ def status_table(rows, title=None, caption=None, width=None):
     t.add_column("Black (moves)", no_wrap=True)
     t.add_column("Notes", overflow="fold", min_width=8 if narrow else 14)
     for r in rows:
-        cells = []
+        cells: list[str | Text] = []
         res = r.get("result") if r["ok"] else {}
         if boards:
             cells.append(str(res.get("board") or "-"))
@@ -142,7 +144,7 @@ def status_table(rows, title=None, caption=None, width=None):
     return t
 
 
-def title_for(rows, now=None):
+def title_for(rows: list[Any], now: float | None = None) -> str:
     """'3 clocks, 2 answering, 14:02:31' (the local time of this reading)."""
     answering = sum(1 for r in rows if r["ok"])
     when = time.strftime("%H:%M:%S", time.localtime(now))

@@ -25,6 +25,8 @@ seen: a proof.
 
 import heapq
 import itertools
+from collections.abc import Iterable
+from typing import Any
 
 import chess
 
@@ -36,7 +38,8 @@ DEFAULT_NODES = 60000
 
 
 class MateVerdict:
-    def __init__(self, status, attacker, method, line=(), nodes=0):
+    def __init__(self, status: str, attacker: chess.Color, method: str,
+                 line: Iterable[str] = (), nodes: int = 0) -> None:
         self.status = status
         self.attacker = attacker        # chess.WHITE / chess.BLACK: the side that would mate
         self.method = method            # how it was decided, in words
@@ -44,10 +47,10 @@ class MateVerdict:
         self.nodes = nodes
 
     @property
-    def mate_impossible(self):
+    def mate_impossible(self) -> bool:
         return self.status == PROVEN
 
-    def describe(self):
+    def describe(self) -> str:
         who = "White" if self.attacker == chess.WHITE else "Black"
         if self.status == PROVEN:
             return "PROVEN: %s cannot checkmate by any series of legal moves (%s)" % (
@@ -57,7 +60,7 @@ class MateVerdict:
         return "UNDECIDED: no mate found and no proof within %d positions (%s)" % (
             self.nodes, self.method)
 
-    def as_dict(self):
+    def as_dict(self) -> dict[str, Any]:
         return {"status": self.status, "attacker": "white" if self.attacker else "black",
                 "method": self.method, "line": self.line, "nodes": self.nodes}
 
@@ -179,7 +182,7 @@ def _key(board):
 def _search(board, attacker, max_nodes):
     start = board.copy(stack=False)
     counter = itertools.count()
-    seen = {_key(start): None}   # key -> (parent key, move) for the line back
+    seen: dict[Any, Any] = {_key(start): None}   # key -> (parent key, move) for the line back
     boards = {}
     frontier = [(_heuristic(start, attacker), 0, next(counter), _key(start))]
     boards[_key(start)] = start
@@ -224,7 +227,8 @@ def _line(seen, key, start):
     return san
 
 
-def can_mate(board, attacker, max_nodes=DEFAULT_NODES):
+def can_mate(board: chess.Board, attacker: chess.Color,
+             max_nodes: int = DEFAULT_NODES) -> MateVerdict:
     """Can `attacker` (chess.WHITE/BLACK) checkmate the other king by any series of legal
     moves from `board`? A MateVerdict."""
     if board.is_checkmate():
@@ -249,7 +253,7 @@ def can_mate(board, attacker, max_nodes=DEFAULT_NODES):
 
 # The old rules' lists of endings in which nobody can mate (ACT 13, RAP 10e, S3): piece
 # letters besides the king, per side.
-def material_signature(board, color):
+def material_signature(board: chess.Board, color: chess.Color) -> str:
     order = "QRBNP"
     s = ""
     for ch in order:
@@ -258,7 +262,7 @@ def material_signature(board, color):
     return "K" + s
 
 
-def same_colour_bishops(board):
+def same_colour_bishops(board: chess.Board) -> bool:
     bishops = board.pieces(chess.BISHOP, chess.WHITE) | board.pieces(chess.BISHOP, chess.BLACK)
     return bool(bishops) and (not bishops & chess.BB_DARK_SQUARES
                               or not bishops & chess.BB_LIGHT_SQUARES)

@@ -631,13 +631,10 @@ def _step(eng, game, rec, res):
 
 # ---- output --------------------------------------------------------------------------
 def _hms(ms, frac=True):
-    s, r = divmod(max(ms, 0), 1000)
-    h, s2 = divmod(s, 3600)
-    m, s3 = divmod(s2, 60)
-    out = "%d:%02d:%02d" % (h, m, s3)
-    if r and frac:
-        out += (".%03d" % r).rstrip("0")
-    return out
+    """h:mm:ss and, with `frac`, the milliseconds that are not 0 (PGN's [%clk])."""
+    from chessclock.timetext import clock_text
+
+    return clock_text(max(ms, 0), millis=frac, hours=True, trim=True)
 
 
 def table(res):
@@ -715,7 +712,7 @@ def to_pgn(game, moves_pgn=None):
         if out.headers.get("Result", "*") == "*":
             out.headers["Result"] = "0-1" if game.flag_side == 0 else "1-0"
         out.headers["Termination"] = "time forfeit"
-    node = out
+    node: chess.pgn.GameNode = out
     # A game resumed from an adjournment: its earlier sessions' moves carry no clock here
     skip = game.before[0] + game.before[1]
     if moves is not None:
@@ -736,9 +733,9 @@ def to_pgn(game, moves_pgn=None):
         out.comment = ("Clock only, no moves (export with --pgn SCORESHEET for them): time left "
                        "after each press (time it took): " + "; ".join(words)) if words \
             else "Clock only: no press recorded"
-    for i in range(n if moves is not None else 0):
+    for i, mv in enumerate((moves or [])[:n]):   # no moves: the comment above says it
         side, clk, emt, _ = game.plies[i]
-        node = node.add_variation(moves[i])
+        node = node.add_variation(mv)
         c = "[%%clk %s]" % _hms(clk)
         if emt >= 0:
             c += " [%%emt %s]" % _hms(emt)

@@ -17,10 +17,25 @@ FLAGFILE is JSON Lines of clock events: the output of `chessclock simulate` or o
 the move counter is advisory and the scoresheet (--pgn) decides whether a control was met.
 """
 
+from __future__ import annotations  # the annotations name chess and Control, imported late
+
 import importlib.util
 import json
+from collections.abc import Iterable
+from typing import IO, TYPE_CHECKING, Any
 
 from chessclock import rules as R
+from chessclock import timetext as T
+
+if TYPE_CHECKING:   # for the annotations only: chess is imported where it is used
+    import argparse
+
+    import chess
+    import chess.pgn
+
+    from clockcore.control import Control
+
+Event = dict[str, Any]   # one clock event, as simulate and `log export` write it
 
 SIDES = ("white", "black")
 CORRECTIONS = ("adjust", "set-time", "set-moves", "set-stage", "undo", "add-stage", "unflag",
@@ -33,7 +48,7 @@ class RulingError(ValueError):
 
 # ---------------------------------------------------------------- input
 
-def load_events(source):
+def load_events(source: str | IO[str]) -> list[Event]:
     """Event dicts from a JSON Lines file path or file object (blank lines skipped)."""
     if hasattr(source, "read"):
         text, where = source.read(), getattr(source, "name", "<input>")
@@ -52,7 +67,7 @@ def load_events(source):
     return parse_events(text, where)
 
 
-def is_clock_log(data):
+def is_clock_log(data: bytes) -> bool:
     """True when the bytes are a clock's log file (framed records, as `log pull` saves)."""
     return data[:2] in (b"LG", b"HD")
 
@@ -60,7 +75,8 @@ def is_clock_log(data):
 class Source:
     """Where a ruling's events come from and what the verification established."""
 
-    def __init__(self, path, kind, lines, verified, game=None, clock=None):
+    def __init__(self, path: str, kind: str, lines: list[str], verified: bool,
+                 game: int | None = None, clock: str | None = None) -> None:
         self.path = path
         self.kind = kind          # "log" or "jsonl"
         self.lines = lines        # the verification in words
@@ -68,7 +84,7 @@ class Source:
         self.game = game
         self.clock = clock
 
-    def as_dict(self):
+    def as_dict(self) -> dict[str, Any]:
         return {"file": self.path, "kind": self.kind, "verified": self.verified,
                 "game": self.game, "clock": self.clock, "lines": self.lines}
 
@@ -80,7 +96,8 @@ UNVERIFIED_BANNER = (
     "##############################################################")
 
 
-def load_source(path, key=None, game=None, unverified=False):
+def load_source(path: str, key: bytes | None = None, game: int | None = None,
+                unverified: bool = False) -> tuple[list[Event], Source]:
     """(events, Source). A clock's .log is verified first (chessclock log verify): one that
     is not authentic is refused unless `unverified`. JSON Lines (simulate output, a log
     export) carries no proof: its ruling is marked unverified."""
@@ -124,7 +141,7 @@ def load_source(path, key=None, game=None, unverified=False):
     return events, Source(path, "log", lines, ok, g.number, g.header["clock_id"])
 
 
-def parse_events(text, where="<input>"):
+def parse_events(text: str, where: str = "<input>") -> list[Event]:
     out = []
     for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():
@@ -142,7 +159,8 @@ def parse_events(text, where="<input>"):
     return out
 
 
-def resolve_control(spec, events=()):
+def resolve_control(spec: str | None, events: Iterable[Event] = ()
+                    ) -> tuple[Control | None, str | None, Any]:
     """(Control or None, spec text or None, preset or None): --control, else a control
     record in the log (type 'control' with 'spec' or 'control', or the game header that
     `chessclock log export --format jsonl` writes); the last one in the log."""
@@ -164,67 +182,21 @@ def resolve_control(spec, events=()):
     return control, spec, preset
 
 
-MAX_DURATION_MS = 100 * 3600 * 1000   # nothing an arbiter times is 100 hours
+def parse_duration(text: str) -> int:
+    """What an arbiter types for a duration (chessclock.timetext: 75m, 1h15m, 90s, 1:15:00;
+    a bare number has no unit and is refused) -> ms."""
+    try:
+        return T.parse_duration(text)
+    except T.DurationError as e:
+        raise RulingError(str(e)) from None
 
 
-def parse_duration(text):
-    """'75m', '1h15m', '90s', '4500000ms', '1:15:00', '75:00' (m:ss), '75' (minutes) -> ms."""
-    t = text.strip().lower().replace(" ", "")
-    if not t:
-        raise RulingError("empty duration")
-    if len(t) > 24:
-        raise RulingError("%r... is not a duration a clock holds" % t[:20])
-    ms = _parse_duration(t, text)
-    if ms >= MAX_DURATION_MS:
-        raise RulingError("%s is more than any clock holds (100 hours)" % text.strip())
-    return ms
+def fmt(ms: int | None) -> str:
+    """Milliseconds as h:mm:ss.mmm (or m:ss.mmm under an hour); None as '-'."""
+    return "-" if ms is None else T.clock_text(ms, millis=True)
 
 
-def _parse_duration(t, text):
-    if ":" in t:
-        parts = t.split(":")
-        if not all(p.isdigit() for p in parts) or len(parts) > 3:
-            raise RulingError("bad duration %r" % text)
-        ms = 0
-        for p in parts:
-            ms = ms * 60 + int(p)
-        return ms * 1000 * (60 if len(parts) == 1 else 1)
-    if t.isdigit():
-        return int(t) * R.MIN
-    units = {"h": 3600000, "m": 60000, "s": 1000, "ms": 1}
-    ms, num, i = 0, "", 0
-    while i < len(t):
-        ch = t[i]
-        if ch.isdigit():
-            num += ch
-            i += 1
-            continue
-        unit = "ms" if t[i:i + 2] == "ms" else ch
-        if unit not in units or not num:
-            raise RulingError("bad duration %r (use e.g. 75m, 1h15m, 90s, 1:15:00)" % text)
-        ms += int(num) * units[unit]
-        num = ""
-        i += len(unit)
-    if num:
-        raise RulingError("bad duration %r: a number without a unit at the end" % text)
-    return ms
-
-
-def fmt(ms):
-    """Milliseconds as h:mm:ss.mmm (or m:ss.mmm under an hour)."""
-    if ms is None:
-        return "-"
-    sign = "-" if ms < 0 else ""
-    ms = abs(int(ms))
-    s, milli = divmod(ms, 1000)
-    m, s = divmod(s, 60)
-    h, m = divmod(m, 60)
-    if h:
-        return "%s%d:%02d:%02d.%03d" % (sign, h, m, s, milli)
-    return "%s%d:%02d.%03d" % (sign, m, s, milli)
-
-
-def read_pgn(path):
+def read_pgn(path: str) -> chess.pgn.Game:
     import chess.pgn
 
     try:
@@ -244,7 +216,7 @@ def read_pgn(path):
     return game
 
 
-def scoresheet(game):
+def scoresheet(game: chess.pgn.Game) -> dict[str, Any]:
     """{'white': n, 'black': n, 'board': final board, 'last_mover': side or None}."""
     board = game.board()
     counts = {"white": 0, "black": 0}
@@ -259,14 +231,19 @@ def scoresheet(game):
 
 # ---------------------------------------------------------------- facts
 
-def other(side):
+def _side_of(e: Event) -> Any:
+    """The event's side: "white", "black", or None (an event of both or of nobody)."""
+    return e.get("side")
+
+
+def other(side: str) -> str:
     return "black" if side == "white" else "white"
 
 
 class Facts:
     """What the log shows, walked once in order."""
 
-    def __init__(self, events):
+    def __init__(self, events: list[Event]) -> None:
         self.events = [e for e in events if e.get("type") != "final"]
         finals = [e for e in events if e.get("type") == "final"]
         self.final = finals[-1] if finals else None
@@ -284,7 +261,7 @@ class Facts:
         running = None
         open_stop = None
         for e in self.events:
-            typ, side = e["type"], e.get("side")
+            typ, side = e["type"], _side_of(e)
             if typ == "start":
                 self.start = e
                 running = side or "white"
@@ -329,23 +306,24 @@ class Facts:
             if typ == "set-moves" and side:
                 self.presses[side] = e.get("moves", self.presses[side])
 
-    def frozen_after(self, t_ms):
+    def frozen_after(self, t_ms: int) -> bool:
         """True if the log shows the clock frozen after t_ms (a flag with freeze on)."""
         return any(e.get("state") == "frozen" or e.get("frozen") for e in self.events
                    if e["type"] in ("ignored", "flag") and e.get("t_ms", -1) >= t_ms)
 
     @property
-    def standing_flags(self):
+    def standing_flags(self) -> list[Event]:
         return [f for f in self.flags if "unflag_t_ms" not in f]
 
-    def stop_after(self, t_ms):
+    def stop_after(self, t_ms: int) -> int | None:
         """The first stop of the clocks (pause or end) at or after t_ms, or None."""
         times = [s["t_ms"] for s in self.stops if s["t_ms"] >= t_ms]
         if self.end is not None and self.end["t_ms"] >= t_ms:
             times.append(self.end["t_ms"])
         return min(times) if times else None
 
-    def lines(self, control_text=None, ruleset=None):
+    def lines(self, control_text: str | None = None,
+              ruleset: R.RuleSet | None = None) -> list[str]:
         out = []
         if control_text:
             out.append("Control: %s" % control_text)
@@ -402,7 +380,7 @@ class Facts:
         return out
 
 
-def describe_correction(c):
+def describe_correction(c: Event) -> str:
     typ, side = c["type"], c.get("side", "both")
     reason = " (%s)" % c["reason"] if c.get("reason") else ""
     if typ == "adjust":
@@ -436,7 +414,17 @@ def describe_correction(c):
 # ---------------------------------------------------------------- the flag ruling
 
 class Ruling:
-    def __init__(self, ruleset):
+    """A ruling: the facts, the lines (text, article), the result. Some kinds carry more,
+    set only by them (as_dict lists those that are set)."""
+
+    split: dict[str, int] | None    # late: each side's share of the elapsed time (None: default)
+    times: dict[str, int]           # late: the times to set after the split
+    state: dict[str, Any]           # replace: state_at's answer
+    points: dict[str, Any]          # playoff
+    in_time: bool                   # complaint
+    illegal: dict[str, Any]         # illegal-move
+
+    def __init__(self, ruleset: R.RuleSet) -> None:
         self.ruleset = ruleset
         self.facts = []
         self.lines = []      # (text, article)
@@ -448,10 +436,10 @@ class Ruling:
         self.referred = None  # why the case goes to the organisers (rules silent: S3)
         self.facts_title = "FACTS (from the clock's log)"
 
-    def rule(self, text, topic=None, article=None):
+    def rule(self, text: str, topic: str | None = None, article: str | None = None) -> None:
         self.lines.append((text, article or (self.ruleset.art(topic) if topic else "")))
 
-    def as_dict(self):
+    def as_dict(self) -> dict[str, Any]:
         return {"rules": self.ruleset.key, "facts": self.facts,
                 "ruling": [{"text": t, "article": a} for t, a in self.lines],
                 "result": self.result, "summary": self.summary, "mate": self.mate,
@@ -461,7 +449,7 @@ class Ruling:
                                                  "in_time", "illegal")
                    if hasattr(self, k)}}
 
-    def verification_lines(self):
+    def verification_lines(self) -> list[str]:
         if self.source is None:
             return []
         out = []
@@ -471,7 +459,7 @@ class Ruling:
         out += ["  - " + x for x in self.source.lines]
         return out
 
-    def text(self):
+    def text(self) -> str:
         out = self.verification_lines()
         out.append(self.facts_title)
         out += ["  - " + f for f in self.facts]
@@ -506,15 +494,43 @@ def _win(side):
     return "1-0" if side == "white" else "0-1"
 
 
-def rule_flag(events, ruleset, control=None, control_text=None, game=None, board=None,
-              max_nodes=None):
+def rule_flag(events: list[Event], ruleset: R.RuleSet, control: Control | None = None,
+              control_text: str | None = None, game: chess.pgn.Game | None = None,
+              board: chess.Board | None = None, max_nodes: int | None = None) -> Ruling:
     """The ruling on the flag(s) in `events`. `game` a chess.pgn.Game (the scoresheet up
-    to the flag), `board` a chess.Board (the final position) if no game."""
+    to the flag), `board` a chess.Board (the final position) if no game. The facts are
+    gathered first (Facts, the scoresheet, the flags to rule on); then each question is
+    decided and explained in turn, the first that settles the game ending the ruling."""
     from chessclock import deadpos
 
     facts = Facts(events)
     r = Ruling(ruleset)
     r.facts = facts.lines(control_text, ruleset)
+    sheet, board = _position_facts(r, game, board)
+    candidates = _flag_candidates(facts, control, sheet)
+    if not candidates:
+        r.rule("No flag stands in the log: nothing to rule on for time.", "flag_fall")
+        r.summary = "no flag"
+        return r
+
+    first = candidates[0]
+    loser = first["side"]
+    r.rule("%s's flag fell first, at %s (the clock records the instant time ran out)"
+           % (loser.capitalize(), fmt(first["t_ms"])), "flag_fall")
+    req = _stage_requirement(control, loser, first)
+    if _rule_moves_made(r, first, req, sheet, ruleset):
+        return r
+    done, r = _rule_both_flags(r, facts, candidates, first, req, control, ruleset)
+    if done:
+        return r
+    nodes = max_nodes or deadpos.DEFAULT_NODES
+    if ruleset.cannot_mate == R.MATE_ANY_SERIES:
+        return _rule_mate_any_series(r, board, loser, nodes)
+    return _rule_material(r, board, loser, nodes, ruleset)
+
+
+def _position_facts(r, game, board):
+    """The scoresheet's facts and the position at the flag: (sheet or None, board)."""
     sheet = scoresheet(game) if game is not None else None
     if sheet is not None:
         board = sheet["board"]
@@ -522,7 +538,12 @@ def rule_flag(events, ruleset, control=None, control_text=None, game=None, board
                        % (sheet["white"], sheet["black"], "White" if board.turn else "Black"))
     if board is not None:
         r.facts.append("Position at the flag: %s" % board.fen())
+    return sheet, board
 
+
+def _flag_candidates(facts, control, sheet):
+    """The flags to rule on, earliest first: the standing flags, and the stages passed on
+    time-out whose moves were missed."""
     # A control missed at a stage passed on time-out (the clock's "TIME" mode) is a flag too.
     # The clock logs such a time-out as a flag of the stage followed by the stage passed at
     # the same instant: it is ruled on below from the stage pass, with the presses made.
@@ -544,19 +565,14 @@ def rule_flag(events, ruleset, control=None, control_text=None, game=None, board
             candidates.append(dict(s, kind="timeout", presses_in_stage=s["presses_in_stage"],
                                    stage=int(s["stage"]) - 1, proven=made == -1))
     candidates.sort(key=lambda c: c["t_ms"])
-    if not candidates:
-        r.rule("No flag stands in the log: nothing to rule on for time.", "flag_fall")
-        r.summary = "no flag"
-        return r
+    return candidates
 
-    first = candidates[0]
+
+def _rule_moves_made(r, first, req, sheet, ruleset):
+    """Decide and explain whether the flagged side had made the stage's moves (6.3.1, 6.4;
+    the counter is advisory). True when that settles the ruling (the control was met, or
+    only the scoresheet can tell)."""
     loser = first["side"]
-    winner = other(loser)
-    r.rule("%s's flag fell first, at %s (the clock records the instant time ran out)"
-           % (loser.capitalize(), fmt(first["t_ms"])), "flag_fall")
-
-    # -- were the stage's moves made? (6.3.1 / 6.4; the counter is advisory)
-    req = _stage_requirement(control, loser, first)
     control_met = False
     if first["kind"] == "timeout":
         r.rule("The clock passed %s to stage %d on time-out after %d presses in stage %d, "
@@ -574,7 +590,7 @@ def rule_flag(events, ruleset, control=None, control_text=None, game=None, board
                          "by %s" % (loser, fmt(first["t_ms"])))
             r.rule("The scoresheet has %d moves by %s in all; whether they were made before "
                    "the time-out the log cannot show" % (sheet[loser], loser), "moves_check")
-            return r
+            return True
     elif req is None:
         r.rule("The control is not known (give --control): whether the stage asked for a "
                "number of moves cannot be checked", "moves_check")
@@ -619,9 +635,16 @@ def rule_flag(events, ruleset, control=None, control_text=None, game=None, board
                     "arbiter corrects the clock" % loser
         r.rule("No loss on time; the arbiter sets the clock right and play continues",
                "wrong_setting")
-        return r
+        return True
 
-    # -- both flags
+    return False
+
+
+def _rule_both_flags(r, facts, candidates, first, req, control, ruleset):
+    """Decide and explain what the other flag and the stop of the clocks change (6.8 and
+    each rule set's own answer). (True, ruling) when that settles it, else (False, r)."""
+    loser = first["side"]
+    winner = other(loser)
     second = next((c for c in candidates[1:] if c["side"] == winner), None)
     stop = facts.stop_after(first["t_ms"])
     if facts.frozen_after(first["t_ms"]):
@@ -642,7 +665,7 @@ def rule_flag(events, ruleset, control=None, control_text=None, game=None, board
                 r.rule("Both flags are down: the game is drawn, whatever the order",
                        "both_flags")
                 r.result, r.summary = "1/2-1/2", "both flags down: draw"
-                return r
+                return True, r
         elif ruleset.both_flags == R.BOTH_REFERRED:
             if claimed_before:
                 r.rule("The clocks were stopped at %s with only %s's flag down: the flag "
@@ -652,7 +675,7 @@ def rule_flag(events, ruleset, control=None, control_text=None, game=None, board
 
                 r.rule("The opponent must announce the flag; with both flags down the "
                        "rules do not say who wins", "both_flags")
-                return refer(r, "both flags down (%s first)" % loser)
+                return True, refer(r, "both flags down (%s first)" % loser)
         elif ruleset.both_flags == R.BOTH_LATER_UNCLAIMED_DRAW:
             if claimed_before:
                 r.rule("%s stopped the clocks at %s with his own flag up: a valid claim "
@@ -662,7 +685,7 @@ def rule_flag(events, ruleset, control=None, control_text=None, game=None, board
                 r.rule("%s's flag fell after %s's flag, which had not been claimed: the "
                        "game is drawn" % (winner.capitalize(), loser), "both_flags")
                 r.result, r.summary = "1/2-1/2", "flag after an unclaimed flag: draw"
-                return r
+                return True, r
         else:
             last = req is not None and req[2]
             r.rule("The first flag decides; had the order not been established, the game "
@@ -678,37 +701,48 @@ def rule_flag(events, ruleset, control=None, control_text=None, game=None, board
                    "claim (the log cannot tell who stopped them)"
                    % (fmt(stop), loser, winner), "claim")
 
-    # -- can the opponent mate?
-    nodes = max_nodes or deadpos.DEFAULT_NODES
-    if ruleset.cannot_mate == R.MATE_ANY_SERIES:
-        if board is None:
-            r.rule("%s loses on time, unless the position is such that %s cannot checkmate "
-                   "by any series of legal moves (give --pgn or --fen to check)"
-                   % (loser.capitalize(), winner), "time_loss")
-            r.result, r.summary = _win(winner), "loss on time (position not checked)"
-            return r
-        import chess
+    return False, r
 
-        v = deadpos.can_mate(board, chess.WHITE if winner == "white" else chess.BLACK,
-                             max_nodes=nodes)
-        r.mate = v.as_dict()
-        r.rule(v.describe(), "cannot_mate")
-        if v.status == deadpos.PROVEN:
-            r.rule("%s cannot checkmate %s's king by any series of legal moves: the game "
-                   "is drawn" % (winner.capitalize(), loser), "time_loss")
-            r.result, r.summary = "1/2-1/2", "flag fell, but the opponent cannot mate: draw"
-        elif v.status == deadpos.FOUND:
-            r.rule("%s can still checkmate: %s loses on time" % (winner.capitalize(), loser),
-                   "time_loss")
-            r.result, r.summary = _win(winner), "%s loses on time" % loser
-        else:
-            r.rule("%s loses on time unless the arbiter establishes that no series of legal "
-                   "moves mates (the search did not settle it)" % loser.capitalize(),
-                   "time_loss")
-            r.result, r.summary = _win(winner), "loss on time (dead position undecided)"
+
+def _rule_mate_any_series(r, board, loser, nodes):
+    """FIDE 6.9: a loss on time unless no series of legal moves mates (deadpos's search)."""
+    from chessclock import deadpos
+
+    winner = other(loser)
+    if board is None:
+        r.rule("%s loses on time, unless the position is such that %s cannot checkmate "
+               "by any series of legal moves (give --pgn or --fen to check)"
+               % (loser.capitalize(), winner), "time_loss")
+        r.result, r.summary = _win(winner), "loss on time (position not checked)"
         return r
+    import chess
 
-    # old rules: a material list, RAP with the "unless he shows mate" exception
+    v = deadpos.can_mate(board, chess.WHITE if winner == "white" else chess.BLACK,
+                         max_nodes=nodes)
+    r.mate = v.as_dict()
+    r.rule(v.describe(), "cannot_mate")
+    if v.status == deadpos.PROVEN:
+        r.rule("%s cannot checkmate %s's king by any series of legal moves: the game "
+               "is drawn" % (winner.capitalize(), loser), "time_loss")
+        r.result, r.summary = "1/2-1/2", "flag fell, but the opponent cannot mate: draw"
+    elif v.status == deadpos.FOUND:
+        r.rule("%s can still checkmate: %s loses on time" % (winner.capitalize(), loser),
+               "time_loss")
+        r.result, r.summary = _win(winner), "%s loses on time" % loser
+    else:
+        r.rule("%s loses on time unless the arbiter establishes that no series of legal "
+               "moves mates (the search did not settle it)" % loser.capitalize(),
+               "time_loss")
+        r.result, r.summary = _win(winner), "loss on time (dead position undecided)"
+    return r
+
+
+def _rule_material(r, board, loser, nodes, ruleset):
+    """The old rules: a list of material that cannot mate, RAP with the "unless he shows
+    mate" exception."""
+    from chessclock import deadpos
+
+    winner = other(loser)
     if board is None:
         r.rule("%s loses on time unless %s has not enough material to mate (give --pgn or "
                "--fen to check)" % (loser.capitalize(), winner), "time_loss")
@@ -759,7 +793,8 @@ def _listed_ending(board, sig_a, sig_b):
 
 # ---------------------------------------------------------------- late arrival
 
-def rule_late(elapsed_ms, visitor, ruleset, control=None, default_ms=None):
+def rule_late(elapsed_ms: int, visitor: str, ruleset: R.RuleSet, control: Control | None = None,
+              default_ms: int | None = None) -> Ruling:
     """RGC 12.1's 60/40 split, and the default time of the rule set."""
     r = Ruling(ruleset)
     home = other(visitor)
@@ -805,15 +840,24 @@ def rule_late(elapsed_ms, visitor, ruleset, control=None, default_ms=None):
 
 # ---------------------------------------------------------------- replacement clock
 
-def state_at(events, at_seq=None, at_ms=None, control=None):
-    """The clock's state from the last consistent logged record at or before a sequence
-    number or a time: times, counters, stages, the side whose clock runs."""
-    from clockcore.control import MODE_HOURGLASS
+def state_at(events: list[Event], at_seq: int | None = None, at_ms: int | None = None,
+             control: Control | None = None, options: Any = None) -> dict[str, Any]:
+    """The clock's state at a sequence number or an instant: times, counters, stages, the
+    side whose clock runs, as the engine (clockcore.engine) gives them replaying the log
+    (chessclock.logreplay) with the game's control and options (the log header's, else
+    `options`, else simulate's defaults). The last consistent record at or before the
+    point is named; `notes` say where the log and the engine disagree. Without a control
+    only a record's own state can be given (`at_seq`)."""
+    from chessclock import logreplay
 
-    running = None
-    presses = {"white": 0, "black": 0}
-    stage = {"white": 1, "black": 1}
-    last = None
+    if control is None and at_ms is not None:
+        raise RulingError("the times at an instant come from the engine replaying the log, "
+                          "which needs the game's control: give --control SPEC")
+    rep = None
+    if control is not None:
+        rep = logreplay.LogReplay(control, logreplay.options_of(events, options))
+    last, state = None, None
+    counted = _RecordCounters()
     for n, e in enumerate(events, 1):
         if e.get("type") == "final":
             continue
@@ -825,39 +869,47 @@ def state_at(events, at_seq=None, at_ms=None, control=None):
             break
         if "white_ms" not in e or "black_ms" not in e:
             continue  # not a state record (e.g. a header): keep the last consistent one
-        typ, side = e["type"], e.get("side")
-        if typ == "start":
-            running = side or "white"
-        elif typ == "press":
-            presses[side] = e.get("moves", presses[side] + 1)
-            running = other(side)
-        elif typ == "pause":
-            running = None
-        elif typ == "resume":
-            running = side
-        elif typ in ("flag", "end"):
-            running = None if typ == "end" or e.get("frozen", True) else running
-        elif typ == "set-moves":
-            presses[side] = e.get("moves", presses[side])
-        elif typ in ("stage", "set-stage", "add-stage"):
-            stage[side] = e.get("stage", stage[side])
         last = e
-    if last is None:
+        state = rep.step(e, e["seq"]) if rep is not None else counted.step(e)
+    if last is None or state is None:
         raise RulingError("no consistent clock state at or before that point")
-    times = {"white": last["white_ms"], "black": last["black_ms"]}
     t = last["t_ms"]
-    if at_ms is not None and running is not None and at_ms > t:
-        used = at_ms - t
-        delay = last.get("delay_ms", 0) or 0
-        charged = max(0, used - delay)
-        times[running] = max(0, times[running] - charged)
-        if control is not None and control.side(0 if running == "white" else 1).mode \
-                == MODE_HOURGLASS:
-            times[other(running)] += min(charged, last[running + "_ms"])
-        t = at_ms
+    if rep is not None and at_ms is not None:
+        state = rep.at(at_ms)
+        if state["running"] is not None and at_ms > t:
+            t = at_ms
     return {"t_ms": t, "record_t_ms": last["t_ms"], "seq": last.get("seq"),
-            "record": last["type"], "times": times,
-            "moves": presses, "stage": stage, "running": running}
+            "record": last["type"], "times": state["times"], "moves": state["moves"],
+            "stage": state["stage"], "running": state["running"],
+            "notes": rep.notes if rep is not None else []}
+
+
+class _RecordCounters:
+    """A record's own state when there is no control to replay the log with: its times, the
+    counters and stages the records carry, the side their order leaves running."""
+
+    def __init__(self) -> None:
+        self.running: str | None = None
+        self.moves = {"white": 0, "black": 0}
+        self.stage = {"white": 1, "black": 1}
+
+    def step(self, e: Event) -> dict[str, Any]:
+        typ, side = e["type"], _side_of(e)
+        if typ == "start":
+            self.running = side or "white"
+        elif typ == "press":
+            self.moves[side] = e.get("moves", self.moves[side] + 1)
+            self.running = other(side)
+        elif typ in ("pause", "end") or (typ == "flag" and e.get("frozen", True)):
+            self.running = None
+        elif typ == "resume":
+            self.running = side
+        elif typ == "set-moves":
+            self.moves[side] = e.get("moves", self.moves[side])
+        elif typ in ("stage", "set-stage", "add-stage"):
+            self.stage[side] = e.get("stage", self.stage[side])
+        return {"times": {"white": e["white_ms"], "black": e["black_ms"]},
+                "moves": dict(self.moves), "stage": dict(self.stage), "running": self.running}
 
 
 def _rec_time(events, st, side):
@@ -867,8 +919,10 @@ def _rec_time(events, st, side):
     return None
 
 
-def rule_replace(events, ruleset, at_seq=None, at_ms=None, control=None):
-    st = state_at(events, at_seq, at_ms, control)
+def rule_replace(events: list[Event], ruleset: R.RuleSet, at_seq: int | None = None,
+                 at_ms: int | None = None, control: Control | None = None,
+                 options: Any = None) -> Ruling:
+    st = state_at(events, at_seq, at_ms, control, options)
     r = Ruling(ruleset)
     r.facts = ["Last consistent record: #%s (%s) at %s, White %s, Black %s" % (
         st["seq"], st["record"], fmt(st["record_t_ms"]), fmt(_rec_time(events, st, "white")),
@@ -876,6 +930,10 @@ def rule_replace(events, ruleset, at_seq=None, at_ms=None, control=None):
     if at_ms is not None:
         r.facts.append("Times carried forward to %s, charging the running side (%s)"
                        % (fmt(at_ms), st["running"] or "nobody"))
+    if st["notes"]:
+        r.facts.append("The engine replaying the log disagrees with it (is the control the "
+                       "game's?); the log's times are kept: %s" % "; ".join(st["notes"][:3])
+                       + ("; ..." if len(st["notes"]) > 3 else ""))
     r.rule("The clock's readings are conclusive unless it is visibly defective; a defective "
            "clock is replaced and the arbiter sets the replacement's times by his best "
            "judgement, here from the log", "faulty_clock")
@@ -897,7 +955,7 @@ def rule_replace(events, ruleset, at_seq=None, at_ms=None, control=None):
 
 # ---------------------------------------------------------------- command
 
-def add_arguments(p):
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.usage = ("chessclock ruling FLAGFILE [options]\n"
                "       chessclock ruling late --elapsed TIME --visitor white|black [options]\n"
                "       chessclock ruling replace FLAGFILE (--at-seq N | --at TIME) [options]\n"
@@ -936,12 +994,14 @@ def add_arguments(p):
     p.add_argument("--match", default="", help="incident report: the match or round")
     p.add_argument("--date", default="", help="incident report: the date (else the log's)")
     p.add_argument("--arbiter", default="", help="incident report: the arbiter's name")
-    p.add_argument("--elapsed", metavar="TIME", help="late: time since the scheduled start")
+    p.add_argument("--elapsed", metavar="TIME", help="late: time since the scheduled start: "
+                   "75m, 1h15m or 1:15:00 (with a unit)")
     p.add_argument("--visitor", choices=SIDES, help="late: the visiting player's colour")
-    p.add_argument("--default-time", metavar="TIME", help="late: the event's default time")
+    p.add_argument("--default-time", metavar="TIME",
+                   help="late: the event's default time, e.g. 60m")
     p.add_argument("--at-seq", type=int, metavar="N", help="replace: state after record N")
     p.add_argument("--at", metavar="TIME", help="replace: state at this clock time; "
-                   "complaint: when the complaint was made (clock time)")
+                   "complaint: when the complaint was made (clock time): 20m, 0:40, 1:02:00")
     g = p.add_argument_group("on the board (illegal-move, both-kings, draw-claim, "
                              "complaint, playoff)")
     g.add_argument("--move", metavar="MOVE", help="illegal-move: the move played, in "
@@ -1078,7 +1138,7 @@ def _run_board(what, ruleset, args, stdout):
     return 0
 
 
-def chess_board(fen):
+def chess_board(fen: str) -> chess.Board:
     import chess
 
     return chess.Board(fen)
@@ -1100,7 +1160,7 @@ def _write_result(r, args, stdout):
         stdout.write(r.text())
 
 
-def run(args, stdout, stderr):
+def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     try:
         return _run(args, stdout)
     except RulingError as e:
@@ -1128,9 +1188,9 @@ def _run(args, stdout):
         if len(what) != 2 or (args.at_seq is None) == (args.at is None):
             raise RulingError("replace takes FLAGFILE and one of --at-seq N or --at TIME")
         events, source = _source(what[1], args)
-        control, _, _ = resolve_control(args.control, events)
+        control, _, preset = resolve_control(args.control, events)
         at_ms = parse_duration(args.at) if args.at else None
-        r = rule_replace(events, ruleset, args.at_seq, at_ms, control)
+        r = rule_replace(events, ruleset, args.at_seq, at_ms, control, preset)
         r.source = source
         _write_result(r, args, stdout)
         return 0

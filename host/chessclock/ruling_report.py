@@ -8,11 +8,13 @@ import base64
 import datetime
 import html
 import io
+from collections.abc import Mapping
+from typing import IO, Any
 
-from chessclock.ruling import CORRECTIONS, Facts, fmt
+from chessclock.ruling import CORRECTIONS, Event, Facts, Ruling, fmt
 
 
-def series(events):
+def series(events: list[Event]) -> tuple[dict[str, list], dict[str, Any]]:
     """Time left per move for each side: {'white': [(move, ms)], 'black': [...]}, starting
     with move 0 (the start), then the time after each press (after its increment). A stage
     passed or a correction adds a point at the same move, so each side's line drops to what
@@ -21,7 +23,8 @@ def series(events):
     [(move position, ms or None, label)], and `moves` {side: presses}."""
     pts = {"white": [], "black": []}
     moves = {"white": 0, "black": 0}
-    marks = {"flag": [], "stage": [], "stop": [], "correction": [], "moves": moves}
+    marks: dict[str, Any] = {"flag": [], "stage": [], "stop": [], "correction": [],
+                             "moves": moves}
     for e in events:
         typ, side = e.get("type"), e.get("side")
         if typ == "final":
@@ -58,17 +61,14 @@ _STEPS_MS = (5000, 10000, 15000, 30000, 60000, 120000, 300000, 600000, 900000, 1
              3600000, 7200000)
 
 
-def clock_text(ms, _pos=None):
+def clock_text(ms: float, _pos: Any = None) -> str:
     """An axis tick: m:ss, or h:mm:ss from an hour (never minutes as decimals)."""
-    ms = int(round(ms))
-    sign = "-" if ms < 0 else ""
-    s = abs(ms) // 1000
-    h, rest = divmod(s, 3600)
-    m, s = divmod(rest, 60)
-    return "%s%d:%02d:%02d" % (sign, h, m, s) if h else "%s%d:%02d" % (sign, m, s)
+    from chessclock import timetext
+
+    return timetext.clock_text(int(round(ms)))
 
 
-def figure(events, title=None):
+def figure(events: list[Event], title: str | None = None) -> tuple[Any, Any, dict[str, Any]]:
     """The matplotlib Figure of time left per move (no file written) and its summary."""
     from matplotlib.figure import Figure
     from matplotlib.ticker import FuncFormatter, MaxNLocator, MultipleLocator
@@ -126,7 +126,8 @@ def figure(events, title=None):
     return fig, ax, summary
 
 
-def plot(events, path, title=None, fmt_=None):
+def plot(events: list[Event], path: str | IO[bytes], title: str | None = None,
+         fmt_: str | None = None) -> dict[str, Any]:
     """Draw time left per move for both players with flags, stage passes, stops and
     corrections; PNG or SVG by the file's extension. Returns a summary dict."""
     import matplotlib
@@ -147,7 +148,7 @@ def _times_of_day(events):
     return "%s to %s (UTC, from the clock's wall clock)" % (days[0], days[-1])
 
 
-def time_of_day(events, t_ms):
+def time_of_day(events: list[Event], t_ms: int) -> str | None:
     """The UTC time of day (HH:MM:SS) at clock time t_ms, from the last event at or before
     it that carries the clock's wall clock ("utc"); None when the log has none."""
     ref = None
@@ -163,7 +164,9 @@ def time_of_day(events, t_ms):
     return (at + datetime.timedelta(milliseconds=t_ms - ref["t_ms"])).strftime("%H:%M:%S")
 
 
-def write_html(path, events, ruling, title="Clock ruling", event="", headers=None):
+def write_html(path: str, events: list[Event], ruling: Ruling, title: str = "Clock ruling",
+               event: str = "", headers: Mapping[str, str] | None = None
+               ) -> dict[str, Any]:
     """One page: the event, clock, log file and its verification, what happened (with the
     time of day when the log has the wall clock), the facts, the ruling, the picture (a PNG
     embedded as base64). `headers`: the scoresheet's PGN headers (Event, Site, White,
@@ -235,7 +238,7 @@ def write_html(path, events, ruling, title="Clock ruling", event="", headers=Non
     return summary
 
 
-def incident_items(events):
+def incident_items(events: list[Event]) -> list[tuple[int, str, str]]:
     """Every stop, claim, penalty and adjustment in the log, in order (seed 9.3)."""
     facts = Facts(events)
     items = []
@@ -262,13 +265,15 @@ def incident_items(events):
     return items
 
 
-def ruling_banner():
+def ruling_banner() -> tuple[str, ...]:
     from chessclock.ruling import UNVERIFIED_BANNER
     return UNVERIFIED_BANNER
 
 
-def write_incident(path, events, ruling, event="", place="", match="", date="", arbiter="",
-                   headers=None):
+def write_incident(path: str, events: list[Event], ruling: Ruling, event: str = "",
+                   place: str = "", match: str = "", date: str = "", arbiter: str = "",
+                   headers: Mapping[str, str] | None = None
+                   ) -> list[tuple[int, str, str]]:
     """The incident annex (seed DISC 22.3, 23.3, 24.3): date, place, match, the persons,
     the facts, the rule, the ruling, how to appeal, signatures; filled from the log."""
     headers = dict(headers or {})

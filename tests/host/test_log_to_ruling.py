@@ -50,6 +50,16 @@ def test_flag_on_the_clock_is_ruled_from_its_own_log(tmp_path, capsys):
     assert r["result"] == "0-1"
     assert r["ruling"][-1]["article"] == "FIDE 6.9"
 
+    # The replacement clock's times at an instant: the engine replaying the export (with
+    # the header's control and options) agrees with every record, and charges White from
+    # 9.5 s: 181.530 s - 50.5 s at 1:00.
+    code, out, err = run_cli(["ruling", "replace", str(events), "--at", "1:00", "--json"],
+                             capsys)
+    assert code == 0, err
+    st = json.loads(out)["state"]
+    assert st["notes"] == [] and st["running"] == "white"
+    assert st["times"]["white"] == 181530 - 50500
+
 
 def test_both_flags_on_a_no_freeze_clock_under_each_rule_set(tmp_path, capsys):
     # FIDE Active 1987 keeps the clock running after a flag (a claim needs one's own flag

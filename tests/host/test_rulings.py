@@ -357,11 +357,17 @@ def test_fide_6_7_1_default_time_zero_unless_event_sets_it():
     assert any("would lose" in t for t, _ in r.lines)
 
 
-@pytest.mark.parametrize("text,ms", [("75m", 4500000), ("1h15m", 4500000), ("75", 4500000),
+@pytest.mark.parametrize("text,ms", [("75m", 4500000), ("1h15m", 4500000), ("75:00", 4500000),
                                      ("1:15:00", 4500000), ("90s", 90000),
                                      ("250ms", 250)])
 def test_durations(text, ms):
     assert RU.parse_duration(text) == ms
+
+
+def test_a_bare_number_is_refused_not_guessed():
+    """`ruling late --elapsed 75` once meant 75 min while `split 75` meant 75 s: refused."""
+    with pytest.raises(RU.RulingError, match="no unit: write 75s or 75m"):
+        RU.parse_duration("75")
 
 
 # ---------------------------------------------------------------- replacement (6.10.1, 7.1)

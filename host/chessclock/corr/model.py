@@ -13,7 +13,10 @@ Days between a message being sent and received (transit) and the opponent's days
 the mover's. So for each side: counted + not counted == calendar days of the game.
 """
 
+from __future__ import annotations  # methods name classes defined after them
+
 import datetime as dt
+from typing import Any
 
 from clockcore import presets
 
@@ -28,16 +31,17 @@ TRANSIT_ACCEPTED = 1                   # Art. 12
 LEAVE_NORMAL, LEAVE_SPECIAL = 30, 30   # Art. 28, 28 §2
 CONTEST_DAYS, DECIDE_DAYS = 15, 15     # Art. 21, 21 §2
 FINE_REASONS = ("impossible", "incomplete", "illegal", "invalid")
+Record = dict[str, Any]   # one ledger record: {"seq", "kind", "data", ...} (store.py)
 
 
-def series_stages():
+def series_stages() -> list[tuple[int, int]]:
     """The CXEB control as the clock's stage model describes it (preset cxeb-correspondence:
-    Stage(40 days, 10 moves), a last stage with a move count repeats), in days."""
+    Stage(40 days, 10 moves), a last stage with a move count repeats): [(days, moves)]."""
     st = presets.find("cxeb-correspondence").control.white.stages
     return [(s.time_ms // presets.DAY, s.moves) for s in st]
 
 
-def budget(stages, n):
+def budget(stages: list[tuple[int, int]], n: int) -> int:
     """Days allowed for the first n moves of a count: the stages' times added as the
     engine's _pass_stage adds them (unused time carries over, Art. 12 §2), so the check
     "more than 40 days for 10 or fewer moves, 80 for 20 ..." (Art. 16) is cum > budget(n)."""
@@ -51,16 +55,16 @@ def budget(stages, n):
         i = min(i + 1, len(stages) - 1)
 
 
-def side_of(ply):
+def side_of(ply: int) -> int:
     return WHITE if ply % 2 else BLACK
 
 
-def label(ply):
+def label(ply: int) -> str:
     """1 -> '1', 2 -> '1...': White's and Black's first moves (as they are typed)."""
     return "%d%s" % ((ply + 1) // 2, "" if ply % 2 else "...")
 
 
-def parse_move(text):
+def parse_move(text: str | None) -> int:
     """'12', '12.', '12w' or 'w12' -> White's 12th; '12...', '12..', '12b' -> Black's: a ply."""
     t = (text or "").strip().lower().replace(" ", "")
     side = WHITE
@@ -90,14 +94,14 @@ class Leave:
         self.notified = _d(d.get("notified")) or self.start
         self.retroactive = bool(d.get("retroactive"))
 
-    def days(self):
+    def days(self) -> list[dt.date]:
         """The days the leave stops the player's time: from the notice on (Art. 29), unless
         the director granted it retroactively (Art. 28 §3)."""
         first = self.start if self.retroactive else max(self.start, self.notified)
         return [first + dt.timedelta(days=i) for i in range((self.end - first).days + 1)]
 
 
-def check_leaves(leaves):
+def check_leaves(leaves: list[Leave]) -> None:
     """Raise CorrError if a player's leave breaks Art. 28-29 (the last one is the new one)."""
     by_player = {}
     for lv in leaves:
@@ -154,9 +158,10 @@ class Event:
         self.games = {}       # gid -> game data
         self.game_recs = {}   # gid -> its records
         self.leaves = []
+        self.calendar = Calendar(self.holidays)   # from_records sets it again, holidays read
 
     @classmethod
-    def from_records(cls, eid, recs):
+    def from_records(cls, eid: str, recs: list[Record]) -> Event:
         ev = None
         for r in recs:
             k, d = r["kind"], r["data"]
@@ -179,14 +184,14 @@ class Event:
         ev.calendar = Calendar(ev.holidays)
         return ev
 
-    def leave_days(self, player):
+    def leave_days(self, player: str) -> set[dt.date]:
         out = set()
         for lv in self.leaves:
             if lv.player == player:
                 out.update(lv.days())
         return out
 
-    def game(self, gid, today):
+    def game(self, gid: str, today: dt.date) -> GameLedger:
         if gid not in self.games:
             raise CorrError("event %s has no game %r (add it with: chessclock corr game "
                             "EVENT GAME --white W --black B)" % (self.id, gid))
@@ -203,7 +208,7 @@ class MoveRow:
         self.san = d.get("san", "")
         self.sent = parse_date(d["sent"], "sent")
         self.given_received = _d(d.get("received"))
-        self.received = None
+        self.received: dt.date | None = None   # set for every row by _received()
         self.estimated = False
         self.conditional = bool(d.get("conditional"))
         self.transit = None
@@ -316,7 +321,7 @@ class GameLedger:
         self.move_recs = moves
 
     # ---- days per move -----------------------------------------------------------
-    def avg_transit(self, upto):
+    def avg_transit(self, upto: int) -> int:
         """Art. 14: the mean transit of earlier moves whose dates were given, rounded half
         up; 0 when none is known (delivery is "quase imediata", Art. 12)."""
         ts = [m.transit for m in self.moves[:upto] if m.transit is not None and not m.estimated]
@@ -480,9 +485,10 @@ class GameLedger:
                 if m.sent <= date and m.ply not in used:
                     target = m
                     break
-            c = {"claim": n, "by": SIDES[by], "against": SIDES[off], "date": str(date),
-                 "notified": str(notified), "excess": target.label if target else None,
-                 "ordinal": registered[off] + 1}
+            c: dict[str, Any] = {"claim": n, "by": SIDES[by], "against": SIDES[off],
+                                 "date": str(date), "notified": str(notified),
+                                 "excess": target.label if target else None,
+                                 "ordinal": registered[off] + 1}
             late_by = None
             if target is not None:
                 # The claim is due by the end of the series the excess fell in: at the
@@ -519,7 +525,7 @@ class GameLedger:
                 registered[off] += 1
                 if target is not None:
                     used.add(target.ply)
-            if state == "dismissed" and c["ordinal"] >= 2:
+            if state == "dismissed" and c["ordinal"] >= 2 and decided:
                 # Art. 22 §1: charged to the claimant's move in progress at the decision
                 pen = next((m.ply for m in self.moves if m.side == by and m.sent >= decided[0]),
                            None)
@@ -530,7 +536,8 @@ class GameLedger:
             c["state"] = state
             c["halts"] = c["ordinal"] >= 2 and state in ("open", "contested")
             if c["ordinal"] >= 2 and late_by is None:
-                stop = (decided[0] if decided else resumed.sent if state == "cancelled"
+                stop = (decided[0] if decided else resumed.sent
+                        if state == "cancelled" and resumed is not None
                         else min(self.today, contest_by) if state == "upheld" else self.today)
                 halted.update(day_range(date, stop))
             c["loses"] = c["ordinal"] >= 2 and state == "upheld"
@@ -538,12 +545,12 @@ class GameLedger:
         return penalties, halted
 
     # ---- the game as a whole -----------------------------------------------------
-    def finished(self):
+    def finished(self) -> bool:
         if self.result is not None:
             return True
         return any(c["loses"] for c in getattr(self, "claims", []))
 
-    def state(self):
+    def state(self) -> str:
         if self.result is not None:
             return "finished %s" % self.result["result"]
         for c in self.claims:
@@ -554,15 +561,16 @@ class GameLedger:
                 return "halted by claim %d (Art. 20)" % c["claim"]
         return "in play"
 
-    def halting_claim(self):
+    def halting_claim(self) -> dict[str, Any] | None:
         return next((c for c in self.claims if c["halts"]), None)
 
-    def calendar_days(self, side):
+    def calendar_days(self, side: int) -> tuple[int, dict[str, int]]:
         """Every day of the game, for one side: (counted, not counted by reason). The
         game runs from the first move's receipt to the last date in the ledger."""
         if not self.moves and self.pending is None:
             return 0, {}
         start = self.moves[0].received if self.moves else self.ev.start
+        assert start is not None   # every move row has its receipt (_received)
         counted, cats = 0, {}
         last = start
         for m in self.moves:
@@ -573,7 +581,7 @@ class GameLedger:
             last = max(last, m.sent)
         p = self.pending
         upto = parse_date(p["upto"]) if p is not None else last
-        if upto > last:
+        if p is not None and upto > last:
             if SIDES.index(p["side"]) == side:
                 counted += p["counted"]
                 for k, v in p["not_counted"].items():
@@ -595,7 +603,7 @@ class GameLedger:
             "excesses": {SIDES[s]: [m.label for m in self.excesses[s]] for s in (0, 1)}}
 
 
-def check_new(eid, before, new, today):
+def check_new(eid: str, before: list[Record], new: list[Record], today: dt.date) -> None:
     """Raise CorrError unless the records `new` may follow `before` (both lists of records
     of event `eid`), one after the other: each is checked against the ledger as it was,
     then everything is recomputed with it."""

@@ -23,7 +23,7 @@ def game_pgn(headers, body):
         game.headers["TimeControl"] = _time_control(body["tc"])
     result = body.get("result") or "*"
     game.headers["Result"] = result
-    node = game
+    node: chess.pgn.GameNode = game
     for _, clk in body.get("plies", []):
         node = node.add_variation(chess.Move.null())
         node.set_clock(max(0, clk) / 1000)

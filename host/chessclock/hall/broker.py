@@ -48,8 +48,8 @@ class Broker:
         deadline = time.monotonic() + wait
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError("mosquitto stopped: %s" % self.proc.stderr.read().decode()
-                                   .strip()[-300:])
+                err = self.proc.stderr.read() if self.proc.stderr else b""
+                raise RuntimeError("mosquitto stopped: %s" % err.decode().strip()[-300:])
             try:
                 with socket.create_connection((self.host, self.port), 0.2):
                     return

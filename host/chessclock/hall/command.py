@@ -7,6 +7,7 @@
 """
 
 import socket
+from typing import Any
 
 from chessclock import link as L
 from chessclock.clock_cmd import ports_of
@@ -117,7 +118,8 @@ def serve(args, stdout, stderr, ports, station_name, rnd, broker, key, host, por
 
     hub = Hub(rnd)
     url = "http://%s:%d/" % (host if host != "0.0.0.0" else socket.gethostname(), port)
-    parts = []   # what to stop, last first
+    parts: list[Any] = []   # what to stop, last first (stations, publisher, subscriber)
+    sink: Any
     if broker:
         from chessclock.hall.mqtt import Publisher, Subscriber
         sink = Publisher(broker, args.hall, station_name, key,

@@ -67,10 +67,12 @@ def main(argv=None):
     os.makedirs(folder, exist_ok=True)
     hall_key = _key(os.path.join(folder, "hall.key"))
     arbiter = _key(os.path.join(folder, "arbiter.key"))
-    with socket.socket() as s:
-        busy = s.connect_ex(("127.0.0.1", 1883)) == 0
+    with socket.socket() as probe:
+        busy = probe.connect_ex(("127.0.0.1", 1883)) == 0
     broker = Broker(free_port() if busy else 1883)
-    servers, stations, parts = [], [], []
+    servers: list[SimServer] = []
+    stations: list[Station] = []
+    parts: list[Station | Publisher | Subscriber] = []
     try:
         rnd = Round("Demo Open", 1)
         for i in range(a.clocks):

@@ -195,9 +195,9 @@ def load(path, fmt=None, event="", round_no=None):
 
 # ---- out -----------------------------------------------------------------------------------
 def _ms_text(ms):
-    s, ms = divmod(max(0, int(ms)), 1000)
-    h, s = divmod(s, 3600)
-    return "%d:%02d:%02d.%03d" % (h, s // 60, s % 60, ms)
+    from chessclock.timetext import clock_text
+
+    return clock_text(max(0, int(ms)), millis=True, hours=True)
 
 
 def decided(body):

@@ -58,7 +58,7 @@ def create_app(hub, stations=(), title="Hall"):
         hub.check_stale()
         return JSONResponse(snapshot()[1])
 
-    async def events(request: Request):
+    async def events(request: Request) -> Response:
         loop = asyncio.get_running_loop()
         wake = asyncio.Event()
         hub.subscribe(loop, wake)
@@ -90,7 +90,7 @@ def create_app(hub, stations=(), title="Hall"):
                                  headers={"Cache-Control": "no-store",
                                           "X-Accel-Buffering": "no"})
 
-    async def action(request: Request):
+    async def action(request: Request) -> Response:
         try:
             req = await request.json()
         except ValueError:
