@@ -10,7 +10,7 @@
 # (HMAC-SHA256 with the key over the session nonce of the last `auth` and the request);
 # request ids must grow within a session (a replayed frame is refused). On a clock without
 # a key a CHANGE is taken only while no game is in progress. Refusals are logged
-# (EV_AUTH_FAILED, at most one a second).
+# (EV_AUTH_FAIL, at most one a second).
 
 import binascii
 import os
@@ -18,15 +18,9 @@ import struct
 
 from clockcore import const
 from clockcore import engine as E
-from clockcore import eventlog as L
+from clockcore import events as EV
 from clockcore import protocol as P
-from clockcore.eventlog import R_HOST
 from clockcore.version import VERSION as FIRMWARE_VERSION
-
-# arg: the protocol error code of the refusal. 42 is app.EV_AUTH_FAIL, the code the event
-# log reserved for the link (40 became app.EV_POWER_OFF).
-EV_AUTH_FAILED = const(42)
-EV_WALL_CLOCK = const(44)  # app.EV_WALL_CLOCK: arg, the unix seconds given
 
 KEY_FILE = "arbiter.key"
 KEY_BYTES = const(32)
@@ -217,7 +211,7 @@ class Link:
             elif mac is not None:
                 raise P.ProtocolError(P.E_ARGS, "this operation takes no mac", rid)
             # What a change writes to the event log says it came from the host.
-            self.app.log_reason = R_HOST if flags & CHANGE else 0
+            self.app.log_reason = EV.R_HOST if flags & CHANGE else 0
             try:
                 reply = P.encode_ok(rid, fn(args))
             finally:
@@ -256,7 +250,7 @@ class Link:
     def _log_refusal(self, code, count):
         app = self.app
         if app.logw is not None:
-            app.logw.log(EV_AUTH_FAILED, -1, app.now, code, app.clock, count)
+            app.logw.log(EV.EV_AUTH_FAIL, -1, app.now, code, app.clock, count)
 
     def _log_flood(self):
         if self.flood_n:
@@ -396,7 +390,7 @@ class Link:
         app = self.app
         ok = app.clock.resume(app.now, side)
         if ok:
-            app.log(L.EV_RESUMER, app.clock.turn, app.now, L.BY_HOST)
+            app.log(EV.EV_RESUMED_BY, app.clock.turn, app.now, EV.BY_HOST)
         return self._done(ok, "resume")
 
     def op_end(self, args):
@@ -480,7 +474,7 @@ class Link:
         self.wall_at = self.app.now
         self.app.wall_s = t  # game headers carry it (counted on from wall_at)
         self.app.wall_at = self.app.now
-        self.app.log(EV_WALL_CLOCK, -1, self.app.now, t)
+        self.app.log(EV.EV_WALL_CLOCK, -1, self.app.now, t)
         return (("wall", t),)
 
     def op_keyset(self, args):

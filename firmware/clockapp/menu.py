@@ -18,7 +18,7 @@
 from clockapp.board import BTN_MENU, BTN_MINUS, BTN_PLUS, BTN_START, LEFT
 from clockcore import const, presets
 from clockcore import engine as E
-from clockcore import eventlog as L
+from clockcore import events as EV
 
 CLOSED = const(0)
 SETUP = const(1)
@@ -77,7 +77,7 @@ class Menu:
 
     def open(self, mode):
         if mode == ARBITER:  # every arbiter session is logged (ACT 16, RAP 16; seed 5.3)
-            self.app.log(L.EV_ARBITER, E.NOBODY, self.app.now, 1)
+            self.app.log(EV.EV_ARBITER, E.NOBODY, self.app.now, 1)
         self.mode = mode
         self.item = 0
         self.editing = False
@@ -86,7 +86,7 @@ class Menu:
 
     def close(self):
         if self.mode == ARBITER:
-            self.app.log(L.EV_ARBITER, E.NOBODY, self.app.now, 0)
+            self.app.log(EV.EV_ARBITER, E.NOBODY, self.app.now, 0)
         self.mode = CLOSED
         self.editing = False
         self.changed()
@@ -251,7 +251,7 @@ class Menu:
                 self.message = "Err"
         elif name == "rES":
             if c.resume(now, self.side):
-                app.log(L.EV_RESUMER, c.turn, now, L.BY_ARBITER)
+                app.log(EV.EV_RESUMED_BY, c.turn, now, EV.BY_ARBITER)
                 self.close()
             else:
                 self.message = "no"

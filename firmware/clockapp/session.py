@@ -16,7 +16,7 @@
 
 from clockcore import const
 from clockcore import engine as E
-from clockcore import eventlog as L
+from clockcore import events as EV
 
 HOLD_INCIDENT_MS = const(2000)   # PLUS held this long (menu closed): an incident mark
 DEFAULT_TIME_S = const(3600)     # S1 6.7, RGC 12.1: 1 h (FIDE 2023: 0 unless the event says)
@@ -65,7 +65,7 @@ class Session:
         self.under = 0           # bits: sides under the mark now
         self.incidents = 0
         self.hold_done = False
-        self.game_result = -1    # L.RESULTS index entered; -1: none
+        self.game_result = -1    # EV.RESULTS index entered; -1: none
 
     # ---- a new game ------------------------------------------------------------------
     def new_game(self):
@@ -101,7 +101,7 @@ class Session:
             if self.armed[s] and c.main[s] < self.low_ms:
                 self.armed[s] = False
                 self.under |= 1 << s
-                app.log(L.EV_LOW_TIME, s, now, self.low_ms)
+                app.log(EV.EV_LOW_TIME, s, now, self.low_ms)
                 if not competition(app.preset):
                     app.buzzer.play(LOW_TONE, now)
             o = 1 - s

@@ -45,6 +45,20 @@ class Stage:
             self.time_ms, self.moves, self.inc_ms, self.delay_ms, self.delay_kind)
 
 
+def check_stage(s, where="stage"):
+    """Raise ValueError naming what is wrong with one stage on its own: a new game's
+    control (SideControl.validate) and a restored game's stage lists (gamestate) alike."""
+    for name in ("time_ms", "moves", "inc_ms", "delay_ms"):
+        v = getattr(s, name)
+        if not isinstance(v, int) or v < 0 or v > MAX_MS:
+            raise ValueError("%s: %s must be a whole number from 0 to %d, not %r"
+                             % (where, name, MAX_MS, v))
+    if s.delay_kind not in (DELAY_NONE, DELAY_SIMPLE, DELAY_BRONSTEIN):
+        raise ValueError("%s: unknown delay kind %r" % (where, s.delay_kind))
+    if s.delay_ms and s.inc_ms:
+        raise ValueError("%s: an increment and a delay cannot both apply" % where)
+
+
 class SideControl:
     """Everything one side's clock needs. Overtime (byo-yomi) starts when the last stage's
     main time runs out: `byo_periods` periods of `byo_ms`; a period is kept (restarted) after
@@ -79,15 +93,7 @@ class SideControl:
         for i in range(len(st)):
             s = st[i]
             where = "%s, stage %d" % (who, i + 1)
-            for name in ("time_ms", "moves", "inc_ms", "delay_ms"):
-                v = getattr(s, name)
-                if not isinstance(v, int) or v < 0 or v > MAX_MS:
-                    raise ValueError("%s: %s must be a whole number from 0 to %d, not %r"
-                                     % (where, name, MAX_MS, v))
-            if s.delay_kind not in (DELAY_NONE, DELAY_SIMPLE, DELAY_BRONSTEIN):
-                raise ValueError("%s: unknown delay kind %r" % (where, s.delay_kind))
-            if s.delay_ms and s.inc_ms:
-                raise ValueError("%s: an increment and a delay cannot both apply" % where)
+            check_stage(s, where)
             if i < len(st) - 1 and s.moves == 0:
                 raise ValueError("%s: only the last stage can be for the rest of the game"
                                  % where)
@@ -165,6 +171,19 @@ class Control:
 
 
 UNKNOWN = Control(None, None, known=False)
+
+
+# The one field order of a control in bytes: the event log's header (clockcore/eventlog.py)
+# and the saved game (clockapp/gamestate.py) write these, and read them back with
+# SideControl(stages, *side) and Stage(*stage), whose arguments are in the same order.
+def side_ints(sc):
+    """A side's control but its stages: mode, byo_periods, byo_ms, byo_moves."""
+    return (sc.mode, sc.byo_periods, sc.byo_ms, sc.byo_moves)
+
+
+def stage_ints(st):
+    """A stage: time_ms, moves, inc_ms, delay_ms, delay_kind."""
+    return (st.time_ms, st.moves, st.inc_ms, st.delay_ms, st.delay_kind)
 
 
 def sudden_death(time_ms, inc_ms=0):

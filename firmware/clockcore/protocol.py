@@ -15,6 +15,7 @@ import binascii
 import hashlib
 
 from clockcore import const
+from clockcore.framing import crc32
 
 VERSION = const(1)
 LINE_MAX = const(256)      # longest request line the clock takes, "!" to "\n" included
@@ -56,23 +57,6 @@ class ProtocolError(Exception):
 
 
 # ---- checksum -------------------------------------------------------------------------
-try:
-    _crc32 = binascii.crc32
-except AttributeError:  # a port built without it
-    _crc32 = None
-
-
-def crc32(data):
-    if _crc32 is not None:
-        return _crc32(data) & 0xFFFFFFFF
-    c = 0xFFFFFFFF
-    for b in data:
-        c ^= b
-        for _ in range(8):
-            c = (c >> 1) ^ 0xEDB88320 if c & 1 else c >> 1
-    return c ^ 0xFFFFFFFF
-
-
 def crc_hex(data):
     return b"%08x" % crc32(data)
 

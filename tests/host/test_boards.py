@@ -331,7 +331,10 @@ def test_build_has_every_module_and_a_correct_manifest(builds, name):
     for pkg in ("clockcore", "clockapp"):
         src = sorted(p.relative_to(ROOT / "firmware").as_posix()
                      for p in (ROOT / "firmware" / pkg).rglob("*.py"))
-        assert set(src) <= set(modules)
+        assert set(src) - set(deploy.HOST_ONLY) <= set(modules)
+    # the host's log reader stays off the board (issue 15)
+    assert "clockcore/logread.py" in deploy.HOST_ONLY
+    assert not set(deploy.HOST_ONLY) & set(modules)
     want = {m[:-3] + ".mpy" for m in modules} | {"main.py", "board.json"}
     files = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
     assert files == want | {"MANIFEST.sha256"}
@@ -411,6 +414,10 @@ def test_freeze_manifest_names_existing_packages():
     assert all((ROOT / "firmware/boards" / f).is_file() for f in packages["boards"])
     for name in packages:
         assert (ROOT / "firmware" / name).is_dir()
+    # clockcore is listed file by file (to leave the host-only reader out): the same files
+    # as a `make firmware` build, so the frozen image and the deployed one agree
+    built = [m.split("/", 1)[1] for m in deploy.firmware_modules() if m.startswith("clockcore/")]
+    assert sorted(packages["clockcore"]) == sorted(built)
 
 
 # ---- firmware/boards/mcu.py on a fake `machine` -------------------------------------
