@@ -25,20 +25,20 @@ from clockcore.ticks import Timebase
 from clockcore.version import VERSION as LOG_FIRMWARE  # in every game header
 
 LOOP_US = const(1000)           # one pass a millisecond
-BUTTON_DEBOUNCE_MS = const(30)
+_BUTTON_DEBOUNCE_MS = const(30)
 SAVE_EVERY_MS = const(10000)    # a running game is saved at least this often
-BATTERY_EVERY_MS = const(10000)
-HOLD_LOG_US = const(2000000)    # a lever held this long is logged once (Art. 6.2.5 hovering)
+_BATTERY_EVERY_MS = const(10000)
+_HOLD_LOG_US = const(2000000)    # a lever held this long is logged once (Art. 6.2.5 hovering)
 
 BAD_STATE = "state.bad"  # a saved game that could not be restored, kept for the arbiter
 _RESTORE_TEXT = (b"     Err", b"    rESt")  # left, right: the saved game was not restored
 LEVERS = (LEFT, RIGHT)  # built once: a tuple written in a loop is built on every pass
 # The log: clockcore/eventlog.py records (docs/EVENT-LOG.md), kept in the Writer's RAM ring
 # (eventlog.SLOTS) until flush(); clockapp/logstore.py creates it at the first log().
-LOG_BUDGET = const(1000000)  # bytes of log before pulled games are removed (board.log_budget)
-# Arbiter menu item -> reason code of the correction it makes (eventlog.R_*).
-LOG_REASONS = {"+2": 1, "tImE": 2, "MovE": 3, "StAG": 4, "Undo": 5, "InC": 4, "rES": 6,
-               "End": 7}
+_LOG_BUDGET = const(1000000)  # bytes of log before pulled games are removed (board.log_budget)
+# Arbiter menu item -> reason code of the correction it makes (events.R_*).
+LOG_REASONS = {"+2": EV.R_PENALTY, "tImE": EV.R_TIME, "MovE": EV.R_MOVES, "StAG": EV.R_STAGE,
+               "Undo": EV.R_UNDO, "InC": EV.R_STAGE, "rES": EV.R_RESUME, "End": EV.R_END}
 
 class Settings:
     """What the clock remembers between games (settings.json)."""
@@ -130,7 +130,7 @@ class App:
         self.log_reason = 0
         self.dirty = False      # game state changed since the last save
         self.saved_at = 0
-        self.battery_at = -BATTERY_EVERY_MS
+        self.battery_at = -_BATTERY_EVERY_MS
         self.battery_low = False    # shown: the voltage or the charge is low
         self.battery_mv = -1
         self.volt_low = False       # below the chemistry's low_mv
@@ -264,7 +264,7 @@ class App:
         lg = self.logw
         if lg is None:  # the first event: continue the log found in flash
             from clockapp.logstore import EventLog
-            lg = EventLog(self.store, getattr(self.board, "log_budget", LOG_BUDGET))
+            lg = EventLog(self.store, getattr(self.board, "log_budget", _LOG_BUDGET))
             self.logw = lg
         c = self.clock
         if ev == EV.EV_HEADER:
@@ -358,7 +358,7 @@ class App:
             if sp is not None and sp.queued:   # replies not sent yet: what the port takes now
                 sp.drain()
         self.buzzer.update(now)
-        if now - self.battery_at >= BATTERY_EVERY_MS:
+        if now - self.battery_at >= _BATTERY_EVERY_MS:
             self._battery(now)
         # Flash last: after the displays, and only when something changed, so a write
         # never delays what players see (the lever stamps come from the interrupt).
@@ -414,7 +414,7 @@ class App:
                         self.session.lever(lever)
                     else:
                         self.lever_pressed(lever, self.now)
-            elif closed and not self.held_logged[lever] and f.held_us(lever, tick) >= HOLD_LOG_US:
+            elif closed and not self.held_logged[lever] and f.held_us(lever, tick) >= _HOLD_LOG_US:
                 self.held_logged[lever] = True
                 self.log(EV.EV_LEVER_HELD, self.side_of_lever(lever), self.now, 0)
 
@@ -435,7 +435,7 @@ class App:
             self.buttons_raw = raw
             self.buttons_since = now
             return
-        if raw == self.buttons or now - self.buttons_since < BUTTON_DEBOUNCE_MS:
+        if raw == self.buttons or now - self.buttons_since < _BUTTON_DEBOUNCE_MS:
             if raw and raw == self.buttons and not self.session.phase:
                 self.menu.held(raw, now - self.buttons_since)
                 if not self.menu.active():

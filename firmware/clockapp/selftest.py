@@ -16,9 +16,9 @@ from clockcore import const
 from clockcore import engine as E
 from clockcore import events as EV
 
-LAMP_MS = const(2000)        # every segment and pixel lit, the buzzer on
-LEVERS_MS = const(15000)     # time to press both levers
-SHOW_MS = const(3000)        # the result on the displays
+_LAMP_MS = const(2000)        # every segment and pixel lit, the buzzer on
+_LEVERS_MS = const(15000)     # time to press both levers
+_SHOW_MS = const(3000)        # the result on the displays
 TONE = (2000, 300)
 
 
@@ -35,7 +35,7 @@ class SelfTest:
         app = self.app
         if app.menu.active():
             app.menu.close()
-        self._phase(T_LAMP, now + LAMP_MS)
+        self._phase(T_LAMP, now + _LAMP_MS)
         self.nacks0 = self._nacks()
         b = app.buzzer
         on = b.enabled
@@ -65,10 +65,10 @@ class SelfTest:
     def next_phase(self, now):
         ph = self.session.phase
         if ph == T_LAMP:
-            self._phase(T_LEVERS, now + LEVERS_MS)
+            self._phase(T_LEVERS, now + _LEVERS_MS)
         elif ph == T_LEVERS:
             self._finish(now)
-            self._phase(T_SHOW, now + SHOW_MS)
+            self._phase(T_SHOW, now + _SHOW_MS)
         else:
             self.session.phase = T_OFF
             self.session.test = None

@@ -81,7 +81,7 @@ def incident(ss, now):
 
 
 def enter_result(ss, index, now, by):
-    """End the game (if not ended) and log its result (eventlog.RESULTS[index])."""
+    """End the game (if not ended) and log its result (events.RESULTS[index])."""
     app = ss.app
     c = app.clock
     if not 0 <= index < len(EV.RESULTS):
