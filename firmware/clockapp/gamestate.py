@@ -36,7 +36,7 @@ import json
 import struct
 
 from clockcore import engine as E
-from clockcore.control import Control, SideControl, Stage, check_stage, side_ints, stage_ints
+from clockcore.control import Control, SideControl, Stage, check_stage
 
 MAGIC = b"GS"
 VERSION = 2
@@ -57,8 +57,10 @@ _STAGE = "<qqqqB"
 _COUNT = "<H"
 
 
+# Written in the order of control.stage_ints()/side_ints() (the log's header writes the
+# same), spelt out here because a save runs after every press: no tuple to build.
 def _stage_bytes(st):
-    return struct.pack(_STAGE, *stage_ints(st))
+    return struct.pack(_STAGE, st.time_ms, st.moves, st.inc_ms, st.delay_ms, st.delay_kind)
 
 
 def _stages_bytes(stages):
@@ -88,7 +90,8 @@ def encode(clock, meta=None):
                                  c.periods[s], c.period_moves[s], c.flag_at[s],
                                  c.overrun[s], 1 if c.out[s] else 0))
     for side in c.sides:
-        parts.append(struct.pack(_CONTROL_SIDE, *side_ints(side)))
+        parts.append(struct.pack(_CONTROL_SIDE, side.mode, side.byo_periods, side.byo_ms,
+                                 side.byo_moves))
         parts.append(_stages_bytes(side.stages))
     for s in (E.WHITE, E.BLACK):
         parts.append(_stages_bytes(c.stages[s]))
