@@ -176,8 +176,10 @@ UNKNOWN = Control(None, None, known=False)
 
 
 # The one field order of a control in bytes: the event log's header (clockcore/eventlog.py)
-# and the saved game (clockapp/gamestate.py) write these, and read them back with
-# SideControl(stages, *side) and Stage(*stage), whose arguments are in the same order.
+# writes these (the saved game, clockapp/gamestate.py, spells the same order out: a save
+# builds no tuple), and both read them back with SideControl(stages, *side) and
+# Stage(*stage), whose arguments are in this order; tests/core/test_events.py round-trips
+# every mode and delay kind through both.
 def side_ints(sc):
     """A side's control but its stages: mode, byo_periods, byo_ms, byo_moves."""
     return (sc.mode, sc.byo_periods, sc.byo_ms, sc.byo_moves)
