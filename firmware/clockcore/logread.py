@@ -20,18 +20,23 @@ from clockcore.eventlog import (
 from clockcore.framing import unframe
 
 
-def _names():
-    """{code: name} from the constants of clockcore/events.py (EV_SET_MOVES: "set-moves")."""
+def names_of(prefix):
+    """{number: name} of the constants of clockcore/events.py that start with prefix: the
+    name is the constant's rest, lower case, "_" as "-" (EV_SET_MOVES: "set-moves")."""
     out = {}
     for key in dir(EV):
-        if key.startswith("EV_"):
-            out[getattr(EV, key)] = key[3:].lower().replace("_", "-")
+        if key.startswith(prefix):
+            out[getattr(EV, key)] = key[len(prefix):].lower().replace("_", "-")
     return out
 
 
-NAMES = _names()
-# The `reason` of a correction (events.R_*), by number.
-REASONS = ("other", "penalty", "time", "moves", "stage", "undo", "resume", "end", "host")
+def _by_number(table):
+    return tuple([table[i] for i in range(len(table))])
+
+
+NAMES = names_of("EV_")                   # event codes
+REASONS = _by_number(names_of("R_"))      # a correction's reason (events.R_*), by number
+BY = _by_number(names_of("BY_"))          # who resumed (events.BY_*), by number
 # A restoring boot's snapshot (eventlog.snapshot_body), field by field.
 SNAPSHOT = ("state", "turn", "stage_cause", "flag_order0", "flag_order1", "turn_used",
             "delay_left", "last", "undo_side", "undo_gain", "undo_moves", "undo_stage",
