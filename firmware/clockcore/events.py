@@ -31,6 +31,7 @@ EV_UNFLAG = const(16)     # side whose flag an arbiter correction took away; arg
 EV_LIMIT = const(17)      # side whose press reached the move limit for both; arg = the limit
 
 # ---- the app's (clockapp/) ---------------------------------------------------------------
+FIRST_APP_CODE = const(32)   # below: the engine's codes (a replay recomputes them)
 EV_BOOT = const(32)          # arg: BOOT_* (1: restored, a snapshot follows); key record
 EV_LEVER_BOTH = const(33)    # side whose lever closed while the other was held
 EV_LEVER_DROPPED = const(34)  # arg: edges lost (ring full)

@@ -210,29 +210,29 @@ def _act(c, rec):
     t = rec.t
     s = rec.side
     code = rec.code
-    if code == 0:
+    if code == EV.EV_START:
         c.start(t, s)
-    elif code == 1:
+    elif code == EV.EV_PRESS:
         c.press(s, t)
-    elif code == 5:
+    elif code == EV.EV_PAUSE:
         c.pause(t)
-    elif code == 6:
+    elif code == EV.EV_RESUME:
         c.resume(t, s)
-    elif code == 7:
+    elif code == EV.EV_ADJUST:
         c.adjust(s, rec.arg, t)
-    elif code == 8:
+    elif code == EV.EV_SET_MOVES:
         c.set_moves(s, rec.arg, t)
-    elif code == 9:
+    elif code == EV.EV_END:
         c.end(t)
-    elif code == 12:
+    elif code == EV.EV_UNDO:
         c.undo_press(t)
-    elif code == 13:
+    elif code == EV.EV_SET_STAGE:
         c.set_stage(s, rec.arg, t)
-    elif code == 14:
+    elif code == EV.EV_ADD_STAGE:
         f = rec.fields
         c.add_stage(s, Stage(rec.arg, f["moves"], f["inc_ms"], f["delay_ms"],
                              f["delay_kind"]), t)
-    elif code == 15:
+    elif code == EV.EV_SET_TIME:
         c.set_time(s, rec.arg, t)
 
 
@@ -301,7 +301,7 @@ def _app_dict(rec):
                   "inc_at_turn_start": h["inc_at_turn_start"]})
         if h.get("move_limit"):
             d["move_limit"] = h["move_limit"]
-    elif rec.code == 2:
+    elif rec.code == EV.EV_IGNORED:
         d["state"] = E.STATE_NAMES[rec.arg] if 0 <= rec.arg < 5 else rec.arg
     elif rec.code == EV.EV_AUTH_FAIL:
         d["refused"] = REFUSALS.get(rec.arg, "error %d" % rec.arg)
@@ -466,19 +466,19 @@ def verify(data, allow_torn_end=False, key=None):
             res.events.append(dict(_app_dict(rec), seq=rec.seq))
             continue
         if game is not None:
-            if rec.code == 0:
+            if rec.code == EV.EV_START:
                 game.started = True
                 game.utc_start = utc.get(rec.seq) or game.utc_start
-            elif rec.code == 4 and not game.flagged:
+            elif rec.code == EV.EV_FLAG and not game.flagged:
                 game.flagged = True
                 game.flag_side = rec.side
-            elif rec.code == 9:
+            elif rec.code == EV.EV_END:
                 game.ended = True
             elif rec.code == EV.EV_RESULT and 0 <= rec.arg < len(EV.RESULTS):
                 game.result = EV.RESULTS[rec.arg]
         if eng is None or broken:
             res.events.append(dict(_app_dict(rec), seq=rec.seq))
-            if rec.code < 32 and not broken:
+            if rec.code < EV.FIRST_APP_CODE and not broken:
                 res.problems.append("seq %d: a clock event with no game header before it"
                                     % rec.seq)
             continue
@@ -564,7 +564,7 @@ def _step(eng, game, rec, res):
     c = eng.clock
     q = eng.queue
     code = rec.code
-    if code >= 32:
+    if code >= EV.FIRST_APP_CODE:
         if q:
             return "the engine gives %s first" % LR.NAMES[q[0][0]]
         if code == EV.EV_BOOT and rec.arg == EV.BOOT_RESTORED:
@@ -578,7 +578,7 @@ def _step(eng, game, rec, res):
             game.before = (rec.snapshot["white_moves"], rec.snapshot["black_moves"])
         res.events.append(dict(_app_dict(rec), seq=rec.seq))
         return None
-    if code == 2:  # an ignored press changes nothing: the clock's state and times then
+    if code == EV.EV_IGNORED:  # an ignored press changes nothing: the clock's state and times then
         if q:
             return "the engine gives %s first" % LR.NAMES[q[0][0]]
         c.tick(rec.t)
@@ -593,7 +593,7 @@ def _step(eng, game, rec, res):
     if not q:
         try:
             if code in DRIVERS:
-                if code == 1:
+                if code == EV.EV_PRESS:
                     c.tick(rec.t)
                     if q:
                         return "the engine gives %s first" % LR.NAMES[q[0][0]]
@@ -615,16 +615,16 @@ def _step(eng, game, rec, res):
     if code in EV.CORRECTIONS:
         r = rec.fields.get("reason", 0)
         d["reason"] = LR.REASONS[r] if 0 <= r < len(LR.REASONS) else r
-    if code == 5 and game.header["spec"] in RAP_SPECS:
+    if code == EV.EV_PAUSE and game.header["spec"] in RAP_SPECS:
         # RAP 10g: who may claim a draw with the clocks as they stopped (seed 7.2)
         d["draw_claim_30s"] = ",".join(
             n for s, n in ((0, "white"), (1, "black"))
             if rap_10g(_rec_main(rec, s), _rec_main(rec, 1 - s))) or "nobody"
-    if code == 1:
+    if code == EV.EV_PRESS:
         if used >= 0:
             d["emt_ms"] = used
         game.plies.append((rec.side, rec.w if rec.side == 0 else rec.b, used, rec.seq))
-    elif code == 12 and game.plies and game.plies[-1][0] == rec.side:
+    elif code == EV.EV_UNDO and game.plies and game.plies[-1][0] == rec.side:
         game.plies.pop()
     res.events.append(d)
     return None
@@ -812,7 +812,7 @@ def verification_lines(res, path, intact_only=False):
     """What the verification established, in words (for every report)."""
     out = []
     played = len(res.played())
-    presses = sum(1 for r in res.records if r.code == 1)
+    presses = sum(1 for r in res.records if r.code == EV.EV_PRESS)
     out.append("%s: %d records, %d game%s played (%d control%s set), %d press%s replayed"
                % (path, len(res.records), played, "" if played == 1 else "s",
                   len(res.games), "" if len(res.games) == 1 else "s", presses,
