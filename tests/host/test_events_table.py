@@ -75,3 +75,13 @@ def test_every_link_command_is_documented():
     doc = (ROOT / "docs" / "PROTOCOL.md").read_text()
     missing = [op for op in sorted(app.link.ops) if "`%s" % op not in doc]
     assert missing == []
+
+
+def test_the_host_compares_codes_by_name_never_by_number():
+    bare = re.compile(r"\bcode\s*(==|!=|<|>=)\s*\d")
+    found = []
+    for p in sorted((ROOT / "host" / "chessclock").rglob("*.py")):
+        for i, line in enumerate(p.read_text().splitlines(), 1):
+            if bare.search(line) and "exit" not in line.lower():
+                found.append("%s:%d: %s" % (p.relative_to(ROOT), i, line.strip()))
+    assert found == []
