@@ -85,3 +85,14 @@ def test_the_host_compares_codes_by_name_never_by_number():
             if bare.search(line) and "exit" not in line.lower():
                 found.append("%s:%d: %s" % (p.relative_to(ROOT), i, line.strip()))
     assert found == []
+
+
+def test_every_code_of_the_table_is_used_by_the_firmware():
+    """No dead codes (issue 15 found five defined and never used): each EV_ name appears in
+    a firmware module besides the table (ruff's F401 keeps those uses from being bare
+    imports)."""
+    text = "\n".join(p.read_text() for p in sorted((ROOT / "firmware").rglob("*.py"))
+                     if p != TABLE)
+    unused = [name for name in sorted(vars(EV)) if name.startswith("EV_")
+              and not re.search(r"\b%s\b" % name, text)]
+    assert unused == []
