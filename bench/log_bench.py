@@ -6,6 +6,8 @@ import time
 from chessclock import logtools
 from clockcore import engine as E
 from clockcore import eventlog as L
+from clockcore import events as EV
+from clockcore import framing as F
 from clockcore import presets
 
 
@@ -16,10 +18,10 @@ def classical_game(seed=12345):
     w = L.Writer(lambda p: out.append(p) or True)
     control, p = presets.resolve("fide-classical")
     c = E.Clock(control, lambda ev, side, t, arg: w.log(ev, side, t, arg, c))
-    w.log_big(L.EV_HEADER, -1, 0, 0, c, L.header_body("pico-e6614103e7", "0.3.0",
+    w.log_big(EV.EV_HEADER, -1, 0, 0, c, L.header_body("pico-e6614103e7", "0.3.0",
                                                       "fide-classical", True,
                                                       L.clock_options(c), 0, c.sides))
-    w.log_big(L.EV_BOOT, -1, 0, 0, c, b"")
+    w.log_big(EV.EV_BOOT, -1, 0, 0, c, b"")
     c.start(1000)
     t = 1000
     x = seed
@@ -31,7 +33,7 @@ def classical_game(seed=12345):
     c.end(t + 60000)
     w.flush()
     press_bytes = sum(len(q) + 8 for q in out if q[4] & 0x3F == E.EV_PRESS)
-    return b"".join(L.frame(q) for q in out), press_bytes
+    return b"".join(F.frame(q) for q in out), press_bytes
 
 
 def main():

@@ -19,7 +19,22 @@ include("$(PORT_DIR)/boards/manifest.py")  # keep the port's own frozen modules
 metadata(description="Chess clock firmware: engine, app, display drivers, board",
          version="0.3.0")  # = clockcore/version.py VERSION
 
-package("clockcore")
+package("clockcore", files=[
+    "__init__.py",
+    "control.py",
+    "engine.py",
+    "eventlog.py",
+    "events.py",
+    "framing.py",
+    "hallmsg.py",
+    "notation.py",
+    "parts.py",
+    "plausible.py",
+    "presets.py",
+    "protocol.py",
+    "ticks.py",
+    "version.py",
+])  # not logread.py: the log's reader is the host's (deploy.HOST_ONLY)
 package("clockapp")
 package("drivers")
 package("boards", files=["__init__.py", "mcu.py"])  # the real board; boards/sim.py is the host's

@@ -269,19 +269,6 @@ class McuBoard(Board):
             wdt = self._wdt = machine.WDT(timeout=self._watchdog_ms)
         wdt.feed()
 
-    def reset_cause(self):
-        cause = machine.reset_cause()
-        if cause == machine.WDT_RESET:
-            return "watchdog"
-        if cause == machine.PWRON_RESET:
-            return "power"
-        # Not every port has these (the RP2040 reports power-on and watchdog only).
-        if cause == getattr(machine, "HARD_RESET", -1):
-            return "power"   # the reset button: a fresh start, as after power-on
-        if cause == getattr(machine, "SOFT_RESET", -1):
-            return "soft"
-        return "unknown"
-
     def maintenance_requested(self):
         if self._maintenance:
             return True

@@ -194,9 +194,6 @@ class SimBoard(Board):
     def feed_watchdog(self):
         self.watchdog_fed += 1
 
-    def reset_cause(self):
-        return "power"
-
     def serial(self):
         return self.port
 

@@ -19,45 +19,26 @@ from clockapp.session import ARBITER_RESUME, Session, competition
 from clockapp.view import FLAG_FIRST, FLAG_NONE, FLAG_SECOND, SideView
 from clockcore import const, presets
 from clockcore import engine as E
-from clockcore import eventlog as L
+from clockcore import events as EV
 from clockcore.control import MODE_UPCOUNT, Control
 from clockcore.ticks import Timebase
 from clockcore.version import VERSION as LOG_FIRMWARE  # in every game header
 
 LOOP_US = const(1000)           # one pass a millisecond
-BUTTON_DEBOUNCE_MS = const(30)
+_BUTTON_DEBOUNCE_MS = const(30)
 SAVE_EVERY_MS = const(10000)    # a running game is saved at least this often
-BATTERY_EVERY_MS = const(10000)
-HOLD_LOG_US = const(2000000)    # a lever held this long is logged once (Art. 6.2.5 hovering)
+_BATTERY_EVERY_MS = const(10000)
+_HOLD_LOG_US = const(2000000)    # a lever held this long is logged once (Art. 6.2.5 hovering)
 
-# App events in the log, beside the engine's (engine.EV_*); codes in clockcore/eventlog.py.
-EV_BOOT = const(32)           # arg: 1 when a saved game was restored
-EV_LEVER_BOTH = const(33)     # side whose lever closed while the other was held
-EV_LEVER_DROPPED = const(34)  # arg: edges lost (ring full)
-EV_LEVER_HELD = const(35)     # side holding its lever down
-EV_CONTROL_SET = const(36)    # a control was set: the game header (clock id, control, ...)
-EV_LOW_BATTERY = const(37)    # arg: millivolts
-EV_MISSED_EDGE = const(38)    # a lever's level differed from its filtered state: re-synced
-EV_STORAGE_FULL = const(39)
-EV_POWER_OFF = const(40)      # critical battery: last writes, then no more flash; arg mV
-EV_LOG_FULL = const(41)       # log over budget, unpulled games kept (app.logw.warn is set)
-EV_AUTH_FAIL = const(42)      # reserved for the serial link
-EV_LOG_LOST = const(43)       # arg: events the full RAM ring could not keep
-EV_WALL_CLOCK = const(44)     # arg: unix seconds the clock was given
-EV_LOG_PRUNED = const(45)     # arg: first sequence number kept
-EV_LOW_CHARGE = const(46)     # arg: the fuel gauge's state of charge, percent
-
+BAD_STATE = "state.bad"  # a saved game that could not be restored, kept for the arbiter
+_RESTORE_TEXT = (b"     Err", b"    rESt")  # left, right: the saved game was not restored
 LEVERS = (LEFT, RIGHT)  # built once: a tuple written in a loop is built on every pass
-# Engine events that are arbiter corrections (their log record carries a reason).
-CORRECTIONS = (E.EV_ADJUST, E.EV_SET_MOVES, E.EV_UNDO, E.EV_SET_STAGE, E.EV_ADD_STAGE,
-               E.EV_SET_TIME)
-
 # The log: clockcore/eventlog.py records (docs/EVENT-LOG.md), kept in the Writer's RAM ring
 # (eventlog.SLOTS) until flush(); clockapp/logstore.py creates it at the first log().
-LOG_BUDGET = const(1000000)  # bytes of log before pulled games are removed (board.log_budget)
-# Arbiter menu item -> reason code of the correction it makes (eventlog.R_*).
-LOG_REASONS = {"+2": 1, "tImE": 2, "MovE": 3, "StAG": 4, "Undo": 5, "InC": 4, "rES": 6,
-               "End": 7}
+_LOG_BUDGET = const(1000000)  # bytes of log before pulled games are removed (board.log_budget)
+# Arbiter menu item -> reason code of the correction it makes (events.R_*).
+LOG_REASONS = {"+2": EV.R_PENALTY, "tImE": EV.R_TIME, "MovE": EV.R_MOVES, "StAG": EV.R_STAGE,
+               "Undo": EV.R_UNDO, "InC": EV.R_STAGE, "rES": EV.R_RESUME, "End": EV.R_END}
 
 class Settings:
     """What the clock remembers between games (settings.json)."""
@@ -149,7 +130,7 @@ class App:
         self.log_reason = 0
         self.dirty = False      # game state changed since the last save
         self.saved_at = 0
-        self.battery_at = -BATTERY_EVERY_MS
+        self.battery_at = -_BATTERY_EVERY_MS
         self.battery_low = False    # shown: the voltage or the charge is low
         self.battery_mv = -1
         self.volt_low = False       # below the chemistry's low_mv
@@ -166,13 +147,16 @@ class App:
         self.menu = Menu(self)
         self.seal = Seal(self)  # adjournment: seal mode and the sealed snapshot (seal.py)
         self.session = Session(self)   # self-test, scheduled start, marks (session.py)
+        self.restore_failed = False  # a saved game could not be read: shown until a button
         restored = self._restore()
         if not restored:
             try:
                 self.new_game(self.settings.spec)
             except ValueError:  # stored under an older notation (15+10 was 15 min): default
                 self.new_game(Settings().spec)
-        self.log(EV_BOOT, E.NOBODY, self.now, 1 if restored else 0)
+        self.log(EV.EV_BOOT, E.NOBODY, self.now,
+                 EV.BOOT_RESTORED if restored else
+                 EV.BOOT_RESTORE_FAILED if self.restore_failed else EV.BOOT_NEW)
         self.session.new_game()
         # PLUS held at power-on: the self-test (RGC 5.3.1: the delegate checks the clock)
         if board.read_buttons() == BTN_PLUS and not restored:
@@ -215,7 +199,7 @@ class App:
         self.seal.reset()   # a new game: no seal, session 1
         self.settings.spec = spec
         self.store.save_json("settings.json", self.settings.to_dict())
-        self.log(EV_CONTROL_SET, E.NOBODY, self.now, 0)
+        self.log(EV.EV_HEADER, E.NOBODY, self.now, 0)
         if hasattr(self, "session"):
             self.session.new_game()
         self.dirty = True
@@ -228,7 +212,12 @@ class App:
         try:
             clock, meta = gamestate.decode(payload, self.on_event)
         except ValueError:
-            return False  # an older format: start clean, never boot into a bad state
+            # Never boot into a bad state, never lose it in silence: the bytes are kept
+            # (BAD_STATE, which no later save overwrites), the boot record says so and the
+            # displays show "Err rESt" until a button is pressed.
+            self.store.save(BAD_STATE, payload)
+            self.restore_failed = True
+            return False
         if clock.state == E.IDLE:
             return False
         self.clock = clock
@@ -245,7 +234,7 @@ class App:
     def save_state(self):
         ok = self.store.save_state(gamestate.encode(self.clock, self.game_meta()))
         if not ok:
-            self.log(EV_STORAGE_FULL, E.NOBODY, self.now, 0)
+            self.log(EV.EV_STORAGE_FULL, E.NOBODY, self.now, 0)
         self.dirty = False
         self.saved_at = self.now
 
@@ -275,20 +264,20 @@ class App:
         lg = self.logw
         if lg is None:  # the first event: continue the log found in flash
             from clockapp.logstore import EventLog
-            lg = EventLog(self.store, getattr(self.board, "log_budget", LOG_BUDGET))
+            lg = EventLog(self.store, getattr(self.board, "log_budget", _LOG_BUDGET))
             self.logw = lg
         c = self.clock
-        if ev == EV_CONTROL_SET:
+        if ev == EV.EV_HEADER:
             s = self.settings
             wall = self.wall_s + (t - self.wall_at) // 1000 if self.wall_s > 0 else 0
             lg.header(t, c, self.board.clock_id(), LOG_FIRMWARE, s.spec, s.white_left, wall)
-        elif ev == EV_BOOT:
+        elif ev == EV.EV_BOOT:
             lg.boot(t, c, arg)
         elif reason >= 0:
             lg.log(ev, side, t, arg, c, reason, reason2)
         else:
             reason = 0
-            if ev in CORRECTIONS:  # an arbiter correction: why
+            if ev in EV.CORRECTIONS:  # an arbiter correction: why
                 m = self.menu
                 if m.active():
                     reason = LOG_REASONS.get(m.items()[m.item], 0)
@@ -308,7 +297,7 @@ class App:
         comes back paused with the side to move ready to start. Raises ValueError."""
         import hashlib
 
-        from clockapp.seal import EV_ADJ_LOADED, SEALED
+        from clockapp.seal import SEALED
         from clockcore.eventlog import added_stages_body, snapshot_body
         digest = hashlib.sha256(data).digest()
         clock, meta = gamestate.decode(data, self.on_event)
@@ -328,10 +317,10 @@ class App:
         self.settings.white_left = meta.get("white_left", self.settings.white_left) is True
         self.store.save_json("settings.json", self.settings.to_dict())
         self.clock = fresh
-        self.log(EV_CONTROL_SET, E.NOBODY, self.now, 0)
+        self.log(EV.EV_HEADER, E.NOBODY, self.now, 0)
         self.clock = clock
         self.preset = presets.find(spec)
-        self.logw_big(EV_ADJ_LOADED, E.NOBODY, self.now, seal[4],
+        self.logw_big(EV.EV_ADJOURNED_LOADED, E.NOBODY, self.now, seal[4],
                       digest + snapshot_body(clock) + added_stages_body(clock))
         self.seal.loaded(meta, self.now)
         self.dirty = True
@@ -369,7 +358,7 @@ class App:
             if sp is not None and sp.queued:   # replies not sent yet: what the port takes now
                 sp.drain()
         self.buzzer.update(now)
-        if now - self.battery_at >= BATTERY_EVERY_MS:
+        if now - self.battery_at >= _BATTERY_EVERY_MS:
             self._battery(now)
         # Flash last: after the displays, and only when something changed, so a write
         # never delays what players see (the lever stamps come from the interrupt).
@@ -407,27 +396,27 @@ class App:
                 if self.session.phase:  # both levers at once: both work
                     self.session.lever(lever)
                 else:
-                    self.log(EV_LEVER_BOTH, self.side_of_lever(lever), self.timebase.at(t), 0)
+                    self.log(EV.EV_LEVER_BOTH, self.side_of_lever(lever), self.timebase.at(t), 0)
             elif kind == RELEASE:
                 self.held_logged[lever] = False
         f.settle(tick)  # after draining: see LeverFilter
         if ring.dropped != self.dropped_seen:
-            self.log(EV_LEVER_DROPPED, E.NOBODY, self.now, ring.dropped - self.dropped_seen)
+            self.log(EV.EV_LEVER_DROPPED, E.NOBODY, self.now, ring.dropped - self.dropped_seen)
             self.dropped_seen = ring.dropped
         # An edge the interrupt never delivered: the level says otherwise once settled.
         level = self.board.read_levers()
         for lever in LEVERS:
             closed = (level >> lever) & 1 == 1
             if closed != f.state[lever] and f.settled(lever, tick):
-                self.log(EV_MISSED_EDGE, self.side_of_lever(lever), self.now, 1 if closed else 0)
+                self.log(EV.EV_MISSED_EDGE, self.side_of_lever(lever), self.now, 1 if closed else 0)
                 if f.feed(lever, tick, closed) == PRESS:
                     if self.session.phase:
                         self.session.lever(lever)
                     else:
                         self.lever_pressed(lever, self.now)
-            elif closed and not self.held_logged[lever] and f.held_us(lever, tick) >= HOLD_LOG_US:
+            elif closed and not self.held_logged[lever] and f.held_us(lever, tick) >= _HOLD_LOG_US:
                 self.held_logged[lever] = True
-                self.log(EV_LEVER_HELD, self.side_of_lever(lever), self.now, 0)
+                self.log(EV.EV_LEVER_HELD, self.side_of_lever(lever), self.now, 0)
 
     def lever_pressed(self, lever, t_ms):
         if self.menu.active():
@@ -446,7 +435,7 @@ class App:
             self.buttons_raw = raw
             self.buttons_since = now
             return
-        if raw == self.buttons or now - self.buttons_since < BUTTON_DEBOUNCE_MS:
+        if raw == self.buttons or now - self.buttons_since < _BUTTON_DEBOUNCE_MS:
             if raw and raw == self.buttons and not self.session.phase:
                 self.menu.held(raw, now - self.buttons_since)
                 if not self.menu.active():
@@ -456,6 +445,10 @@ class App:
         self.buttons = raw
         if pressed and self.session.phase:
             return  # buttons do nothing during the self-test
+        if pressed and self.restore_failed:  # the first press acknowledges "Err rESt"
+            self.restore_failed = False
+            self.refresh(True)
+            return
         if pressed:
             self.buzzer.play(Buzzer.CLICK, now)
             self.menu.button(pressed, now)
@@ -465,18 +458,18 @@ class App:
         b = self.board
         mv = b.battery_mv()
         self.battery_mv = mv
-        self.volt_low = self._below(mv, b.battery_low_mv, self.volt_low, EV_LOW_BATTERY, now)
+        self.volt_low = self._below(mv, b.battery_low_mv, self.volt_low, EV.EV_LOW_BATTERY, now)
         # A fuel gauge warns by the charge left (FIDE: 10 h after the warning), which a
         # LiPo's flat voltage cannot tell; the voltage stays as the backstop.
         pct = b.battery_pct()
         self.battery_pct = pct
-        self.charge_low = self._below(pct, b.battery_low_pct, self.charge_low, EV_LOW_CHARGE,
+        self.charge_low = self._below(pct, b.battery_low_pct, self.charge_low, EV.EV_LOW_CHARGE,
                                       now)
         self.battery_low = self.volt_low or self.charge_low
         if 0 <= mv < b.battery_critical_mv and not self.flash_off:
             # About to brown out: save the game and the log once more, then stop writing,
             # so that the power cannot fail in the middle of a flash write.
-            self.log(EV_POWER_OFF, E.NOBODY, now, mv)
+            self.log(EV.EV_POWER_OFF, E.NOBODY, now, mv)
             self.save_state()
             self.flush()
             self.flash_off = True
@@ -507,6 +500,8 @@ class App:
         alert = self.battery_low and moment
         moment = moment and self.moments
         idle = c.state == E.IDLE
+        if self.restore_failed and not idle:  # a game started: "Err rESt" has been seen
+            self.restore_failed = False
         for lever in LEVERS:
             side = self.side_of_lever(lever)
             v = self.views[lever]
@@ -517,6 +512,8 @@ class App:
                 changed = self.menu.render(lever, v) or changed
             elif self.seal.phase and self.seal.render(side, v, self.now):
                 changed = self.seal.fresh or changed
+            elif self.restore_failed:
+                changed = _show(v, _RESTORE_TEXT[lever]) or changed
             elif v.text_on:
                 v.text_on = False
                 changed = True
@@ -592,9 +589,9 @@ class App:
         elif c.state == E.PAUSED:
             if self.preset is not None and self.preset.key in ARBITER_RESUME:
                 # S1 6.13: the arbiter decides the restart (arbiter menu or host)
-                self.log(L.EV_RESUMER, c.turn, now, L.BY_REFUSED)
+                self.log(EV.EV_RESUMED_BY, c.turn, now, EV.BY_REFUSED)
             elif c.resume(now):
-                self.log(L.EV_RESUMER, c.turn, now, L.BY_PLAYER)
+                self.log(EV.EV_RESUMED_BY, c.turn, now, EV.BY_PLAYER)
 
     def save_settings(self):
         self.buzzer.enabled = self.settings.sound
@@ -605,6 +602,18 @@ class App:
         from clockcore.notation import format_readable  # lazily: the parser is large
 
         return format_readable(Control(self.clock.sides[0], self.clock.sides[1]))
+
+
+def _show(v, text):
+    """Put a fixed message on a view (no allocation); True when that changed it."""
+    changed = not v.text_on
+    v.text_on = True
+    buf = v.text
+    for k in range(len(buf)):
+        if buf[k] != text[k]:
+            buf[k] = text[k]
+            changed = True
+    return changed
 
 
 def run(board):

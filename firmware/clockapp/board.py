@@ -97,10 +97,6 @@ class Board:
     def feed_watchdog(self):
         pass
 
-    def reset_cause(self):
-        """'power', 'watchdog', 'soft' or 'unknown'."""
-        return "unknown"
-
     def maintenance_requested(self):
         """True when the user asks at boot for maintenance mode (deploy tools get the REPL)."""
         return False

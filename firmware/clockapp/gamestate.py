@@ -36,15 +36,7 @@ import json
 import struct
 
 from clockcore import engine as E
-from clockcore.control import (
-    DELAY_BRONSTEIN,
-    DELAY_NONE,
-    MODE_COUNTDOWN,
-    MODE_UPCOUNT,
-    Control,
-    SideControl,
-    Stage,
-)
+from clockcore.control import Control, SideControl, Stage, check_stage
 
 MAGIC = b"GS"
 VERSION = 2
@@ -65,6 +57,8 @@ _STAGE = "<qqqqB"
 _COUNT = "<H"
 
 
+# Written in the order of control.stage_ints()/side_ints() (the log's header writes the
+# same), spelt out here because a save runs after every press: no tuple to build.
 def _stage_bytes(st):
     return struct.pack(_STAGE, st.time_ms, st.moves, st.inc_ms, st.delay_ms, st.delay_kind)
 
@@ -135,13 +129,10 @@ class _Reader:
     def stages(self):
         n = self.take(_COUNT)[0]
         out = []
-        for _ in range(n):
-            t, moves, inc, delay, kind = self.take(_STAGE)
-            if t < 0 or moves < 0 or inc < 0 or delay < 0:
-                raise ValueError("game state: negative stage value")
-            if kind < DELAY_NONE or kind > DELAY_BRONSTEIN:
-                raise ValueError("game state: unknown delay kind %d" % kind)
-            out.append(Stage(t, moves, inc, delay, kind))
+        for i in range(n):
+            st = Stage(*self.take(_STAGE))
+            check_stage(st, "game state, stage %d" % (i + 1))  # a new game's checks
+            out.append(st)
         return out
 
 
@@ -178,10 +169,8 @@ def decode(payload, listener=None):
         sides = [r.take(_SIDE), r.take(_SIDE)]
     controls = []
     for _ in (0, 1):
-        mode, byo_periods, byo_ms, byo_moves = r.take(_CONTROL_SIDE)
-        _check(MODE_COUNTDOWN <= mode <= MODE_UPCOUNT, "mode")
-        controls.append(SideControl(r.stages(), mode=mode, byo_periods=byo_periods,
-                                    byo_ms=byo_ms, byo_moves=byo_moves))
+        side = r.take(_CONTROL_SIDE)
+        controls.append(SideControl(r.stages(), *side))
     stage_lists = [r.stages(), r.stages()]
     n = r.take(_COUNT)[0]
     text = r.raw(n)
@@ -196,9 +185,12 @@ def decode(payload, listener=None):
     _check(isinstance(limit, int) and 0 <= limit <= E.MAX_MOVE_LIMIT, "move limit")
 
     control = Control(controls[0], controls[1])
-    clock = E.Clock(control, listener, inc_at_turn_start=bool(flags & _F_INC_AT_TURN_START),
-                    stage_on_flag=bool(flags & _F_STAGE_ON_FLAG),
-                    freeze=bool(flags & _F_FREEZE), move_limit=limit)
+    try:  # the control passes the checks a new game's does (Clock validates it), or no game
+        clock = E.Clock(control, listener, inc_at_turn_start=bool(flags & _F_INC_AT_TURN_START),
+                        stage_on_flag=bool(flags & _F_STAGE_ON_FLAG),
+                        freeze=bool(flags & _F_FREEZE), move_limit=limit)
+    except ValueError as e:
+        raise ValueError("game state: %s" % e) from None
     (last, turn_used, delay_left, undo_gain, undo_moves, undo_stage, undo_stage_moves,
      undo_period_moves, undo_opp_gain) = turn_fields
     _check(turn_used >= 0 and delay_left >= 0, "turn")

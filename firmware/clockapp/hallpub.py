@@ -22,7 +22,7 @@ import struct
 
 from clockcore import const, hallmsg
 from clockcore import engine as E
-from clockcore.eventlog import RESULTS as _RESULTS
+from clockcore.events import RESULTS as _RESULTS
 
 DOWN = const(0)
 CONNECTING = const(1)

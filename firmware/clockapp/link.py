@@ -10,7 +10,7 @@
 # (HMAC-SHA256 with the key over the session nonce of the last `auth` and the request);
 # request ids must grow within a session (a replayed frame is refused). On a clock without
 # a key a CHANGE is taken only while no game is in progress. Refusals are logged
-# (EV_AUTH_FAILED, at most one a second).
+# (EV_AUTH_FAIL, at most one a second).
 
 import binascii
 import os
@@ -18,29 +18,23 @@ import struct
 
 from clockcore import const
 from clockcore import engine as E
-from clockcore import eventlog as L
+from clockcore import events as EV
 from clockcore import protocol as P
-from clockcore.eventlog import R_HOST
 from clockcore.version import VERSION as FIRMWARE_VERSION
 
-# arg: the protocol error code of the refusal. 42 is app.EV_AUTH_FAIL, the code the event
-# log reserved for the link (40 became app.EV_POWER_OFF).
-EV_AUTH_FAILED = const(42)
-EV_WALL_CLOCK = const(44)  # app.EV_WALL_CLOCK: arg, the unix seconds given
-
 KEY_FILE = "arbiter.key"
-KEY_BYTES = const(32)
-LOG_CHUNK_DEFAULT = const(1024)
-LOG_CHUNK_MAX = const(4096)   # payload bytes in one log reply
-LOG_SCAN_MAX = const(256)     # records skipped per pass when seeking a sequence number
-READ_BUDGET = const(4)        # serial reads per pass
-AUTH_LOG_MS = const(1000)
-AUTH_LOG_MAX = const(4)       # refusals logged one by one in a second; more are counted
+_KEY_BYTES = const(32)
+_LOG_CHUNK_DEFAULT = const(1024)
+_LOG_CHUNK_MAX = const(4096)   # payload bytes in one log reply
+_LOG_SCAN_MAX = const(256)     # records skipped per pass when seeking a sequence number
+_READ_BUDGET = const(4)        # serial reads per pass
+_AUTH_LOG_MS = const(1000)
+_AUTH_LOG_MAX = const(4)       # refusals logged one by one in a second; more are counted
 CHUNK = const(64)
 
 CHANGE = const(1)
 SEAL_PHASES = ("-", "sealing", "sealed")
-ADJ_MAX = const(8192)         # bytes of an adjourned game's snapshot (adjput)
+_ADJ_MAX = const(8192)         # bytes of an adjourned game's snapshot (adjput)
 CAPS = ("status,control,start,pause,resume,end,correct,wallclock,log,auth,maintenance,"
         "logack,head,seal,adjourn,session")
 HEAD_DOMAIN = b"chessclock log head key"   # the log key: HMAC(arbiter key, this)
@@ -89,14 +83,14 @@ class Link:
         key = app.store.load(KEY_FILE)
         self.key = None
         self.head_key = None    # HMAC(key, HEAD_DOMAIN): signs the log's head
-        self._use_key(key if key is not None and len(key) == KEY_BYTES else None)
+        self._use_key(key if key is not None and len(key) == _KEY_BYTES else None)
         self.nonce = None
         self.last_rid = -1
         self.wall_s = -1        # wall-clock seconds (Unix time) at app time wall_at
         self.wall_at = 0
-        self.auth_logged_at = -AUTH_LOG_MS
+        self.auth_logged_at = -_AUTH_LOG_MS
         self.auth_logged_n = 0
-        self.flood_n = 0        # refusals past AUTH_LOG_MAX in this second, not logged yet
+        self.flood_n = 0        # refusals past _AUTH_LOG_MAX in this second, not logged yet
         self.flood_code = 0
         self.refused = 0        # authorisation refusals since boot
         self.requests = 0
@@ -136,7 +130,7 @@ class Link:
 
     # ---- the loop ------------------------------------------------------------------
     def poll(self):
-        if self.flood_n and self.app.now - self.auth_logged_at >= AUTH_LOG_MS:
+        if self.flood_n and self.app.now - self.auth_logged_at >= _AUTH_LOG_MS:
             self._log_flood()
         if self.after is not None:
             fn = self.after
@@ -145,7 +139,7 @@ class Link:
         s = self.serial
         if s is None or (self.cpos >= self.cend and not s.any()):
             return
-        budget = READ_BUDGET
+        budget = _READ_BUDGET
         line = self.line
         while True:
             if self.cpos >= self.cend:
@@ -217,7 +211,7 @@ class Link:
             elif mac is not None:
                 raise P.ProtocolError(P.E_ARGS, "this operation takes no mac", rid)
             # What a change writes to the event log says it came from the host.
-            self.app.log_reason = R_HOST if flags & CHANGE else 0
+            self.app.log_reason = EV.R_HOST if flags & CHANGE else 0
             try:
                 reply = P.encode_ok(rid, fn(args))
             finally:
@@ -236,16 +230,16 @@ class Link:
         return self.app.clock.state in (E.RUNNING, E.PAUSED, E.FROZEN)
 
     def refuse(self, rid, code, detail):
-        """Refuse and log it: every refusal, one record each up to AUTH_LOG_MAX a second;
+        """Refuse and log it: every refusal, one record each up to _AUTH_LOG_MAX a second;
         past that (a flood, which must not wear the flash) the rest of the second is
         counted and logged as one record with its count."""
         self.refused += 1
         app = self.app
-        if app.now - self.auth_logged_at >= AUTH_LOG_MS:
+        if app.now - self.auth_logged_at >= _AUTH_LOG_MS:
             self._log_flood()
             self.auth_logged_at = app.now
             self.auth_logged_n = 0
-        if self.auth_logged_n < AUTH_LOG_MAX:
+        if self.auth_logged_n < _AUTH_LOG_MAX:
             self.auth_logged_n += 1
             self._log_refusal(code, 1)
         else:
@@ -256,7 +250,7 @@ class Link:
     def _log_refusal(self, code, count):
         app = self.app
         if app.logw is not None:
-            app.logw.log(EV_AUTH_FAILED, -1, app.now, code, app.clock, count)
+            app.logw.log(EV.EV_AUTH_FAIL, -1, app.now, code, app.clock, count)
 
     def _log_flood(self):
         if self.flood_n:
@@ -289,7 +283,7 @@ class Link:
         cid = b.clock_id() if hasattr(b, "clock_id") else "unknown"
         return (("fw", FIRMWARE_VERSION), ("board", b.name), ("clock", cid),
                 ("proto", P.VERSION), ("caps", CAPS), ("key", 1 if self.key else 0),
-                ("maxline", P.LINE_MAX), ("chunk", LOG_CHUNK_MAX))
+                ("maxline", P.LINE_MAX), ("chunk", _LOG_CHUNK_MAX))
 
     def op_status(self, args):
         app = self.app
@@ -396,7 +390,7 @@ class Link:
         app = self.app
         ok = app.clock.resume(app.now, side)
         if ok:
-            app.log(L.EV_RESUMER, app.clock.turn, app.now, L.BY_HOST)
+            app.log(EV.EV_RESUMED_BY, app.clock.turn, app.now, EV.BY_HOST)
         return self._done(ok, "resume")
 
     def op_end(self, args):
@@ -480,7 +474,7 @@ class Link:
         self.wall_at = self.app.now
         self.app.wall_s = t  # game headers carry it (counted on from wall_at)
         self.app.wall_at = self.app.now
-        self.app.log(EV_WALL_CLOCK, -1, self.app.now, t)
+        self.app.log(EV.EV_WALL_CLOCK, -1, self.app.now, t)
         return (("wall", t),)
 
     def op_keyset(self, args):
@@ -491,7 +485,7 @@ class Link:
             key = binascii.unhexlify(args[0])
         except ValueError:
             key = b""
-        if len(key) != KEY_BYTES:
+        if len(key) != _KEY_BYTES:
             raise P.ProtocolError(P.E_ARGS, "the key is 64 hex digits")
         if not self.app.store.save(KEY_FILE, key):
             raise P.ProtocolError(P.E_INTERNAL, "could not save the key")
@@ -565,9 +559,9 @@ class Link:
             part = binascii.a2b_base64(args[1])
         except ValueError:
             raise P.ProtocolError(P.E_ARGS, "the chunk is not base64") from None
-        if len(self.adj) + len(part) > ADJ_MAX:
+        if len(self.adj) + len(part) > _ADJ_MAX:
             self.adj = None
-            raise P.ProtocolError(P.E_ARGS, "an adjourned game is at most %d bytes" % ADJ_MAX)
+            raise P.ProtocolError(P.E_ARGS, "an adjourned game is at most %d bytes" % _ADJ_MAX)
         self.adj += part
         return (("bytes", len(self.adj)),)
 
@@ -613,11 +607,11 @@ class Link:
         base64 of (u16 LE length + payload)*; `more=0` when the end of the log was reached."""
         _nargs(args, 1, 2)
         start = _int(args[0])
-        limit = _int(args[1]) if len(args) > 1 else LOG_CHUNK_DEFAULT
+        limit = _int(args[1]) if len(args) > 1 else _LOG_CHUNK_DEFAULT
         if start < 0 or limit < 64:
             raise P.ProtocolError(P.E_ARGS, "log FROM (>= 0) [MAXBYTES (>= 64)]")
-        if limit > LOG_CHUNK_MAX:
-            limit = LOG_CHUNK_MAX
+        if limit > _LOG_CHUNK_MAX:
+            limit = _LOG_CHUNK_MAX
         if self.log_iter is None or self.log_next != start:
             self._log_reset()
             self.log_iter = self.app.store.read_log()
@@ -632,7 +626,7 @@ class Link:
         self.log_pending = None
         while True:
             if rec is None:
-                if scanned >= LOG_SCAN_MAX and n == 0:
+                if scanned >= _LOG_SCAN_MAX and n == 0:
                     break   # seeking: continue on the next request
                 try:
                     rec = next(it)

@@ -18,6 +18,8 @@ import struct
 from clockapp import storage
 from clockcore import engine as E
 from clockcore import eventlog as L
+from clockcore import events as EV
+from clockcore.framing import unframe
 
 TAIL = 8192          # bytes read at boot to find the last record
 PULLED = "logpull"   # checked file: u32 LE, the highest sequence number pulled
@@ -56,7 +58,7 @@ class EventLog:
                 data = data[-TAIL:]
         finally:
             f.close()
-        frames, _ = L.unframe(data)
+        frames, _ = unframe(data)
         if not frames:
             return 0, L.ZERO_CHAIN, size
         payload = frames[-1][1]
@@ -75,12 +77,13 @@ class EventLog:
     def header(self, t, clock, clock_id, firmware, spec, white_left, wall_s=0):
         body = L.header_body(clock_id, firmware, spec, white_left, L.clock_options(clock),
                              wall_s, clock.sides)
-        self.writer.log_big(L.EV_HEADER, E.NOBODY, t, 0, clock, body)
+        self.writer.log_big(EV.EV_HEADER, E.NOBODY, t, 0, clock, body)
         self.headers += 1
 
-    def boot(self, t, clock, restored):
-        body = L.snapshot_body(clock) if restored else b""
-        self.writer.log_big(L.EV_BOOT, E.NOBODY, t, 1 if restored else 0, clock, body)
+    def boot(self, t, clock, arg):
+        """The boot record; arg: events.BOOT_* (a restored game's snapshot follows)."""
+        body = L.snapshot_body(clock) if arg == EV.BOOT_RESTORED else b""
+        self.writer.log_big(EV.EV_BOOT, E.NOBODY, t, arg, clock, body)
 
     def mark_pulled(self, seq):
         """The host has every record up to `seq` (the serial link calls this)."""
@@ -95,7 +98,7 @@ class EventLog:
         if w.n == 0 and w.lost:
             lost = w.lost
             w.lost = 0
-            w.log(L.EV_LOG_LOST, E.NOBODY, w.prev_t, lost, clock)
+            w.log(EV.EV_LOG_LOST, E.NOBODY, w.prev_t, lost, clock)
             w.flush()
         if (self.size > self.budget and clock is not None
                 and clock.state in (E.IDLE, E.ENDED)
@@ -112,7 +115,7 @@ class EventLog:
         for payload in self.store.read_log():
             seq = L.seq_of(payload)
             n = len(payload) + storage.LOG_HEADER_SIZE
-            if (payload[4] & 0x3F) == L.EV_HEADER or not out:
+            if (payload[4] & 0x3F) == EV.EV_HEADER or not out:
                 out.append([seq, seq, n])
             else:
                 g = out[-1]
@@ -136,12 +139,12 @@ class EventLog:
         if k:
             if self._rewrite(cut):
                 self.pruned += k
-                self.writer.log(L.EV_LOG_PRUNED, E.NOBODY, self.writer.prev_t, cut, clock)
+                self.writer.log(EV.EV_LOG_PRUNED, E.NOBODY, self.writer.prev_t, cut, clock)
             else:
                 k = 0
         if self.size > self.budget and not self.warn:
             self.warn = True
-            self.writer.log(L.EV_LOG_FULL, E.NOBODY, self.writer.prev_t, self.size, clock)
+            self.writer.log(EV.EV_LOG_FULL, E.NOBODY, self.writer.prev_t, self.size, clock)
         elif self.size <= self.budget:
             self.warn = False
         self.writer.flush()

@@ -18,23 +18,23 @@
 from clockapp.board import BTN_MENU, BTN_MINUS, BTN_PLUS, BTN_START, LEFT
 from clockcore import const, presets
 from clockcore import engine as E
-from clockcore import eventlog as L
+from clockcore import events as EV
 
-CLOSED = const(0)
+_CLOSED = const(0)
 SETUP = const(1)
 ARBITER = const(2)
 
-ARBITER_HOLD_MS = const(2000)
-TIME_STEP_MS = const(10000)      # one PLUS/MINUS press on a time: 10 s
-MAX_FAVOURITES = const(5)
+_ARBITER_HOLD_MS = const(2000)
+_TIME_STEP_MS = const(10000)      # one PLUS/MINUS press on a time: 10 s
+_MAX_FAVOURITES = const(5)
 
 SETUP_ITEMS = ("PrSt", "FAv", "SEt", "SAvE", "tESt", "SWAP", "Snd", "SEcS", "MovS")
 ARBITER_ITEMS = ("SIdE", "+2", "tImE", "MovE", "StAG", "Undo", "InC", "rES", "End", "nEW")
 EDITABLE = ("PrSt", "FAv", "SEt", "tImE", "MovE", "StAG", "InC", "End")
 # End: the result, then START ends the game and logs it (ACT 12, RAP 11; seed 5.4)
-RESULT_TEXT = ("nonE", "1-0", "0-1", "1/2")   # eventlog.RESULTS by index
-INC_DEFAULT_S = const(5)         # FIDE Guidelines III: 5 s a move
-INC_MAX_S = const(60)
+RESULT_TEXT = ("nonE", "1-0", "0-1", "1/2")   # events.RESULTS by index
+_INC_DEFAULT_S = const(5)         # FIDE Guidelines III: 5 s a move
+_INC_MAX_S = const(60)
 # Set-up items that flip one setting.
 TOGGLES = {"SWAP": "white_left", "Snd": "sound", "SEcS": "seconds_always",
            "MovS": "show_moves"}
@@ -54,7 +54,7 @@ def _put(buf, text):
 class Menu:
     def __init__(self, app):
         self.app = app
-        self.mode = CLOSED
+        self.mode = _CLOSED
         self.item = 0
         self.editing = False
         self.value = 0           # the value being edited (preset index, minutes, ...)
@@ -67,7 +67,7 @@ class Menu:
         self.armed = False       # nEW asked once: a second START throws the game away
 
     def active(self):
-        return self.mode != CLOSED
+        return self.mode != _CLOSED
 
     def items(self):
         return SETUP_ITEMS if self.mode == SETUP else ARBITER_ITEMS
@@ -77,7 +77,7 @@ class Menu:
 
     def open(self, mode):
         if mode == ARBITER:  # every arbiter session is logged (ACT 16, RAP 16; seed 5.3)
-            self.app.log(L.EV_ARBITER, E.NOBODY, self.app.now, 1)
+            self.app.log(EV.EV_ARBITER, E.NOBODY, self.app.now, 1)
         self.mode = mode
         self.item = 0
         self.editing = False
@@ -86,20 +86,20 @@ class Menu:
 
     def close(self):
         if self.mode == ARBITER:
-            self.app.log(L.EV_ARBITER, E.NOBODY, self.app.now, 0)
-        self.mode = CLOSED
+            self.app.log(EV.EV_ARBITER, E.NOBODY, self.app.now, 0)
+        self.mode = _CLOSED
         self.editing = False
         self.changed()
 
     # ---- buttons ---------------------------------------------------------------------
     def held(self, buttons, ms):
         c = self.app.clock
-        if ms < ARBITER_HOLD_MS:
+        if ms < _ARBITER_HOLD_MS:
             self.hold_used = False
-        elif (buttons == BTN_MENU and self.mode == CLOSED
+        elif (buttons == BTN_MENU and self.mode == _CLOSED
                 and c.state in (E.PAUSED, E.FROZEN, E.ENDED)):
             self.open(ARBITER)
-        elif (buttons == BTN_MENU and self.mode == CLOSED and c.state == E.RUNNING
+        elif (buttons == BTN_MENU and self.mode == _CLOSED and c.state == E.RUNNING
               and not self.hold_used):
             # A running game: the 2 s hold is the arbiter's seal mode (the player to move
             # seals; clockapp/seal.py), and holding again leaves it.
@@ -113,7 +113,7 @@ class Menu:
     def button(self, pressed, now):
         app = self.app
         c = app.clock
-        if self.mode == CLOSED:
+        if self.mode == _CLOSED:
             if pressed & BTN_START:
                 app.start_pause()
             elif pressed & BTN_MENU and c.state == E.IDLE:
@@ -165,7 +165,7 @@ class Menu:
         elif name == "SEt":
             self.value = 5  # minutes
         elif name == "InC":
-            self.value = INC_DEFAULT_S  # seconds a move, for both
+            self.value = _INC_DEFAULT_S  # seconds a move, for both
         elif name == "End":
             self.value = 0  # no result given: START START ends the game as before
         # tImE, MovE, StAG change the clock directly as the value moves
@@ -185,12 +185,12 @@ class Menu:
             else:
                 self.value2 = min(120, max(0, self.value2 + step))
         elif name == "InC":
-            self.value = min(INC_MAX_S, max(1, self.value + step))
+            self.value = min(_INC_MAX_S, max(1, self.value + step))
         elif name == "End":
             self.value = (self.value + step) % len(RESULT_TEXT)
         elif name == "tImE":
-            if c.main[self.side] + step * TIME_STEP_MS >= 0:
-                c.adjust(self.side, step * TIME_STEP_MS, now)
+            if c.main[self.side] + step * _TIME_STEP_MS >= 0:
+                c.adjust(self.side, step * _TIME_STEP_MS, now)
         elif name == "MovE":
             if c.moves[self.side] + step >= 0:
                 c.set_moves(self.side, c.moves[self.side] + step, now)
@@ -213,7 +213,7 @@ class Menu:
             self.choose("%dm+%ds" % (self.value, self.value2))
         elif name == "SAvE":
             if s.spec not in s.favourites:
-                s.favourites = (s.favourites + [s.spec])[-MAX_FAVOURITES:]
+                s.favourites = (s.favourites + [s.spec])[-_MAX_FAVOURITES:]
                 app.save_settings()
             self.message = "SAvd"
         elif name == "tESt":
@@ -251,7 +251,7 @@ class Menu:
                 self.message = "Err"
         elif name == "rES":
             if c.resume(now, self.side):
-                app.log(L.EV_RESUMER, c.turn, now, L.BY_ARBITER)
+                app.log(EV.EV_RESUMED_BY, c.turn, now, EV.BY_ARBITER)
                 self.close()
             else:
                 self.message = "no"

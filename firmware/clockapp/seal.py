@@ -19,6 +19,7 @@
 
 from clockcore import const
 from clockcore import engine as E
+from clockcore import events as EV
 
 NONE = const(0)
 SEALING = const(1)     # the sealer's clock runs while they write the move down
@@ -27,13 +28,6 @@ SEALED = const(2)      # handed in: both clocks stopped, the game adjourned
 ALERT_MS = const(900000)     # P6: the seal within 15:00 at most
 MOVE_MAX = const(100)        # characters of sealed-move text (or hash) the host may give
 SNAPSHOT_FILE = "sealed.bin"
-
-# Log event codes (clockcore/eventlog.py, docs/EVENT-LOG.md).
-EV_SEAL_START = const(48)    # sealer; arg: the session being closed (from 1)
-EV_SEAL_ALERT = const(49)    # sealer; arg: ms of sealing so far (the 15-minute mark)
-EV_SEALED = const(50)        # sealer; arg: ms the sealing took; body: SHA-256 of the snapshot
-EV_ADJ_LOADED = const(51)    # an adjourned game loaded (key record); arg: its session
-EV_SEAL_CANCEL = const(52)   # sealer; arg: ms of sealing (seal mode left without a seal)
 
 _TEXT = (b"    SEAL", b"    SL15", b"     AdJ")
 
@@ -105,14 +99,14 @@ class Seal:
         self.alerted = False
         self.move = ""
         self.digest = b""
-        self.app.log(EV_SEAL_START, self.sealer, now, self.session)
+        self.app.log(EV.EV_SEAL_START, self.sealer, now, self.session)
         self.app.dirty = True
 
     def cancel(self, now):
         if self.phase != SEALING:
             raise ValueError("not sealing")
         self.phase = NONE
-        self.app.log(EV_SEAL_CANCEL, self.sealer, now, now - self.since)
+        self.app.log(EV.EV_SEAL_CANCEL, self.sealer, now, now - self.since)
         self.app.dirty = True
 
     def hand_in(self, now, move=""):
@@ -144,7 +138,7 @@ class Seal:
         data, digest = snapshot(c, meta)
         self.digest = digest
         app.store.save(SNAPSHOT_FILE, data)
-        app.logw_big(EV_SEALED, self.sealer, now, now - self.since, digest)
+        app.logw_big(EV.EV_SEALED, self.sealer, now, now - self.since, digest)
         app.dirty = True
 
     def tick(self, now):
@@ -155,7 +149,7 @@ class Seal:
                 self.cancel(now)
             elif not self.alerted and now - self.since >= ALERT_MS:
                 self.alerted = True
-                self.app.log(EV_SEAL_ALERT, self.sealer, self.since + ALERT_MS,
+                self.app.log(EV.EV_SEAL_ALERT, self.sealer, self.since + ALERT_MS,
                              now - self.since)
                 self.app.dirty = True
         elif self.phase == SEALED and c.state != E.PAUSED:

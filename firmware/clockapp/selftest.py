@@ -4,7 +4,7 @@
 #   1. lamp, 2 s: every segment and pixel lit (view.test), the buzzer sounds (even with
 #      the sound set off): a person looks and listens;
 #   2. levers, up to 15 s: each display asks for its lever ("LEFt" / "rIGt", then "Good");
-#   3. result, 3 s: "tESt PASS" or "tESt F n" (n: the failure bits), logged (EV_SELFTEST
+#   3. result, 3 s: "tESt PASS" or "tESt F n" (n: the failure bits), logged (EV_SELF_TEST
 #      with the battery's mV and %) and kept for `status`.
 # What the clock cannot see itself (a dead segment, a mute buzzer) the person running the
 # test sees and hears; what it can (a lever, the battery, a display that does not
@@ -14,11 +14,11 @@ from clockapp.menu import _put  # the menu's right-aligned display writer (alway
 from clockapp.session import T_LAMP, T_LEVERS, T_OFF, T_SHOW
 from clockcore import const
 from clockcore import engine as E
-from clockcore import eventlog as L
+from clockcore import events as EV
 
-LAMP_MS = const(2000)        # every segment and pixel lit, the buzzer on
-LEVERS_MS = const(15000)     # time to press both levers
-SHOW_MS = const(3000)        # the result on the displays
+_LAMP_MS = const(2000)        # every segment and pixel lit, the buzzer on
+_LEVERS_MS = const(15000)     # time to press both levers
+_SHOW_MS = const(3000)        # the result on the displays
 TONE = (2000, 300)
 
 
@@ -35,7 +35,7 @@ class SelfTest:
         app = self.app
         if app.menu.active():
             app.menu.close()
-        self._phase(T_LAMP, now + LAMP_MS)
+        self._phase(T_LAMP, now + _LAMP_MS)
         self.nacks0 = self._nacks()
         b = app.buzzer
         on = b.enabled
@@ -65,10 +65,10 @@ class SelfTest:
     def next_phase(self, now):
         ph = self.session.phase
         if ph == T_LAMP:
-            self._phase(T_LEVERS, now + LEVERS_MS)
+            self._phase(T_LEVERS, now + _LEVERS_MS)
         elif ph == T_LEVERS:
             self._finish(now)
-            self._phase(T_SHOW, now + SHOW_MS)
+            self._phase(T_SHOW, now + _SHOW_MS)
         else:
             self.session.phase = T_OFF
             self.session.test = None
@@ -81,19 +81,19 @@ class SelfTest:
         b = app.board
         bits = 0
         if not self.seen & 1:
-            bits |= L.ST_LEFT
+            bits |= EV.ST_LEFT
         if not self.seen & 2:
-            bits |= L.ST_RIGHT
+            bits |= EV.ST_RIGHT
         mv = b.battery_mv()
         pct = b.battery_pct()
         if mv < 0 and pct < 0:
-            bits |= L.ST_NO_BATTERY
+            bits |= EV.ST_NO_BATTERY
         if (0 <= mv < b.battery_low_mv) or (0 <= pct < b.battery_low_pct):
-            bits |= L.ST_BATTERY
+            bits |= EV.ST_BATTERY
         if self._nacks() != self.nacks0:
-            bits |= L.ST_DISPLAY
+            bits |= EV.ST_DISPLAY
         self.session.result = bits
-        app.log(L.EV_SELFTEST, E.NOBODY, now, bits, mv, pct)
+        app.log(EV.EV_SELF_TEST, E.NOBODY, now, bits, mv, pct)
 
     def render(self, lever, v):
         """The self-test on a display's text; True when it changed."""

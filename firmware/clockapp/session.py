@@ -16,10 +16,10 @@
 
 from clockcore import const
 from clockcore import engine as E
-from clockcore import eventlog as L
+from clockcore import events as EV
 
-HOLD_INCIDENT_MS = const(2000)   # PLUS held this long (menu closed): an incident mark
-DEFAULT_TIME_S = const(3600)     # S1 6.7, RGC 12.1: 1 h (FIDE 2023: 0 unless the event says)
+_HOLD_INCIDENT_MS = const(2000)   # PLUS held this long (menu closed): an incident mark
+_DEFAULT_TIME_S = const(3600)     # S1 6.7, RGC 12.1: 1 h (FIDE 2023: 0 unless the event says)
 LOW_TIME_MS = const(300000)      # ACT 2: score-keeping until one side has under 5 minutes
 
 T_OFF = const(0)     # the self-test's phases (clockapp/selftest.py); also status `testing`
@@ -53,7 +53,7 @@ class Session:
         # scheduled start (app time, ms; -1: none)
         self.sched_t = -1
         self.sched_s = 0         # the same as Unix seconds (status, log)
-        self.default_ms = DEFAULT_TIME_S * 1000
+        self.default_ms = _DEFAULT_TIME_S * 1000
         self.sched_started = False
         self.default_done = False
         self.defaulted = 0       # bits: sides past the default time when it ran out
@@ -65,7 +65,7 @@ class Session:
         self.under = 0           # bits: sides under the mark now
         self.incidents = 0
         self.hold_done = False
-        self.game_result = -1    # L.RESULTS index entered; -1: none
+        self.game_result = -1    # EV.RESULTS index entered; -1: none
 
     # ---- a new game ------------------------------------------------------------------
     def new_game(self):
@@ -101,7 +101,7 @@ class Session:
             if self.armed[s] and c.main[s] < self.low_ms:
                 self.armed[s] = False
                 self.under |= 1 << s
-                app.log(L.EV_LOW_TIME, s, now, self.low_ms)
+                app.log(EV.EV_LOW_TIME, s, now, self.low_ms)
                 if not competition(app.preset):
                     app.buzzer.play(LOW_TONE, now)
             o = 1 - s
@@ -141,8 +141,8 @@ class Session:
 
     # ---- incident marks --------------------------------------------------------------
     def hold(self, buttons, ms, now, plus):
-        """Buttons held ms (menu closed): PLUS alone for HOLD_INCIDENT_MS is a mark."""
-        if buttons != plus or ms < HOLD_INCIDENT_MS:
+        """Buttons held ms (menu closed): PLUS alone for _HOLD_INCIDENT_MS is a mark."""
+        if buttons != plus or ms < _HOLD_INCIDENT_MS:
             self.hold_done = False
             return
         if not self.hold_done:

@@ -4,7 +4,7 @@
 # carry their code on its heap. Each takes the Session.
 
 from clockcore import engine as E
-from clockcore import eventlog as L
+from clockcore import events as EV
 
 DEFAULT_S = 3600   # the default time when `schedule` gives none (S1 6.7: 1 h)
 
@@ -16,7 +16,7 @@ def schedule(ss, unix_s, default_s):
     if unix_s == 0:
         ss.sched_t = -1
         ss.sched_s = 0
-        app.log(L.EV_SCHEDULE, E.NOBODY, app.now, 0, default_s)
+        app.log(EV.EV_SCHEDULE, E.NOBODY, app.now, 0, default_s)
         return
     if app.wall_s <= 0:
         raise ValueError("the clock has no time of day: set it first (wallclock)")
@@ -37,7 +37,7 @@ def schedule(ss, unix_s, default_s):
     ss.defaulted = 0
     ss.arrived = 0
     ss.arrive_pending = 0
-    app.log(L.EV_SCHEDULE, E.NOBODY, app.now, unix_s, default_s)
+    app.log(EV.EV_SCHEDULE, E.NOBODY, app.now, unix_s, default_s)
 
 
 def default_reached(ss, t):
@@ -47,7 +47,7 @@ def default_reached(ss, t):
     for s in (0, 1):
         if not ss.arrived & (1 << s) and not ss.arrive_pending & (1 << s):
             ss.defaulted |= 1 << s
-            ss.app.log(L.EV_DEFAULT, s, t, ss.default_ms // 1000)
+            ss.app.log(EV.EV_DEFAULT_TIME, s, t, ss.default_ms // 1000)
 
 
 def arrived_by_press(ss, now):
@@ -65,7 +65,7 @@ def arrive(ss, side, now):
         return False
     ss.arrived |= 1 << side
     at = now - ss.sched_t if ss.sched_t >= 0 else 0
-    ss.app.log(L.EV_ARRIVAL, side, now, at)
+    ss.app.log(EV.EV_ARRIVAL, side, now, at)
     return True
 
 
@@ -76,22 +76,22 @@ def incident(ss, now):
     if app.clock.state == E.IDLE:
         return 0
     ss.incidents += 1
-    app.log(L.EV_INCIDENT, E.NOBODY, now, ss.incidents)
+    app.log(EV.EV_INCIDENT, E.NOBODY, now, ss.incidents)
     return ss.incidents
 
 
 def enter_result(ss, index, now, by):
-    """End the game (if not ended) and log its result (eventlog.RESULTS[index])."""
+    """End the game (if not ended) and log its result (events.RESULTS[index])."""
     app = ss.app
     c = app.clock
-    if not 0 <= index < len(L.RESULTS):
-        raise ValueError("result is one of " + ", ".join(L.RESULTS))
+    if not 0 <= index < len(EV.RESULTS):
+        raise ValueError("result is one of " + ", ".join(EV.RESULTS))
     if c.state == E.IDLE:
         raise ValueError("no game was played")
     if c.state != E.ENDED:
         c.end(now)
     ss.game_result = index
-    app.log(L.EV_RESULT, E.NOBODY, now, index, by)
+    app.log(EV.EV_RESULT, E.NOBODY, now, index, by)
 
 
 # ---- over the serial link (clockapp/link.py: the session's operations, each
@@ -119,9 +119,9 @@ def op_result(link, args):
     r = args[0].decode()
     if r == "1/2":
         r = "1/2-1/2"
-    if r not in L.RESULTS:
+    if r not in EV.RESULTS:
         raise P.ProtocolError(P.E_ARGS, "result is 1-0, 0-1, 1/2-1/2 or *")
-    enter_result(link.app.session, L.RESULTS.index(r), link.app.now, L.R_HOST)
+    enter_result(link.app.session, EV.RESULTS.index(r), link.app.now, EV.R_HOST)
     return (("result", r), ("state", E.STATE_NAMES[link.app.clock.state]))
 
 

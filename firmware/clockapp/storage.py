@@ -38,7 +38,8 @@ Game state, double slot (save_state/load_state): `state.a` and `state.b`, each a
 
 Event log (append_log/read_log): `log.bin`, a sequence of records, appended with open 'ab':
     record      b"LG", length u16 LE, CRC-32 u32 LE of (b"LG" + the length + payload),
-                payload (8 bytes of framing; payload at most LOG_MAX_RECORD bytes)
+                payload (8 bytes of framing; payload at most LOG_MAX_RECORD bytes): the
+                frame of clockcore/framing.py, whose reader the host uses too
     A cut during an append leaves a torn last record. read_log() yields the payloads of the
     valid records in order; bytes that belong to no valid record (a torn or corrupt record)
     are skipped, counted in `log_dropped`, and reading resynchronises on the next valid
@@ -55,14 +56,11 @@ import json
 import os
 import struct
 
-try:
-    import binascii
-
-    _crc32_native = binascii.crc32
-except (ImportError, AttributeError):  # some ports build binascii without crc32
-    _crc32_native = None
-
 from clockcore import const
+from clockcore.framing import HEADER_SIZE as LOG_HEADER_SIZE
+from clockcore.framing import MAX_RECORD as LOG_MAX_RECORD
+from clockcore.framing import crc32, frame_end, resync
+from clockcore.framing import frame as log_record  # noqa: F401  (logstore, tests)
 
 ENOENT = const(2)
 EEXIST = const(17)
@@ -71,39 +69,11 @@ ENOSPC = const(28)  # MicroPython's errno module may lack the name; the number i
 MAGIC = b"CK"
 VERSION = const(1)
 HEADER_SIZE = const(11)  # magic 2, version 1, length 4, crc 4
-LOG_MAGIC = b"LG"
-LOG_HEADER_SIZE = const(8)  # magic 2, length 2, crc 4
-LOG_MAX_RECORD = const(4096)
 LOG_NAME = "log.bin"
 STATE_SLOTS = ("state.a", "state.b")
 NEW = ".new"
 
 _READ_CHUNK = const(4096)  # amortises the refill copies of read_log()
-_crc_table = None
-
-
-def crc32_py(data, crc=0):
-    """CRC-32 (IEEE 802.3, as zlib/binascii), table-driven; `crc` continues a running CRC."""
-    global _crc_table
-    if _crc_table is None:
-        t = []
-        for i in range(256):
-            c = i
-            for _ in range(8):
-                c = (c >> 1) ^ 0xEDB88320 if c & 1 else c >> 1
-            t.append(c)
-        _crc_table = t
-    t = _crc_table
-    c = crc ^ 0xFFFFFFFF
-    for b in data:
-        c = t[(c ^ b) & 0xFF] ^ (c >> 8)
-    return c ^ 0xFFFFFFFF
-
-
-def crc32(data, crc=0):
-    if _crc32_native is not None:
-        return _crc32_native(data, crc) & 0xFFFFFFFF
-    return crc32_py(data, crc)
 
 
 def frame(payload):
@@ -126,16 +96,6 @@ def unframe(data):
     if crc32(payload, crc32(data[:7])) != crc:
         return None
     return payload
-
-
-def log_record(payload):
-    """One log record's bytes: b"LG", length u16, CRC-32 of (b"LG" + length + payload),
-    payload."""
-    n = len(payload)
-    if n > LOG_MAX_RECORD:
-        raise ValueError("log record of %d bytes (at most %d)" % (n, LOG_MAX_RECORD))
-    head = LOG_MAGIC + struct.pack("<H", n)
-    return head + struct.pack("<I", crc32(payload, crc32(head))) + payload
 
 
 def errno_of(e):
@@ -440,22 +400,14 @@ class Store:
                 if avail < LOG_HEADER_SIZE:
                     self.log_dropped += avail  # a torn header at the end
                     return
-                if buf[pos:pos + 2] == LOG_MAGIC:
-                    n = buf[pos + 2] | (buf[pos + 3] << 8)
-                    end = pos + LOG_HEADER_SIZE + n
-                    if n <= LOG_MAX_RECORD and end <= len(buf):
-                        crc = struct.unpack("<I", buf[pos + 4:pos + 8])[0]
-                        payload = buf[pos + LOG_HEADER_SIZE:end]
-                        if crc32(payload, crc32(buf[pos:pos + 4])) == crc:
-                            pos = end
-                            yield payload
-                            continue
+                end = frame_end(buf, pos)
+                if end:
+                    payload = buf[pos + LOG_HEADER_SIZE:end]
+                    pos = end
+                    yield payload
+                    continue
                 # Not a valid record here: skip to the next possible start.
-                nxt = buf.find(LOG_MAGIC, pos + 1)
-                if nxt < 0:
-                    nxt = len(buf) - 1 if buf[-1:] == LOG_MAGIC[:1] else len(buf)
-                    if nxt <= pos:
-                        nxt = pos + 1
+                nxt = resync(buf, pos)
                 self.log_dropped += nxt - pos
                 pos = nxt
         finally:

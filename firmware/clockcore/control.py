@@ -17,6 +17,8 @@ DELAY_BRONSTEIN = const(2)  # on the press, get back min(time used this turn, de
 # Small ints on 32-bit MicroPython ports stay below 2**30; one game's milliseconds must fit.
 MAX_MS = const(0x3FFFFFFF)
 
+# The tables of modes and delay kinds, by number: validate() takes what they list, and
+# tests/core/test_events.py runs each through every codec (a new one is added here).
 MODE_NAMES = ("countdown", "hourglass", "upcount")
 DELAY_NAMES = ("none", "simple", "bronstein")
 
@@ -43,6 +45,20 @@ class Stage:
     def __repr__(self):
         return "Stage(%d, moves=%d, inc_ms=%d, delay_ms=%d, delay_kind=%d)" % (
             self.time_ms, self.moves, self.inc_ms, self.delay_ms, self.delay_kind)
+
+
+def check_stage(s, where="stage"):
+    """Raise ValueError naming what is wrong with one stage on its own: a new game's
+    control (SideControl.validate) and a restored game's stage lists (gamestate) alike."""
+    for name in ("time_ms", "moves", "inc_ms", "delay_ms"):
+        v = getattr(s, name)
+        if not isinstance(v, int) or v < 0 or v > MAX_MS:
+            raise ValueError("%s: %s must be a whole number from 0 to %d, not %r"
+                             % (where, name, MAX_MS, v))
+    if not isinstance(s.delay_kind, int) or not 0 <= s.delay_kind < len(DELAY_NAMES):
+        raise ValueError("%s: unknown delay kind %r" % (where, s.delay_kind))
+    if s.delay_ms and s.inc_ms:
+        raise ValueError("%s: an increment and a delay cannot both apply" % where)
 
 
 class SideControl:
@@ -72,22 +88,14 @@ class SideControl:
     def validate(self, who="control"):
         """Raise ValueError naming what is wrong; return self when the control can run."""
         st = self.stages
-        if self.mode not in (MODE_COUNTDOWN, MODE_HOURGLASS, MODE_UPCOUNT):
+        if not isinstance(self.mode, int) or not 0 <= self.mode < len(MODE_NAMES):
             raise ValueError("%s: unknown mode %r" % (who, self.mode))
         if not st:
             raise ValueError("%s: no stage" % who)
         for i in range(len(st)):
             s = st[i]
             where = "%s, stage %d" % (who, i + 1)
-            for name in ("time_ms", "moves", "inc_ms", "delay_ms"):
-                v = getattr(s, name)
-                if not isinstance(v, int) or v < 0 or v > MAX_MS:
-                    raise ValueError("%s: %s must be a whole number from 0 to %d, not %r"
-                                     % (where, name, MAX_MS, v))
-            if s.delay_kind not in (DELAY_NONE, DELAY_SIMPLE, DELAY_BRONSTEIN):
-                raise ValueError("%s: unknown delay kind %r" % (where, s.delay_kind))
-            if s.delay_ms and s.inc_ms:
-                raise ValueError("%s: an increment and a delay cannot both apply" % where)
+            check_stage(s, where)
             if i < len(st) - 1 and s.moves == 0:
                 raise ValueError("%s: only the last stage can be for the rest of the game"
                                  % where)
@@ -165,6 +173,21 @@ class Control:
 
 
 UNKNOWN = Control(None, None, known=False)
+
+
+# The one field order of a control in bytes: the event log's header (clockcore/eventlog.py)
+# writes these (the saved game, clockapp/gamestate.py, spells the same order out: a save
+# builds no tuple), and both read them back with SideControl(stages, *side) and
+# Stage(*stage), whose arguments are in this order; tests/core/test_events.py round-trips
+# every mode and delay kind through both.
+def side_ints(sc):
+    """A side's control but its stages: mode, byo_periods, byo_ms, byo_moves."""
+    return (sc.mode, sc.byo_periods, sc.byo_ms, sc.byo_moves)
+
+
+def stage_ints(st):
+    """A stage: time_ms, moves, inc_ms, delay_ms, delay_kind."""
+    return (st.time_ms, st.moves, st.inc_ms, st.delay_ms, st.delay_kind)
 
 
 def sudden_death(time_ms, inc_ms=0):

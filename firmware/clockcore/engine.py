@@ -15,6 +15,26 @@ from clockcore.control import (
     MODE_UPCOUNT,
     Stage,
 )
+from clockcore.events import (
+    EV_ADD_STAGE,
+    EV_ADJUST,
+    EV_END,
+    EV_FLAG,
+    EV_IGNORED,
+    EV_LIMIT,
+    EV_OVERTIME,
+    EV_PAUSE,
+    EV_PERIOD,
+    EV_PRESS,
+    EV_RESUME,
+    EV_SET_MOVES,
+    EV_SET_STAGE,
+    EV_SET_TIME,
+    EV_STAGE,
+    EV_START,
+    EV_UNDO,
+    EV_UNFLAG,
+)
 
 WHITE = const(0)
 BLACK = const(1)
@@ -27,29 +47,8 @@ PAUSED = const(2)
 FROZEN = const(3)   # a flag fell with freeze on: both stopped, displays keep their values
 ENDED = const(4)
 
-# Events passed to the listener: (ev, side, t_ms, arg). `arg` per event:
-EV_START = const(0)      # side that runs; arg 0
-EV_PRESS = const(1)      # side that completed a move; arg = time credited (increment + Bronstein)
-EV_IGNORED = const(2)    # side whose lever was pressed; arg = the clock state then
-EV_STAGE = const(3)      # side; arg = time added; cause in clock.stage_cause
-EV_FLAG = const(4)       # side; arg = presses made in the stage when it fell
-EV_PAUSE = const(5)      # side whose turn it is; arg 0
-EV_RESUME = const(6)     # side that runs; arg 0
-EV_ADJUST = const(7)     # side; arg = ms added (negative: taken)
-EV_SET_MOVES = const(8)  # side; arg = new move count
-EV_END = const(9)        # NOBODY; arg 0
-EV_OVERTIME = const(10)  # side entered byo-yomi; arg = periods
-EV_PERIOD = const(11)    # side lost a byo-yomi period; arg = periods left
-EV_UNDO = const(12)      # side whose last press no longer counts as a move; arg = time taken back
-EV_SET_STAGE = const(13)  # side; arg = new stage index
-EV_ADD_STAGE = const(14)  # side; arg = time added with the new stage
-EV_SET_TIME = const(15)   # side; arg = new time
-EV_UNFLAG = const(16)     # side whose flag an arbiter correction took away; arg 0
-EV_LIMIT = const(17)      # side whose press reached the move limit for both; arg = the limit
-
-EVENT_NAMES = ("start", "press", "ignored", "stage", "flag", "pause", "resume", "adjust",
-               "set-moves", "end", "overtime", "period", "undo", "set-stage", "add-stage",
-               "set-time", "unflag", "limit")
+# Events go to the listener as (ev, side, t_ms, arg): the codes and what `arg` is for each
+# are in clockcore/events.py (EV_START ... EV_LIMIT, 0-17).
 STATE_NAMES = ("idle", "running", "paused", "frozen", "ended")
 SIDE_NAMES = ("white", "black")
 

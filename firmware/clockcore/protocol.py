@@ -15,12 +15,13 @@ import binascii
 import hashlib
 
 from clockcore import const
+from clockcore.framing import crc32
 
 VERSION = const(1)
 LINE_MAX = const(256)      # longest request line the clock takes, "!" to "\n" included
 REQ_MARK = const(0x21)     # "!"
-REPLY_MARK = const(0x3D)   # "="
-MAC_HEX = const(64)
+_REPLY_MARK = const(0x3D)   # "="
+_MAC_HEX = const(64)
 
 # Error codes (reply "err CODE NAME [DETAIL]").
 E_FRAME = const(1)          # not a frame: no "!" first, no "*crc", a byte outside ASCII
@@ -56,23 +57,6 @@ class ProtocolError(Exception):
 
 
 # ---- checksum -------------------------------------------------------------------------
-try:
-    _crc32 = binascii.crc32
-except AttributeError:  # a port built without it
-    _crc32 = None
-
-
-def crc32(data):
-    if _crc32 is not None:
-        return _crc32(data) & 0xFFFFFFFF
-    c = 0xFFFFFFFF
-    for b in data:
-        c ^= b
-        for _ in range(8):
-            c = (c >> 1) ^ 0xEDB88320 if c & 1 else c >> 1
-    return c ^ 0xFFFFFFFF
-
-
 def crc_hex(data):
     return b"%08x" % crc32(data)
 
@@ -208,7 +192,7 @@ def decode_request(line):
     last = parts[-1]
     if last.startswith(b"mac="):
         mac = last[4:]
-        if len(mac) != MAC_HEX:
+        if len(mac) != _MAC_HEX:
             raise ProtocolError(E_ARGS, "mac must be 64 hex digits", rid)
         parts = parts[:-1]
         signed = body[:len(body) - len(last) - 1]
@@ -230,7 +214,7 @@ def encode_ok(rid, pairs=()):
             body += b" %s=%d" % (k.encode(), v)
         else:
             body += b" " + k.encode() + b"=" + escape(v)
-    return frame(REPLY_MARK, body)
+    return frame(_REPLY_MARK, body)
 
 
 def encode_error(rid, code, detail=""):
@@ -238,13 +222,13 @@ def encode_error(rid, code, detail=""):
                                  ERROR_NAMES[code].encode())
     if detail:
         body += b" " + escape(detail)
-    return frame(REPLY_MARK, body)
+    return frame(_REPLY_MARK, body)
 
 
 def decode_reply(line):
     """line (bytes, no newline) -> (rid, ok, fields). ok replies: fields is a dict of
     str -> str; errors: {"code": int, "name": str, "detail": str}. rid -1 for "-"."""
-    body = check_frame(line, REPLY_MARK)
+    body = check_frame(line, _REPLY_MARK)
     parts = body.split(b" ")
     if len(parts) < 3 or parts[0] != b"%d" % VERSION:
         raise ProtocolError(E_FRAME, "not a version %d reply" % VERSION)

@@ -8,10 +8,10 @@ import os
 import struct
 import sys
 import time
-import zlib
 
 from chessclock import link as L
 from chessclock import timetext as T
+from clockcore.framing import frame as log_record  # a pulled record, framed as on the clock
 
 USB_IDS = {  # (vid, pid): what it is
     (0x2E8A, 0x0005): "Raspberry Pi Pico (MicroPython USB serial)",
@@ -737,13 +737,6 @@ def run_key(args, stdout, stderr):
 
 
 # ---- log pull -------------------------------------------------------------------------------
-def log_record(payload):
-    """The clock's log file framing (clockapp/storage.py): b"LG", u16 length, CRC-32 of
-    (b"LG" + length + payload), payload."""
-    head = b"LG" + struct.pack("<H", len(payload))
-    return head + struct.pack("<I", zlib.crc32(payload, zlib.crc32(head))) + payload
-
-
 def unpack_records(blob):
     out = []
     i = 0

@@ -52,6 +52,9 @@ MANIFEST = "MANIFEST.sha256"
 PACKAGES = ("clockcore", "clockapp", "drivers")    # whole folders
 BOARD_MODULES = ("boards/__init__.py", "boards/mcu.py")  # the real board; never boards/sim.py
 OWNED_DIRS = PACKAGES + ("boards",)                # deploy may delete stale files here
+# In those folders but never on a board: the event log's reader (the host's; the board only
+# writes the log). firmware/manifest.py leaves the same files out of a frozen image.
+HOST_ONLY = ("clockcore/logread.py",)
 
 EXIT_OK = 0
 EXIT_INPUT = 2
@@ -81,7 +84,8 @@ def firmware_modules(firmware=None):
         base = firmware / pkg
         if base.is_dir():
             out += [p.relative_to(firmware).as_posix() for p in base.rglob("*.py")
-                    if "__pycache__" not in p.parts]
+                    if "__pycache__" not in p.parts
+                    and p.relative_to(firmware).as_posix() not in HOST_ONLY]
     out += [m for m in BOARD_MODULES if (firmware / m).is_file()]
     return sorted(out)
 

@@ -17,6 +17,9 @@ import json
 from chessclock.simulate import Replay
 from clockcore import engine as E
 from clockcore import eventlog as L
+from clockcore import events as EV
+from clockcore import framing as F
+from clockcore import logread as LR
 from clockcore.control import Stage
 
 DRIVERS = (0, 1, 5, 6, 7, 8, 9, 12, 13, 14, 15)   # events an action causes
@@ -104,10 +107,9 @@ def _iso(wall_s):
 
 
 def head_frame(text, mac):
-    """The bytes `log pull` appends for a signed head."""
-    payload = ("%s %s" % (text, mac)).encode("ascii")
-    head = HEAD_MAGIC + len(payload).to_bytes(2, "little")
-    return head + L.crc32(payload, L.crc32(head)).to_bytes(4, "little") + payload
+    """The bytes `log pull` appends for a signed head: a frame (clockcore/framing.py) with
+    the magic b"HD" in the log file."""
+    return F.frame(("%s %s" % (text, mac)).encode("ascii"), HEAD_MAGIC)
 
 
 def find_heads(data):
@@ -115,18 +117,15 @@ def find_heads(data):
     out = []
     pos = data.find(HEAD_MAGIC)
     while pos >= 0:
-        if pos + 8 <= len(data):
-            n = int.from_bytes(data[pos + 2:pos + 4], "little")
-            crc = int.from_bytes(data[pos + 4:pos + 8], "little")
-            payload = data[pos + 8:pos + 8 + n]
-            if len(payload) == n and L.crc32(payload, L.crc32(data[pos:pos + 4])) == crc:
-                try:
-                    text, mac = payload.decode("ascii").rsplit(" ", 1)
-                    out.append((pos, 8 + n, Head(pos, text, mac)))
-                    pos = data.find(HEAD_MAGIC, pos + 8 + n)
-                    continue
-                except ValueError:
-                    pass
+        end = F.frame_end(data, pos, HEAD_MAGIC)
+        if end:
+            try:
+                text, mac = bytes(data[pos + F.HEADER_SIZE:end]).decode("ascii").rsplit(" ", 1)
+                out.append((pos, end - pos, Head(pos, text, mac)))
+                pos = data.find(HEAD_MAGIC, end)
+                continue
+            except ValueError:
+                pass
         pos = data.find(HEAD_MAGIC, pos + 1)
     return out
 
@@ -188,7 +187,7 @@ def _mismatch(rec, got):
     """Why the engine's event `got` is not the recorded `rec`, or None."""
     ev, side, t, arg, w, b, x, _ = got
     if ev != rec.code:
-        return "the engine gives %s, the log %s" % (E.EVENT_NAMES[ev], rec.name())
+        return "the engine gives %s, the log %s" % (LR.NAMES[ev], rec.name())
     if side != rec.side:
         return "side %d, the engine gives %d" % (rec.side, side)
     if t != rec.t:
@@ -196,7 +195,7 @@ def _mismatch(rec, got):
     if (w, b) != (rec.w, rec.b):
         return "times %d/%d ms, the engine gives %d/%d ms" % (rec.w, rec.b, w, b)
     k = 0
-    for name in L.fields(rec.code):
+    for name in EV.fields(rec.code):
         if name == "arg":
             if rec.fields["arg"] != arg:
                 return "arg %d, the engine gives %d" % (rec.fields["arg"], arg)
@@ -211,29 +210,29 @@ def _act(c, rec):
     t = rec.t
     s = rec.side
     code = rec.code
-    if code == 0:
+    if code == EV.EV_START:
         c.start(t, s)
-    elif code == 1:
+    elif code == EV.EV_PRESS:
         c.press(s, t)
-    elif code == 5:
+    elif code == EV.EV_PAUSE:
         c.pause(t)
-    elif code == 6:
+    elif code == EV.EV_RESUME:
         c.resume(t, s)
-    elif code == 7:
+    elif code == EV.EV_ADJUST:
         c.adjust(s, rec.arg, t)
-    elif code == 8:
+    elif code == EV.EV_SET_MOVES:
         c.set_moves(s, rec.arg, t)
-    elif code == 9:
+    elif code == EV.EV_END:
         c.end(t)
-    elif code == 12:
+    elif code == EV.EV_UNDO:
         c.undo_press(t)
-    elif code == 13:
+    elif code == EV.EV_SET_STAGE:
         c.set_stage(s, rec.arg, t)
-    elif code == 14:
+    elif code == EV.EV_ADD_STAGE:
         f = rec.fields
         c.add_stage(s, Stage(rec.arg, f["moves"], f["inc_ms"], f["delay_ms"],
                              f["delay_kind"]), t)
-    elif code == 15:
+    elif code == EV.EV_SET_TIME:
         c.set_time(s, rec.arg, t)
 
 
@@ -265,13 +264,13 @@ def _adopt(c, rec, res):
                          % (rec.seq, ", ".join(diffs)))
     c.main[0] = rec.w
     c.main[1] = rec.b
-    for name in L.SNAPSHOT:
+    for name in LR.SNAPSHOT:
         if name.startswith("flag_order"):
             c.flag_order[int(name[-1])] = snap[name]
         else:
             setattr(c, name, snap[name])
     for s, pre in ((0, "white_"), (1, "black_")):
-        for name in L.SNAPSHOT_SIDE:
+        for name in LR.SNAPSHOT_SIDE:
             getattr(c, name)[s] = snap[pre + name]
         # out of time: saved since the log has it; before, a flag down and no time
         out = snap.get(pre + "out")
@@ -289,9 +288,11 @@ def _app_dict(rec):
     d = {"t_ms": rec.t, "type": rec.name()}
     if rec.side != E.NOBODY:
         d["side"] = E.SIDE_NAMES[rec.side]
-    if rec.code == L.EV_BOOT:
-        d["restored"] = rec.arg == 1
-    elif rec.code == L.EV_HEADER:
+    if rec.code == EV.EV_BOOT:
+        d["restored"] = rec.arg == EV.BOOT_RESTORED
+        if rec.arg == EV.BOOT_RESTORE_FAILED:   # a saved game the clock could not read
+            d["restore_failed"] = True
+    elif rec.code == EV.EV_HEADER:
         h = rec.header
         d.update({"clock_id": h["clock_id"], "firmware": h["firmware"], "spec": h["spec"],
                   "time_control": _tc(h["control"]), "white_left": h["white_left"],
@@ -300,14 +301,14 @@ def _app_dict(rec):
                   "inc_at_turn_start": h["inc_at_turn_start"]})
         if h.get("move_limit"):
             d["move_limit"] = h["move_limit"]
-    elif rec.code == 2:
+    elif rec.code == EV.EV_IGNORED:
         d["state"] = E.STATE_NAMES[rec.arg] if 0 <= rec.arg < 5 else rec.arg
-    elif rec.code == L.EV_AUTH_FAIL:
+    elif rec.code == EV.EV_AUTH_FAIL:
         d["refused"] = REFUSALS.get(rec.arg, "error %d" % rec.arg)
         d["count"] = rec.fields.get("count", 1)
-    elif rec.code in (L.EV_SEAL_START, L.EV_ADJ_LOADED):   # docs/ADJOURNMENT.md
+    elif rec.code in (EV.EV_SEAL_START, EV.EV_ADJOURNED_LOADED):   # docs/ADJOURNMENT.md
         d["session"] = rec.arg
-    elif rec.code in (L.EV_SEAL_ALERT, L.EV_SEALED, L.EV_SEAL_CANCEL):
+    elif rec.code in (EV.EV_SEAL_ALERT, EV.EV_SEALED, EV.EV_SEAL_CANCEL):
         d["sealing_ms"] = rec.arg
     elif rec.code in SESSION_CODES:
         _session_fields(rec, d)
@@ -315,7 +316,7 @@ def _app_dict(rec):
         d["arg"] = rec.arg
     if rec.digest is not None:
         d["snapshot_sha256"] = rec.digest.hex()
-    if rec.code == L.EV_ADJ_LOADED:
+    if rec.code == EV.EV_ADJOURNED_LOADED:
         snap = rec.snapshot
         d["to_move"] = E.SIDE_NAMES[snap["turn"]] if snap["turn"] in (0, 1) else snap["turn"]
         d["white_moves"] = snap["white_moves"]
@@ -327,9 +328,9 @@ def _app_dict(rec):
 
 # The session at the board (firmware/clockapp/session.py, docs/SESSION.md).
 ST_NAMES = ("left lever", "right lever", "battery low", "no battery reading", "display")
-BY_NAMES = ("player", "arbiter", "host", "refused")   # eventlog.BY_*: who resumed
-SESSION_CODES = (L.EV_SELFTEST, L.EV_RESULT, L.EV_INCIDENT, L.EV_RESUMER, L.EV_ARBITER,
-                 L.EV_SCHEDULE, L.EV_DEFAULT, L.EV_ARRIVAL, L.EV_LOW_TIME)
+BY_NAMES = LR.BY   # events.BY_*: who resumed
+SESSION_CODES = (EV.EV_SELF_TEST, EV.EV_RESULT, EV.EV_INCIDENT, EV.EV_RESUMED_BY, EV.EV_ARBITER,
+                 EV.EV_SCHEDULE, EV.EV_DEFAULT_TIME, EV.EV_ARRIVAL, EV.EV_LOW_TIME)
 
 
 def selftest_failures(bits):
@@ -340,33 +341,33 @@ def selftest_failures(bits):
 def _session_fields(rec, d):
     f = rec.fields
     a = rec.arg
-    if rec.code == L.EV_SELFTEST:
+    if rec.code == EV.EV_SELF_TEST:
         d["passed"] = a == 0
         d["failures"] = ", ".join(selftest_failures(a)) or "none"
         d["battery_mv"] = f.get("mv", -1)
         d["battery_pct"] = f.get("pct", -1)
-    elif rec.code == L.EV_RESULT:
-        d["result"] = L.RESULTS[a] if 0 <= a < len(L.RESULTS) else "?"
-        d["by"] = "host" if f.get("by") == L.R_HOST else "clock"
-    elif rec.code == L.EV_INCIDENT:
+    elif rec.code == EV.EV_RESULT:
+        d["result"] = EV.RESULTS[a] if 0 <= a < len(EV.RESULTS) else "?"
+        d["by"] = "host" if f.get("by") == EV.R_HOST else "clock"
+    elif rec.code == EV.EV_INCIDENT:
         d["incident"] = a
         d["white_moves"] = f.get("wmoves", 0)
         d["black_moves"] = f.get("bmoves", 0)
-    elif rec.code == L.EV_RESUMER:
+    elif rec.code == EV.EV_RESUMED_BY:
         d["by"] = BY_NAMES[a] if 0 <= a < len(BY_NAMES) else a
-    elif rec.code == L.EV_ARBITER:
+    elif rec.code == EV.EV_ARBITER:
         d["menu"] = "opened" if a else "closed"
-    elif rec.code == L.EV_SCHEDULE:
+    elif rec.code == EV.EV_SCHEDULE:
         if a:
             d["scheduled_utc"] = _iso(a)
         else:
             d["scheduled_utc"] = "cleared"
         d["default_s"] = f.get("default_s", 0)
-    elif rec.code == L.EV_DEFAULT:
+    elif rec.code == EV.EV_DEFAULT_TIME:
         d["default_s"] = a
-    elif rec.code == L.EV_ARRIVAL:
+    elif rec.code == EV.EV_ARRIVAL:
         d["after_start_ms"] = a
-    elif rec.code == L.EV_LOW_TIME:
+    elif rec.code == EV.EV_LOW_TIME:
         d["mark_ms"] = a
 
 
@@ -393,9 +394,9 @@ def verify(data, allow_torn_end=False, key=None):
     res = Result()
     heads = find_heads(data)
     res.heads = [h for _, _, h in heads]
-    frames, bad = L.unframe(data)
+    frames, bad = F.unframe(data)
     bad = _minus_heads(bad, heads)
-    reader = L.Reader()
+    reader = LR.Reader()
     end = len(data)
     first_off = frames[0][0] if frames else end
     for off, n in bad:
@@ -424,11 +425,11 @@ def verify(data, allow_torn_end=False, key=None):
             continue
         rec.offset = off
         res.records.append(rec)
-        if rec.code == L.EV_BOOT:
+        if rec.code == EV.EV_BOOT:
             wall_ref = None     # a new time line
-        elif rec.code == L.EV_HEADER and rec.header["wall_s"] > 0:
+        elif rec.code == EV.EV_HEADER and rec.header["wall_s"] > 0:
             wall_ref = (rec.t, rec.header["wall_s"])
-        elif rec.code == L.EV_WALL_CLOCK:
+        elif rec.code == EV.EV_WALL_CLOCK:
             wall_ref = (rec.t, rec.arg)
         if wall_ref is not None:
             utc[rec.seq] = _iso(wall_ref[1] + (rec.t - wall_ref[0]) // 1000)
@@ -443,7 +444,7 @@ def verify(data, allow_torn_end=False, key=None):
                 res.problems.append("the log starts at seq %d, not at its beginning nor at "
                                     "a game: records before it are missing or damaged"
                                     % rec.seq)
-        if rec.code == L.EV_HEADER:
+        if rec.code == EV.EV_HEADER:
             if eng is not None and eng.queue:
                 _left_over(eng, res)
             game = Game(rec)
@@ -465,19 +466,19 @@ def verify(data, allow_torn_end=False, key=None):
             res.events.append(dict(_app_dict(rec), seq=rec.seq))
             continue
         if game is not None:
-            if rec.code == 0:
+            if rec.code == EV.EV_START:
                 game.started = True
                 game.utc_start = utc.get(rec.seq) or game.utc_start
-            elif rec.code == 4 and not game.flagged:
+            elif rec.code == EV.EV_FLAG and not game.flagged:
                 game.flagged = True
                 game.flag_side = rec.side
-            elif rec.code == 9:
+            elif rec.code == EV.EV_END:
                 game.ended = True
-            elif rec.code == L.EV_RESULT and 0 <= rec.arg < len(L.RESULTS):
-                game.result = L.RESULTS[rec.arg]
+            elif rec.code == EV.EV_RESULT and 0 <= rec.arg < len(EV.RESULTS):
+                game.result = EV.RESULTS[rec.arg]
         if eng is None or broken:
             res.events.append(dict(_app_dict(rec), seq=rec.seq))
-            if rec.code < 32 and not broken:
+            if rec.code < EV.FIRST_APP_CODE and not broken:
                 res.problems.append("seq %d: a clock event with no game header before it"
                                     % rec.seq)
             continue
@@ -503,7 +504,7 @@ def verify(data, allow_torn_end=False, key=None):
         res.problems.append("no log record in it: not a clock's log (or an empty one)")
     elif res.records[0].seq != 0 and res.records[0].anchor:
         cut = res.records[0].seq
-        if not any(r.code == L.EV_LOG_PRUNED and r.arg == cut for r in res.records):
+        if not any(r.code == EV.EV_LOG_PRUNED and r.arg == cut for r in res.records):
             res.problems.append("the log starts at seq %d but the clock recorded no removal "
                                 "of older games up to there" % cut)
     _authenticate(res, heads, key)
@@ -554,7 +555,7 @@ def _authenticate(res, heads, key):
 
 
 def _left_over(eng, res):
-    names = ", ".join("%s at %d ms" % (E.EVENT_NAMES[q[0]], q[2]) for q in eng.queue)
+    names = ", ".join("%s at %d ms" % (LR.NAMES[q[0]], q[2]) for q in eng.queue)
     res.problems.append("the engine gives events the log lacks: %s" % names)
     eng.queue = []
 
@@ -563,12 +564,12 @@ def _step(eng, game, rec, res):
     c = eng.clock
     q = eng.queue
     code = rec.code
-    if code >= 32:
+    if code >= EV.FIRST_APP_CODE:
         if q:
-            return "the engine gives %s first" % E.EVENT_NAMES[q[0][0]]
-        if code == L.EV_BOOT and rec.arg == 1:
+            return "the engine gives %s first" % LR.NAMES[q[0][0]]
+        if code == EV.EV_BOOT and rec.arg == EV.BOOT_RESTORED:
             _adopt(c, rec, res)
-        elif code == L.EV_ADJ_LOADED:
+        elif code == EV.EV_ADJOURNED_LOADED:
             try:
                 _adopt_adjourned(c, rec)
             except ValueError as e:
@@ -577,12 +578,12 @@ def _step(eng, game, rec, res):
             game.before = (rec.snapshot["white_moves"], rec.snapshot["black_moves"])
         res.events.append(dict(_app_dict(rec), seq=rec.seq))
         return None
-    if code == 2:  # an ignored press changes nothing: the clock's state and times then
+    if code == EV.EV_IGNORED:  # an ignored press changes nothing: the clock's state and times then
         if q:
-            return "the engine gives %s first" % E.EVENT_NAMES[q[0][0]]
+            return "the engine gives %s first" % LR.NAMES[q[0][0]]
         c.tick(rec.t)
         if q:
-            return "the engine gives %s first" % E.EVENT_NAMES[q[0][0]]
+            return "the engine gives %s first" % LR.NAMES[q[0][0]]
         if (c.main[0], c.main[1]) != (rec.w, rec.b) or c.state != rec.arg:
             return "state %d, times %d/%d; the engine has %d, %d/%d" % (
                 rec.arg, rec.w, rec.b, c.state, c.main[0], c.main[1])
@@ -592,10 +593,10 @@ def _step(eng, game, rec, res):
     if not q:
         try:
             if code in DRIVERS:
-                if code == 1:
+                if code == EV.EV_PRESS:
                     c.tick(rec.t)
                     if q:
-                        return "the engine gives %s first" % E.EVENT_NAMES[q[0][0]]
+                        return "the engine gives %s first" % LR.NAMES[q[0][0]]
                     if c.state == E.RUNNING and c.turn == rec.side:
                         used = c.turn_used
                 _act(c, rec)
@@ -611,19 +612,19 @@ def _step(eng, game, rec, res):
         return why
     d = dict(got[7])
     d["seq"] = rec.seq
-    if code in L.CORRECTIONS:
+    if code in EV.CORRECTIONS:
         r = rec.fields.get("reason", 0)
-        d["reason"] = L.REASONS[r] if 0 <= r < len(L.REASONS) else r
-    if code == 5 and game.header["spec"] in RAP_SPECS:
+        d["reason"] = LR.REASONS[r] if 0 <= r < len(LR.REASONS) else r
+    if code == EV.EV_PAUSE and game.header["spec"] in RAP_SPECS:
         # RAP 10g: who may claim a draw with the clocks as they stopped (seed 7.2)
         d["draw_claim_30s"] = ",".join(
             n for s, n in ((0, "white"), (1, "black"))
             if rap_10g(_rec_main(rec, s), _rec_main(rec, 1 - s))) or "nobody"
-    if code == 1:
+    if code == EV.EV_PRESS:
         if used >= 0:
             d["emt_ms"] = used
         game.plies.append((rec.side, rec.w if rec.side == 0 else rec.b, used, rec.seq))
-    elif code == 12 and game.plies and game.plies[-1][0] == rec.side:
+    elif code == EV.EV_UNDO and game.plies and game.plies[-1][0] == rec.side:
         game.plies.pop()
     res.events.append(d)
     return None
@@ -808,7 +809,7 @@ def verification_lines(res, path, intact_only=False):
     """What the verification established, in words (for every report)."""
     out = []
     played = len(res.played())
-    presses = sum(1 for r in res.records if r.code == 1)
+    presses = sum(1 for r in res.records if r.code == EV.EV_PRESS)
     out.append("%s: %d records, %d game%s played (%d control%s set), %d press%s replayed"
                % (path, len(res.records), played, "" if played == 1 else "s",
                   len(res.games), "" if len(res.games) == 1 else "s", presses,

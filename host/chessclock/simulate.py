@@ -12,6 +12,7 @@ import json
 
 from clockcore import engine as E
 from clockcore.control import DELAY_SIMPLE
+from clockcore.logread import NAMES
 
 SIDES = {"white": E.WHITE, "black": E.BLACK}
 STAGE_CAUSES = ("moves", "timeout", "arbiter")
@@ -145,7 +146,7 @@ class Replay:
 
     def on_event(self, ev, side, t, arg):
         c = self.clock
-        rec = {"t_ms": t, "type": E.EVENT_NAMES[ev]}
+        rec = {"t_ms": t, "type": NAMES[ev]}
         if side != E.NOBODY:
             rec["side"] = E.SIDE_NAMES[side]
         if ev == E.EV_PRESS:

@@ -7,6 +7,7 @@ from boards.sim import PowerCut, SimBoard
 from clockapp import app as A
 from clockapp.board import BTN_MENU, BTN_MINUS, BTN_PLUS, BTN_START, LEFT, RIGHT
 from clockcore import engine as E
+from clockcore import events as EV
 
 
 def start(board, app, t_ms):
@@ -90,13 +91,13 @@ def test_both_levers_and_levers_during_pause_change_nothing_and_are_logged():
     until(app, board, 5200)
     assert app.clock.moves == [1, 0]
     events = [r[0] for r in read_log(app)]
-    assert A.EV_LEVER_BOTH in events
+    assert EV.EV_LEVER_BOTH in events
     assert E.EV_IGNORED in events
 
 
 def read_log(app):
     """(event, side, t_ms, arg, white_ms, black_ms) of each record (clockcore.eventlog)."""
-    from clockcore.eventlog import Reader
+    from clockcore.logread import Reader
     r = Reader()
     return [r.decode(rec).tuple() for rec in app.store.read_log()]
 
@@ -222,7 +223,7 @@ def test_arbiter_menu_increment_for_both_from_now_on():
     board.press_lever(RIGHT, (t + 1000) * 1000)
     until(app, board, t + 1200)
     assert (E.EV_PRESS, E.BLACK, 6000) in seen  # the press credits the new increment
-    from clockcore.eventlog import Reader
+    from clockcore.logread import Reader
     r = Reader()
     added = [r.decode(p) for p in app.store.read_log()]
     added = [(x.side, x.arg, x.fields["inc_ms"], x.fields["reason"]) for x in added
@@ -298,7 +299,7 @@ def test_low_battery_is_shown_and_logged():
     board.mv = 3400
     until(app, board, 12000)
     assert board.left.view.battery_low and board.right.view.battery_low
-    assert A.EV_LOW_BATTERY in [r[0] for r in read_log(app)]
+    assert EV.EV_LOW_BATTERY in [r[0] for r in read_log(app)]
 
 
 def alerts(board, app, t_ms, n):
@@ -336,9 +337,9 @@ def test_low_charge_from_a_fuel_gauge_is_shown_and_logged_once():
     board.pct = 44                       # the voltage is still fine (a LiPo's flat middle)
     until(app, board, 32000)
     assert board.left.view.battery_low and board.right.view.battery_low
-    events = [r for r in read_log(app) if r[0] == A.EV_LOW_CHARGE]
+    events = [r for r in read_log(app) if r[0] == EV.EV_LOW_CHARGE]
     assert [r[3] for r in events] == [44]     # logged once, with the percent
-    assert A.EV_LOW_BATTERY not in [r[0] for r in read_log(app)]
+    assert EV.EV_LOW_BATTERY not in [r[0] for r in read_log(app)]
     board.pct = -1                       # the gauge stops answering: the voltage decides
     until(app, board, 42000)
     assert not board.left.view.battery_low
@@ -374,7 +375,41 @@ def test_power_cut_comes_back_paused_with_the_saved_times():
     assert saved[E.BLACK] <= c.main[E.BLACK] <= saved[E.BLACK] + 10000
     assert board2.left.view.paused
     log = read_log(app2)
-    assert log[-1][0] == A.EV_BOOT and log[-1][3] == 1  # the outage is logged
+    assert log[-1][0] == EV.EV_BOOT and log[-1][3] == 1  # the outage is logged
+
+
+def test_a_saved_game_that_cannot_be_restored_is_logged_shown_and_kept():
+    # issue 15: a snapshot this firmware cannot read (here a mode from a newer firmware)
+    # never boots into a bad state, nor into a new game in silence
+    board, app = boot()
+    start(board, app, 1000)
+    board.press_lever(LEFT, 3000000)
+    until(app, board, 4000)
+    good = app.store.load_state()
+    at = 2 + 1 + 7 + 9 * 8 + 2 * 9 * 8   # the first side's mode (gamestate's layout)
+    bad = good[:at] + bytes([7]) + good[at + 1:]
+    assert app.store.save_state(bad)
+    board2, app2 = boot(board.root)
+    assert app2.clock.state == E.IDLE and app2.restore_failed
+    log = read_log(app2)
+    assert log[-1][0] == EV.EV_BOOT and log[-1][3] == EV.BOOT_RESTORE_FAILED
+    assert app2.store.load(A.BAD_STATE) == bad   # the bytes are kept for the arbiter
+    assert "Err" in text(board2.left) and "rESt" in text(board2.right)
+    # saving the new game twice (both slots) leaves the kept copy alone
+    app2.save_state()
+    app2.save_state()
+    assert app2.store.load(A.BAD_STATE) == bad
+    # the first button press acknowledges the message, and does nothing else
+    board2.press_buttons(BTN_MENU, 6000000)
+    until(app2, board2, 6300)
+    assert not app2.restore_failed and not app2.menu.active()
+    assert "Err" not in text(board2.left) and text(board2.right) == "3:00"
+    # the host's export says so too
+    from clockcore.logread import Reader
+    r = Reader()
+    recs = [r.decode(p) for p in app2.store.read_log()]
+    assert recs[-1].name() == "boot" and recs[-1].arg == EV.BOOT_RESTORE_FAILED
+    assert recs[-1].snapshot is None
 
 
 def test_power_cut_at_every_point_of_a_game_restores_a_consistent_state():
@@ -417,7 +452,7 @@ def test_power_cut_at_every_point_of_a_game_restores_a_consistent_state():
             assert c.state == E.PAUSED, (n, c.state)
             assert any(got == (m, mv) for m, mv, st in saved if st != E.IDLE), (n, got)
         records = read_log(app2)
-        assert records[-1][0] == A.EV_BOOT, n
+        assert records[-1][0] == EV.EV_BOOT, n
         n += step
     assert cuts > 10
 

@@ -4,6 +4,7 @@
 from check import raises
 
 from clockcore import engine as E
+from clockcore import logread as LR
 from clockcore.control import (
     DELAY_BRONSTEIN,
     DELAY_SIMPLE,
@@ -28,7 +29,7 @@ class Rec:
 
     def __call__(self, ev, side, t, arg):
         m = self.clock.main
-        self.events.append((E.EVENT_NAMES[ev], side, t, arg, m[0], m[1]))
+        self.events.append((LR.NAMES[ev], side, t, arg, m[0], m[1]))
 
     def names(self):
         return [e[0] for e in self.events]

@@ -4,6 +4,9 @@
 
 from clockcore import engine as E
 from clockcore import eventlog as L
+from clockcore import events as EV
+from clockcore import framing as F
+from clockcore import logread as LR
 from clockcore.control import DELAY_BRONSTEIN, Control, SideControl, Stage
 
 
@@ -19,7 +22,7 @@ class Sink:
         return True
 
     def file(self):
-        return b"".join([L.frame(p) for p in self.payloads])
+        return b"".join([F.frame(p) for p in self.payloads])
 
 
 def control():
@@ -41,10 +44,10 @@ def every_kind():
 
     body = L.header_body("sim-0000", "0.1.0", "fide-classical", True, L.clock_options(c),
                          1700000000, c.sides)
-    w.log_big(L.EV_HEADER, -1, 0, 0, c, body)
-    fed.append((L.EV_HEADER, -1, 0, 0))
-    w.log_big(L.EV_BOOT, -1, 5, 1, c, L.snapshot_body(c))
-    fed.append((L.EV_BOOT, -1, 5, 1))
+    w.log_big(EV.EV_HEADER, -1, 0, 0, c, body)
+    fed.append((EV.EV_HEADER, -1, 0, 0))
+    w.log_big(EV.EV_BOOT, -1, 5, 1, c, L.snapshot_body(c))
+    fed.append((EV.EV_BOOT, -1, 5, 1))
     c.start(100)
     log(0, 0, 100, 0)
     c.press(0, 20100)
@@ -55,7 +58,7 @@ def every_kind():
         arg = -120000 if code == 7 else code * 1000
         log(code, code & 1, t, arg, 2)
     for code in range(33, 46):
-        if code != L.EV_HEADER:
+        if code != EV.EV_HEADER:
             t -= 3  # app events may be dated before the previous record
             log(code, -1 if code & 1 else 1, t, code * 11, 0)
     w.flush()
@@ -64,7 +67,7 @@ def every_kind():
 
 def test_every_record_kind_round_trips():
     sink, fed = every_kind()
-    r = L.Reader()
+    r = LR.Reader()
     recs = [r.decode(p) for p in sink.payloads]
     assert len(recs) == len(fed)
     for i in range(len(recs)):
@@ -72,7 +75,7 @@ def test_every_record_kind_round_trips():
         code, side, t, arg = fed[i]
         assert rec.seq == i and L.seq_of(sink.payloads[i]) == i
         assert (rec.code, rec.side, rec.t) == (code, side, t), (i, rec.tuple(), fed[i])
-        if "arg" in L.fields(code):  # a press keeps no arg: the replay gives the credit
+        if "arg" in EV.fields(code):  # a press keeps no arg: the replay gives the credit
             assert rec.arg == arg, (code, rec.arg, arg)
         assert rec.link is True
     h = recs[0].header
@@ -99,7 +102,7 @@ def test_any_changed_byte_breaks_the_chain_or_the_decoding():
         for k in range(len(p)):
             bad = bytearray(p)
             bad[k] ^= 0x10
-            r = L.Reader()
+            r = LR.Reader()
             ok = True
             try:
                 for j in range(len(payloads)):
@@ -114,13 +117,13 @@ def test_any_changed_byte_breaks_the_chain_or_the_decoding():
 def test_torn_last_record_is_dropped_and_a_changed_frame_is_skipped():
     sink, fed = every_kind()
     data = sink.file()
-    recs, bad, errors = L.read(data[:-5])
+    recs, bad, errors = LR.read(data[:-5])
     assert len(recs) == len(fed) - 1 and errors == []
-    assert bad == [(len(data) - 5 - (len(L.frame(sink.payloads[-1])) - 5),
-                    len(L.frame(sink.payloads[-1])) - 5)]
+    assert bad == [(len(data) - 5 - (len(F.frame(sink.payloads[-1])) - 5),
+                    len(F.frame(sink.payloads[-1])) - 5)]
     changed = bytearray(data)
     changed[20] ^= 1
-    recs, bad, errors = L.read(bytes(changed))
+    recs, bad, errors = LR.read(bytes(changed))
     assert bad and recs[0].seq == 1 and len(recs) == len(fed) - 1
 
 
@@ -134,7 +137,7 @@ def test_a_refused_append_is_retried_without_a_gap():
     w.log(5, 0, 20, 0, c)
     sink.refuse = False
     assert w.flush() == 2
-    r = L.Reader()
+    r = LR.Reader()
     assert [r.decode(p).seq for p in sink.payloads] == [0, 1]
     for _ in range(L.SLOTS + 3):
         w.log(5, 0, 30, 0, c)
@@ -145,7 +148,7 @@ def test_varints():
     buf = bytearray(12)
     for v in (0, 1, -1, 63, -64, 64, 300, -300, 2 ** 30, -(2 ** 31), 2 ** 40):
         p = L.put_varint(buf, 0, v)
-        assert L.get_varint(buf, 0) == (v, p)
+        assert LR.get_varint(buf, 0) == (v, p)
 
 
 def test_boot_snapshot_has_the_out_of_time_state_and_older_ones_still_read():
@@ -158,9 +161,9 @@ def test_boot_snapshot_has_the_out_of_time_state_and_older_ones_still_read():
         body = body[:len(body) - cut]
         sink = Sink()
         w = L.Writer(sink.append)
-        w.log_big(L.EV_BOOT, -1, 12000, 1, c, body)
+        w.log_big(EV.EV_BOOT, -1, 12000, 1, c, body)
         w.flush()
-        snap = L.Reader().decode(sink.payloads[0]).snapshot
+        snap = LR.Reader().decode(sink.payloads[0]).snapshot
         assert snap["white_flag_at"] == 10000 and snap["white_overrun"] == 2000
         if cut:
             assert "white_out" not in snap and "undo_opp_gain" not in snap

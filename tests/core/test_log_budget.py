@@ -7,7 +7,8 @@ from simutil import boot, until
 
 from clockapp.board import BTN_START, LEFT, RIGHT
 from clockcore import engine as E
-from clockcore import eventlog as L
+from clockcore import events as EV
+from clockcore import logread as LR
 from clockcore import protocol as P
 
 
@@ -27,7 +28,7 @@ def play_game(board, app, t_ms):
 
 def codes(app):
     """The event codes of the log as stored on the clock, in order."""
-    reader = L.Reader()
+    reader = LR.Reader()
     return [reader.decode(p).code for p in app.store.read_log()]
 
 
@@ -73,7 +74,7 @@ def test_unpulled_games_are_kept_and_the_arbiter_warned_then_pulled_ones_go_firs
         P.encode_request(2, "status", (), None, None)[:-1])[:-1])[2]
     assert status["logwarn"] == "1"
     events = codes(app)
-    assert L.EV_LOG_FULL in events
+    assert EV.EV_LOG_FULL in events
 
     assert ack(app, pull_all(app))[1]    # the arbiter pulls and acknowledges: they may go
     t = play_game(board, app, t)         # the next game triggers the budget check
@@ -81,8 +82,8 @@ def test_unpulled_games_are_kept_and_the_arbiter_warned_then_pulled_ones_go_firs
     assert not app.logw.warn
     assert app.logw.pruned > 0
     kept = codes(app)
-    assert L.EV_LOG_PRUNED in kept
-    assert kept.count(L.EV_HEADER) < events.count(L.EV_HEADER) + 1
+    assert EV.EV_LOG_PRUNED in kept
+    assert kept.count(EV.EV_HEADER) < events.count(EV.EV_HEADER) + 1
     # What stays is a log the host verifies (CPython: the host tools are not on the clock)
     try:
         from chessclock import logtools
@@ -107,7 +108,7 @@ def test_a_read_without_the_key_never_lets_unpulled_games_go():
     t = 1000
     for _ in range(6):
         t = play_game(board, app, t)
-    headers = codes(app).count(L.EV_HEADER)
+    headers = codes(app).count(EV.EV_HEADER)
     last = pull_all(app)                  # a stranger's cable reads it all
     r = ack(app, last)                    # and acknowledges without the key: refused
     assert not r[1] and r[2]["code"] == P.E_AUTH_REQUIRED
@@ -115,7 +116,7 @@ def test_a_read_without_the_key_never_lets_unpulled_games_go():
     assert not r[1] and r[2]["code"] == P.E_AUTH
     t = play_game(board, app, t)          # the next game triggers the budget check
     assert app.logw.pruned == 0 and app.logw.warn
-    assert codes(app).count(L.EV_HEADER) == headers + 1   # every game still there
+    assert codes(app).count(EV.EV_HEADER) == headers + 1   # every game still there
     r = ack(app, last + 10000, KEY)       # acknowledging what was never sent: refused
     assert not r[1] and r[2]["code"] == P.E_NOT_READ
     assert ack(app, pull_all(app), KEY)[1]   # the arbiter's signed acknowledgement

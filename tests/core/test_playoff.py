@@ -8,6 +8,7 @@ from check import raises
 from clockapp import gamestate as G
 from clockcore import engine as E
 from clockcore import eventlog as L
+from clockcore import logread as LR
 from clockcore import presets as P
 from clockcore.control import Control, SideControl, Stage
 
@@ -18,7 +19,7 @@ B = E.BLACK
 def make(limit, minutes=5, **options):
     events = []
     clock = E.Clock(Control(SideControl([Stage(minutes * 60000)])),
-                    lambda ev, side, t, arg: events.append((E.EVENT_NAMES[ev], side, t, arg)),
+                    lambda ev, side, t, arg: events.append((LR.NAMES[ev], side, t, arg)),
                     move_limit=limit, **options)
     return clock, events
 
@@ -119,14 +120,14 @@ def test_the_log_header_carries_the_limit():
     opts = L.clock_options(c)
     assert opts & L.OPT_FREEZE == 0 and opts >> L.OPT_LIMIT_SHIFT == 10
     body = L.header_body("sim-0000", "t", "br-playoff", True, opts, 0, c.sides)
-    h, _ = L._decode_header(body, 0)
+    h, _ = LR._decode_header(body, 0)
     assert h["move_limit"] == 10 and not h["freeze"]
     # a header written without a limit (an older clock) reads as none
     c0, _ = make(0)
-    h0, _ = L._decode_header(L.header_body("sim-0000", "t", "x", True,
+    h0, _ = LR._decode_header(L.header_body("sim-0000", "t", "x", True,
                                            L.clock_options(c0), 0, c0.sides), 0)
     assert h0["move_limit"] == 0 and h0["freeze"]
-    assert L.NAMES[E.EV_LIMIT] == "limit" == E.EVENT_NAMES[E.EV_LIMIT]
+    assert LR.NAMES[E.EV_LIMIT] == "limit" == LR.NAMES[E.EV_LIMIT]
 
 
 # ---- the firmware app on the simulator board --------------------------------------------
@@ -149,7 +150,7 @@ def _app_playoff(presses, root=None):
 
 
 def _log_codes(app):
-    r = L.Reader()
+    r = LR.Reader()
     return [r.decode(rec).tuple() for rec in app.store.read_log()]
 
 

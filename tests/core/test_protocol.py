@@ -127,13 +127,14 @@ def test_with_a_key_signed_requests_pass_and_replays_fail():
 
 def refusals(app):
     """(code, count) of the refusal records of the clock's log."""
-    from clockcore import eventlog as L
+    from clockcore import events as EV
+    from clockcore import logread as LR
     app.flush()
-    reader = L.Reader()
+    reader = LR.Reader()
     out = []
     for p in app.store.read_log():
         r = reader.decode(p)
-        if r.code == L.EV_AUTH_FAIL:
+        if r.code == EV.EV_AUTH_FAIL:
             out.append((r.arg, r.fields["count"]))
     return out
 

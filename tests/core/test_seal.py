@@ -13,11 +13,12 @@ from clockapp import seal as S
 from clockapp.app import App
 from clockapp.board import BTN_MENU, BTN_START, LEFT, RIGHT
 from clockcore import engine as E
-from clockcore import eventlog as L
+from clockcore import events as EV
+from clockcore import logread as LR
 
 
 def records(app):
-    r = L.Reader()
+    r = LR.Reader()
     return [r.decode(p) for p in app.store.read_log()]
 
 
@@ -52,7 +53,7 @@ def test_seal_mode_from_the_buttons_keeps_the_sealers_clock_running():
     until(app, board, 9000)
     assert c.main[E.BLACK] < b0
     assert text(board.left) == "SEAL"           # White's display: the seal is on
-    start = [r for r in records(app) if r.code == S.EV_SEAL_START]
+    start = [r for r in records(app) if r.code == EV.EV_SEAL_START]
     assert len(start) == 1 and start[0].side == E.BLACK and start[0].arg == 1
 
 
@@ -65,7 +66,7 @@ def test_the_15_minute_alert_is_logged_at_its_instant_and_shown_silently():
     assert not app.seal.alerted and text(board.left) == "SEAL"
     run_until(app, board, (since + S.ALERT_MS + 300) * 1000, step_us=1000)
     assert app.seal.alerted
-    alert = [r for r in records(app) if r.code == S.EV_SEAL_ALERT]
+    alert = [r for r in records(app) if r.code == EV.EV_SEAL_ALERT]
     assert len(alert) == 1 and alert[0].t == since + S.ALERT_MS and alert[0].side == E.BLACK
     assert text(board.left) == "SL15"
     assert (len(board.buzz_log) if hasattr(board, "buzz_log") else 0) == buzzes
@@ -82,7 +83,7 @@ def test_the_sealers_lever_hands_in_stops_both_and_logs_the_snapshot_hash():
     assert sl.phase == S.SEALED and c.state == E.PAUSED
     assert c.moves == [1, 1] and c.turn == E.WHITE   # the sealed move counts; White to move
     recs = records(app)
-    sealed = [r for r in recs if r.code == S.EV_SEALED][0]
+    sealed = [r for r in recs if r.code == EV.EV_SEALED][0]
     assert sealed.t == 20000 and sealed.side == E.BLACK
     assert sealed.arg == 20000 - sl.since       # the sealing took this long
     data = app.store.load(S.SNAPSHOT_FILE)
@@ -100,7 +101,7 @@ def test_the_sealers_lever_hands_in_stops_both_and_logs_the_snapshot_hash():
     assert (c.main[0], c.main[1], c.state) == (w, b, E.PAUSED)
     # the press and the pause are at the hand-in's instant, then the sealed record
     names = [r.code for r in recs if r.t == 20000]
-    assert names[-3:] == [E.EV_PRESS, E.EV_PAUSE, S.EV_SEALED]
+    assert names[-3:] == [E.EV_PRESS, E.EV_PAUSE, EV.EV_SEALED]
 
 
 def test_start_hands_in_and_hold_again_leaves_seal_mode():
@@ -108,7 +109,7 @@ def test_start_hands_in_and_hold_again_leaves_seal_mode():
     hold_menu(board, app, 5000)
     hold_menu(board, app, 9000)                  # held again: seal mode off, no seal
     assert app.seal.phase == S.NONE and app.clock.state == E.RUNNING
-    assert S.EV_SEAL_CANCEL in codes(app)
+    assert EV.EV_SEAL_CANCEL in codes(app)
     hold_menu(board, app, 13000)
     board.press_buttons(BTN_START, 17000000)     # START: the sealed move handed in
     until(app, board, 17300)
@@ -170,11 +171,11 @@ def test_the_adjourned_game_loads_on_another_clock_and_its_log_has_the_same_hash
     assert [len(x) for x in c2.stages] == [len(x) for x in c1.stages]   # the added stage
     assert app2.seal.phase == S.SEALED and app2.seal.session == 1
     recs = records(app2)
-    loaded = [r for r in recs if r.code == S.EV_ADJ_LOADED][0]
+    loaded = [r for r in recs if r.code == EV.EV_ADJOURNED_LOADED][0]
     assert loaded.digest == app.seal.digest and loaded.arg == 1
     assert (loaded.w, loaded.b) == (c1.main[0], c1.main[1])
     assert loaded.snapshot["white_moves"] == 1 and loaded.snapshot["turn"] == E.WHITE
-    assert recs[recs.index(loaded) - 1].code == L.EV_HEADER
+    assert recs[recs.index(loaded) - 1].code == EV.EV_HEADER
     # the next session: the arbiter starts the side to move; the session counts on
     until(app2, b2, app2.now + 500)
     assert c2.resume(app2.now)

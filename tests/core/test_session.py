@@ -9,13 +9,14 @@ from clockapp import session as S
 from clockapp import sessionops
 from clockapp.board import BTN_MENU, BTN_MINUS, BTN_PLUS, BTN_START, LEFT, RIGHT
 from clockcore import engine as E
-from clockcore import eventlog as L
+from clockcore import events as EV
+from clockcore import logread as LR
 from clockcore import protocol as P
 
 
 def records(app):
     app.flush()
-    r = L.Reader()
+    r = LR.Reader()
     return [r.decode(p) for p in app.store.read_log()]
 
 
@@ -74,7 +75,7 @@ def test_selftest_from_the_menu_lights_everything_sounds_and_wants_both_levers()
     until(app, board, t + 3200)
     assert text(board.left) == "tESt" and text(board.right) == "PASS"
     assert app.clock.state == E.IDLE      # the levers did not start the game
-    st = of(app, L.EV_SELFTEST)
+    st = of(app, EV.EV_SELF_TEST)
     assert len(st) == 1 and st[0].arg == 0 and st[0].fields["mv"] == 4000
     assert app.session.result == 0
     until(app, board, t + 6500)           # back to the clock
@@ -97,11 +98,11 @@ def test_selftest_held_plus_at_power_on_reports_a_missing_lever_and_low_battery(
     assert not app.menu.active()
     board.press_lever(LEFT, 3000000)       # only the left lever
     until(app, board, 18000)
-    st = of(app, L.EV_SELFTEST)
+    st = of(app, EV.EV_SELF_TEST)
     assert len(st) == 1
-    assert st[0].arg == L.ST_RIGHT | L.ST_BATTERY
-    assert text(board.right) == "F %d" % (L.ST_RIGHT | L.ST_BATTERY)
-    assert reply(app, "status")[2]["selftest"] == str(L.ST_RIGHT | L.ST_BATTERY)
+    assert st[0].arg == EV.ST_RIGHT | EV.ST_BATTERY
+    assert text(board.right) == "F %d" % (EV.ST_RIGHT | EV.ST_BATTERY)
+    assert reply(app, "status")[2]["selftest"] == str(EV.ST_RIGHT | EV.ST_BATTERY)
 
 
 def test_selftest_is_refused_during_a_game():
@@ -120,7 +121,7 @@ def test_result_entered_in_the_arbiter_menu_ends_the_game_and_is_logged():
     board.press_lever(LEFT, 1500000)
     until(app, board, 1700)
     t = pause_and_open_arbiter(board, app, 2000)
-    assert of(app, L.EV_ARBITER)[-1].arg == 1
+    assert of(app, EV.EV_ARBITER)[-1].arg == 1
     t = nav(board, app, t, BTN_MINUS, BTN_MINUS)       # End
     assert text(board.left) == "End"
     t = nav(board, app, t, BTN_START)
@@ -129,11 +130,11 @@ def test_result_entered_in_the_arbiter_menu_ends_the_game_and_is_logged():
     assert text(board.right) == "1/2"
     t = nav(board, app, t, BTN_START)
     assert app.clock.state == E.ENDED
-    res = of(app, L.EV_RESULT)
+    res = of(app, EV.EV_RESULT)
     assert [(r.arg, r.fields["by"]) for r in res] == [(3, 0)]
-    assert L.RESULTS[res[0].arg] == "1/2-1/2"
+    assert EV.RESULTS[res[0].arg] == "1/2-1/2"
     nav(board, app, t, BTN_MENU)                        # close: logged
-    assert [r.arg for r in of(app, L.EV_ARBITER)] == [1, 0]
+    assert [r.arg for r in of(app, EV.EV_ARBITER)] == [1, 0]
 
 
 def test_incident_mark_while_running_changes_nothing_and_is_logged_once_per_hold():
@@ -144,14 +145,14 @@ def test_incident_mark_while_running_changes_nothing_and_is_logged_once_per_hold
     board.press_buttons(BTN_PLUS, 2000000, hold_us=4000000)
     until(app, board, 6500)
     assert app.clock.state == E.RUNNING and app.clock.turn == E.BLACK
-    inc = of(app, L.EV_INCIDENT)
+    inc = of(app, EV.EV_INCIDENT)
     assert len(inc) == 1 and inc[0].arg == 1
     assert inc[0].fields["wmoves"] == 1 and inc[0].fields["bmoves"] == 0
     assert inc[0].w == app.clock.main[0]
     assert 4000 <= inc[0].t <= 4100                     # 2 s into the hold
     board.press_buttons(BTN_PLUS, 7000000, hold_us=100000)   # a tap: no mark
     until(app, board, 7500)
-    assert len(of(app, L.EV_INCIDENT)) == 1
+    assert len(of(app, EV.EV_INCIDENT)) == 1
 
 
 def test_who_resumed_and_resume_reserved_to_the_arbiter_by_the_rules():
@@ -160,19 +161,19 @@ def test_who_resumed_and_resume_reserved_to_the_arbiter_by_the_rules():
     start(board, app, 500)
     t = nav(board, app, 1000, BTN_START, BTN_START)
     assert app.clock.state == E.RUNNING
-    assert [(r.arg, r.side) for r in of(app, L.EV_RESUMER)] == [(L.BY_PLAYER, E.WHITE)]
+    assert [(r.arg, r.side) for r in of(app, EV.EV_RESUMED_BY)] == [(EV.BY_PLAYER, E.WHITE)]
     # fide-classical (S1 6.13): START is refused and logged; the arbiter's rES resumes
     board, app = boot()
     app.new_game("fide-classical")
     start(board, app, 500)
     t = nav(board, app, 1000, BTN_START, BTN_START)
     assert app.clock.state == E.PAUSED
-    assert [r.arg for r in of(app, L.EV_RESUMER)] == [L.BY_REFUSED]
+    assert [r.arg for r in of(app, EV.EV_RESUMED_BY)] == [EV.BY_REFUSED]
     board.press_buttons(BTN_MENU, t * 1000, hold_us=2500000)
     until(app, board, t + 3000)
     t = nav(board, app, t + 3000, BTN_MINUS, BTN_MINUS, BTN_MINUS, BTN_START)   # rES
     assert app.clock.state == E.RUNNING
-    assert [r.arg for r in of(app, L.EV_RESUMER)] == [L.BY_REFUSED, L.BY_ARBITER]
+    assert [r.arg for r in of(app, EV.EV_RESUMED_BY)] == [EV.BY_REFUSED, EV.BY_ARBITER]
 
 
 # ---- scheduled start, default time, arrivals (seed 2.1, 2.3, 2.4) -----------------------
@@ -198,9 +199,9 @@ def test_scheduled_start_runs_white_from_the_set_instant_and_counts_the_default_
     assert starts[-1].t == sched_t                        # the set instant, not the pass
     board.press_lever(LEFT, (sched_t + 8000) * 1000)      # White arrived and moved
     until(app, board, sched_t + 21000)
-    arr = of(app, L.EV_ARRIVAL)
+    arr = of(app, EV.EV_ARRIVAL)
     assert [(r.side, r.arg // 1000) for r in arr] == [(E.WHITE, 8)]
-    dflt = of(app, L.EV_DEFAULT)
+    dflt = of(app, EV.EV_DEFAULT_TIME)
     assert [(r.side, r.arg, r.t) for r in dflt] == [(E.BLACK, 20, sched_t + 20000)]
     st = reply(app, "status")[2]
     assert st["default"] == "2" and st["arrived"] == "1"
@@ -208,8 +209,8 @@ def test_scheduled_start_runs_white_from_the_set_instant_and_counts_the_default_
     ok, f = reply(app, "arrive", "black")[1:]
     assert not ok   # no key and a game in progress: refused (the arbiter's key needed)
     assert sessionops.arrive(app.session, E.BLACK, app.now)
-    assert of(app, L.EV_ARRIVAL)[-1].arg > 20000          # after the default time
-    sched = of(app, L.EV_SCHEDULE)
+    assert of(app, EV.EV_ARRIVAL)[-1].arg > 20000          # after the default time
+    sched = of(app, EV.EV_SCHEDULE)
     assert [(r.arg, r.fields["default_s"]) for r in sched] == [(WALL + 5, 20)]
 
 
@@ -238,7 +239,7 @@ def test_a_default_time_of_zero_is_reached_at_the_start():
     until(app, board, app.now + 2500)
     assert app.clock.state == E.RUNNING
     # arrivals are counted from the schedule set (an earlier mark is cleared by it)
-    assert sorted(r.side for r in of(app, L.EV_DEFAULT)) == [E.WHITE, E.BLACK]
+    assert sorted(r.side for r in of(app, EV.EV_DEFAULT_TIME)) == [E.WHITE, E.BLACK]
 
 
 # ---- low-time mark and stage sounds (seed 7.1, 4.8) ------------------------------------
@@ -250,13 +251,13 @@ def test_low_time_mark_is_logged_silent_in_competition_and_beeps_in_casual_play(
         start(board, app, 500)
         tones = board.tones
         until(app, board, 2000)
-        low = of(app, L.EV_LOW_TIME)
+        low = of(app, EV.EV_LOW_TIME)
         assert [(r.side, r.arg) for r in low] == [(E.WHITE, S.LOW_TIME_MS)], spec
         assert 1400 <= low[0].t <= 1600
         assert (board.tones == tones) == competition, spec
         assert reply(app, "status")[2]["lowtime"] == "1"
         until(app, board, 3000)
-        assert len(of(app, L.EV_LOW_TIME)) == 1                # once per crossing
+        assert len(of(app, EV.EV_LOW_TIME)) == 1                # once per crossing
 
 
 def test_stage_passes_are_silent_in_competition_presets():
@@ -297,4 +298,4 @@ def test_the_link_operations_refuse_bad_arguments_with_a_clear_error():
         assert f["detail"], (op, args)
     # nothing changed and nothing was logged for them but what the clock did before
     assert app.clock.state == E.IDLE and app.session.sched_t < 0
-    assert of(app, L.EV_RESULT) == [] and of(app, L.EV_INCIDENT) == []
+    assert of(app, EV.EV_RESULT) == [] and of(app, EV.EV_INCIDENT) == []

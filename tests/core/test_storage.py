@@ -10,6 +10,7 @@ from fakefs import FakeFS, PowerCut
 
 from clockapp import storage as S
 from clockapp.storage import Store
+from clockcore import framing as F
 
 ROOT = "/flash/data/"
 MODELS = ("partial", "garbage", "zeros", "commit")
@@ -31,12 +32,12 @@ def variants():
 # ---- CRC ------------------------------------------------------------------------------
 
 def test_crc32_matches_the_standard_check_value_and_binascii():
-    assert S.crc32_py(b"123456789") == 0xCBF43926
-    assert S.crc32(b"123456789") == 0xCBF43926
-    assert S.crc32_py(b"") == 0
+    assert F.crc32_py(b"123456789") == 0xCBF43926
+    assert F.crc32(b"123456789") == 0xCBF43926
+    assert F.crc32_py(b"") == 0
     data = bytes(range(256)) * 3
-    assert S.crc32_py(data) == S.crc32(data)
-    assert S.crc32_py(data[100:], S.crc32_py(data[:100])) == S.crc32(data)
+    assert F.crc32_py(data) == F.crc32(data)
+    assert F.crc32_py(data[100:], F.crc32_py(data[:100])) == F.crc32(data)
 
 
 # ---- checked files --------------------------------------------------------------------
@@ -66,7 +67,7 @@ def test_on_flash_format_of_a_checked_file():
     assert raw[:2] == b"CK"
     assert raw[2] == 1
     assert raw[3:7] == b"\x03\x00\x00\x00"
-    assert raw[7:11] == S.crc32(b"CK\x01\x03\x00\x00\x00abc").to_bytes(4, "little")
+    assert raw[7:11] == F.crc32(b"CK\x01\x03\x00\x00\x00abc").to_bytes(4, "little")
     assert raw[11:] == b"abc"
     assert len(raw) == S.HEADER_SIZE + 3
 
@@ -407,7 +408,7 @@ def test_log_record_format_and_limit():
     raw = S.log_record(b"ab")
     assert raw[:2] == b"LG"
     assert raw[2:4] == b"\x02\x00"
-    assert raw[4:8] == S.crc32(b"LG\x02\x00ab").to_bytes(4, "little")
+    assert raw[4:8] == F.crc32(b"LG\x02\x00ab").to_bytes(4, "little")
     assert raw[8:] == b"ab"
     st = store()
     assert st.append_log(b"x" * S.LOG_MAX_RECORD)
@@ -545,7 +546,7 @@ def test_real_file_system_round_trip():
 def test_erased_or_zeroed_flash_after_a_header_is_never_valid():
     # CRC-32 of b"\xff" * 4 is 0xFFFFFFFF and of b"" is 0: a CRC over the payload alone
     # would take these torn writes for data. The CRC covers the header too.
-    assert S.crc32(b"\xff" * 4) == 0xFFFFFFFF
+    assert F.crc32(b"\xff" * 4) == 0xFFFFFFFF
     st = store()
     for raw in (b"CK\x01\x04\x00\x00\x00" + b"\xff" * 8, b"CK\x01" + b"\x00" * 8):
         st.fs.put(ROOT + "cfg", raw)

@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 from clockcore import engine as E
+from clockcore import logread as LR
 from clockcore.control import (
     DELAY_BRONSTEIN,
     DELAY_NONE,
@@ -276,7 +277,7 @@ def check(control, options, seen):
             assert cur.main == prev.main
             limit_due = False
         else:
-            raise AssertionError("unexpected event %r" % E.EVENT_NAMES[cur.ev])
+            raise AssertionError("unexpected event %r" % LR.NAMES[cur.ev])
         for s in (0, 1):
             if out[s]:  # nothing is added to a side out of time
                 assert cur.main[s] == 0
@@ -302,7 +303,7 @@ def test_time_charged_equals_time_elapsed_and_flags_are_exact(control, options, 
     clock, seen = run(control, options, script)
     elapsed, charged = check(control, options, seen)
     assert charged == elapsed
-    for name in sorted({E.EVENT_NAMES[o.ev] for o in seen if o.ev is not None}):
+    for name in sorted({LR.NAMES[o.ev] for o in seen if o.ev is not None}):
         event(name)  # shown by --hypothesis-show-statistics: what the examples reached
     assert elapsed[0] + elapsed[1] <= seen[-1].t
     # flags are recorded in the order they fell

@@ -12,10 +12,13 @@ from inproc import KEY, InProcess, flagged_game, pulled
 from chessclock import link as HL
 from chessclock import logtools
 from clockcore import eventlog as L
+from clockcore import events as EV
+from clockcore import framing as F
+from clockcore import logread as LR
 
 
 def frames_of(data):
-    return L.unframe(data)[0]
+    return F.unframe(data)[0]
 
 
 def test_a_pulled_log_is_authentic_and_acknowledged(tmp_path):
@@ -59,24 +62,24 @@ def test_every_cut_forgery_and_damage_fails(tmp_path):
     # a forged record with its CRC and the whole chain recomputed: a press after the last
     # header made a second later (the replay may or may not notice; the head does)
     recs = [p for _, p in frames]
-    last_header = max(i for i, p in enumerate(recs) if p[4] & 0x3F == L.EV_HEADER)
+    last_header = max(i for i, p in enumerate(recs) if p[4] & 0x3F == EV.EV_HEADER)
     k = next(i for i in range(last_header, len(recs)) if recs[i][4] & 0x3F == 1)
-    dt, end = L.get_varint(recs[k], 5)
+    dt, end = LR.get_varint(recs[k], 5)
     buf = bytearray(16)
     n = L.put_varint(buf, 0, dt + 1000)
     recs[k] = recs[k][:5] + bytes(buf[:n]) + recs[k][end:]
     chain = frames_of(data)[last_header - 1][1][-L.CHAIN:] if last_header else L.ZERO_CHAIN
-    out = b"".join(L.frame(p) for p in recs[:last_header])
+    out = b"".join(F.frame(p) for p in recs[:last_header])
     for p in recs[last_header:]:
         body = bytes(p[:-L.CHAIN])
         ch = L.chain_of(chain, body)
-        out += L.frame(body + ch)
+        out += F.frame(body + ch)
         chain = ch
     res = logtools.verify(out + data[head_at:], key=KEY)
     assert [x for x in res.problems if "chain" in x] == []      # the chain holds
     assert any("holds changed" in x for x in res.auth_problems), res.auth_problems
     # records added after the head are not covered
-    extra = L.frame(recs[-1])
+    extra = F.frame(recs[-1])
     assert logtools.verify(data + extra, key=KEY).status() != "AUTHENTIC"
     # a head signed by a clock without the key proves nothing
     board2, app2 = flagged_game(key=None)

@@ -10,7 +10,7 @@ from pathlib import Path
 from simutil import boot
 
 from chessclock import __version__, cli
-from clockcore import eventlog as L
+from clockcore import logread as LR
 from clockcore import protocol as P
 from clockcore.version import VERSION
 
@@ -33,7 +33,7 @@ def test_one_version_everywhere():
     line = P.encode_request(1, "hello")
     assert P.decode_reply(app.link.handle(line[:-1])[:-1])[2]["fw"] == VERSION
     app.flush()
-    reader = L.Reader()
+    reader = LR.Reader()
     headers = [r for r in (reader.decode(p) for p in app.store.read_log()) if r.header]
     assert headers and all(h.header["firmware"] == VERSION for h in headers)
     out = io.StringIO()
