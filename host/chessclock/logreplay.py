@@ -14,8 +14,10 @@ reported, never hidden.
 from typing import Any
 
 from clockcore import engine as E
+from clockcore import events as EV
 from clockcore import presets
 from clockcore.control import MODE_UPCOUNT, Control, Stage
+from clockcore.logread import NAMES
 
 SIDES = {"white": E.WHITE, "black": E.BLACK}
 OPTION_NAMES = ("inc_at_turn_start", "stage_on_flag", "freeze", "move_limit")
@@ -23,7 +25,8 @@ OPTION_NAMES = ("inc_at_turn_start", "stage_on_flag", "freeze", "move_limit")
 DEFAULT_OPTIONS = {"inc_at_turn_start": False, "stage_on_flag": False, "freeze": True,
                    "move_limit": 0}
 # The engine's events a log records with the times; "ignored" presses change nothing.
-ENGINE_TYPES = frozenset(E.EVENT_NAMES) - {"ignored"}
+ENGINE_NAMES = {code: name for code, name in NAMES.items() if code < EV.FIRST_APP_CODE}
+ENGINE_TYPES = frozenset(ENGINE_NAMES.values()) - {"ignored"}
 
 Event = dict[str, Any]
 
@@ -87,8 +90,8 @@ class LogReplay:
         self.notes: list[str] = []   # where the engine and the log disagree
 
     def _heard(self, ev: int, side: int, t: int, arg: int) -> None:
-        if ev != E.EV_IGNORED:
-            self.heard.append((E.EVENT_NAMES[ev], E.SIDE_NAMES[side] if side != E.NOBODY
+        if ev != EV.EV_IGNORED:
+            self.heard.append((ENGINE_NAMES[ev], E.SIDE_NAMES[side] if side != E.NOBODY
                                else None, t, self.state(t)))
 
     def state(self, t: int) -> dict[str, Any]:
