@@ -42,7 +42,7 @@ CHANGE = const(1)
 SEAL_PHASES = ("-", "sealing", "sealed")
 ADJ_MAX = const(8192)         # bytes of an adjourned game's snapshot (adjput)
 CAPS = ("status,control,start,pause,resume,end,correct,wallclock,log,auth,maintenance,"
-        "logack,head,seal,adjourn,session")
+        "logack,head,seal,adjourn,session,pairing")
 HEAD_DOMAIN = b"chessclock log head key"   # the log key: HMAC(arbiter key, this)
 
 
@@ -129,6 +129,7 @@ class Link:
         for name in ("selftest", "result", "incident", "schedule", "arrive"):
             # the session at the board (clockapp/sessionops.py, docs/SESSION.md)
             self.ops[name] = (self._session_op(name), CHANGE)
+        self.ops["pairing"] = (self._pairing_op, CHANGE)   # clockapp/pairing.py
 
     def _use_key(self, key):
         self.key = key
@@ -332,6 +333,9 @@ class Link:
         pairs.append(("lowtime", ss.under))       # bits: sides under the low-time mark
         pairs.append(("incidents", ss.incidents))
         pairs.append(("result", ss.game_result))
+        p = app.settings.pairing
+        if p:   # the round's pairing (clockapp/pairing.py)
+            pairs += [("board", p[0]), ("round", p[1]), ("white", p[2]), ("black", p[3])]
         return pairs
 
     def wall_now(self):
@@ -410,6 +414,10 @@ class Link:
             from clockapp import sessionops
             return sessionops.LINK_OPS[name](self, args)
         return run
+
+    def _pairing_op(self, args):
+        from clockapp.pairing import op_pairing  # loaded when first used
+        return op_pairing(self, args)
 
     def _times(self):
         c = self.app.clock

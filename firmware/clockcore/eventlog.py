@@ -73,6 +73,8 @@ EV_SCHEDULE = const(58)      # scheduled start set; arg: unix seconds (0: cleare
 EV_DEFAULT = const(59)       # default time reached with side absent; arg: default time, s
 EV_ARRIVAL = const(60)       # side arrived; arg: ms after the scheduled start
 EV_LOW_TIME = const(61)      # side's time fell under the low-time mark; arg: the mark, ms
+EV_PAIRING = const(62)       # the round's pairing; arg: board; body: round, White, Black, event
+EV_PAIRING_CLEAR = const(63)  # the pairing removed; arg: the board it was
 
 NAMES = {0: "start", 1: "press", 2: "ignored", 3: "stage", 4: "flag", 5: "pause",
          6: "resume", 7: "adjust", 8: "set-moves", 9: "end", 10: "overtime", 11: "period",
@@ -85,7 +87,8 @@ NAMES = {0: "start", 1: "press", 2: "ignored", 3: "stage", 4: "flag", 5: "pause"
          48: "seal-start", 49: "seal-alert", 50: "sealed", 51: "adjourned-loaded",
          52: "seal-cancel",
          53: "self-test", 54: "result", 55: "incident", 56: "resumed-by", 57: "arbiter",
-         58: "schedule", 59: "default-time", 60: "arrival", 61: "low-time"}
+         58: "schedule", 59: "default-time", 60: "arrival", 61: "low-time",
+         62: "pairing", 63: "pairing-cleared"}
 
 # Self-test failure bits (EV_SELFTEST arg).
 ST_LEFT = const(1)       # the left lever was not pressed in time
@@ -124,8 +127,9 @@ FIELDS = {0: (), 1: ("moves", "stage"), 2: ("arg",), 3: ("arg", "stage", "cause"
           58: ("arg", "default_s")}
 ARG_ONLY = ("arg",)
 KEY_CODES = (EV_BOOT, EV_HEADER, EV_ADJ_LOADED)
-# Records that carry a body after their fields without being key records (50: a digest).
-BODY_CODES = (EV_SEALED,)
+# Records that carry a body after their fields without being key records (50: a digest,
+# 62: the pairing's round and names).
+BODY_CODES = (EV_SEALED, EV_PAIRING)
 CORRECTIONS = (7, 8, 12, 13, 14, 15)
 SNAPSHOT = ("state", "turn", "stage_cause", "flag_order0", "flag_order1", "turn_used",
             "delay_left", "last", "undo_side", "undo_gain", "undo_moves", "undo_stage",
@@ -309,6 +313,16 @@ def added_stages_body(clock):
     return bytes(buf[:p])
 
 
+def pairing_body(p):
+    """The body of a pairing record (62) after its arg (the board): the round, then the
+    names of White, Black and the event (UTF-8). p: [board, round, white, black, event]."""
+    buf = bytearray(16 + len(p[2]) * 4 + len(p[3]) * 4 + len(p[4]) * 4)
+    n = put_varint(buf, 0, p[1])
+    for s in (p[2], p[3], p[4]):
+        n = _put_str(buf, n, s)
+    return bytes(buf[:n])
+
+
 def extras_into(clock, ev, side, reason, x, reason2=0):
     """The fields after `arg` an event code records, read from the clock right after the
     event, into x[0..5] (a preallocated list: no allocation). Shared by the firmware's
@@ -478,6 +492,7 @@ class Record:
         self.header = None
         self.snapshot = None
         self.digest = None  # a seal's or an adjourned game's snapshot SHA-256 (50, 51)
+        self.pairing = None  # 62: {"board", "round", "white", "black", "event"}
         self.chain = b""
         self.link = None    # True: chained to the record before; None: nothing to check
         self.anchor = False  # a header starting a log: chained from the chain it carries
@@ -561,6 +576,12 @@ class Reader:
                             added.append(tuple(sv))
                         snap[s + "stages_added"] = added
                 rec.snapshot = snap
+        if rec.code == EV_PAIRING:
+            pr = {"board": rec.arg}
+            pr["round"], p = get_varint(body, p)
+            for k in ("white", "black", "event"):
+                pr[k], p = _get_str(body, p)
+            rec.pairing = pr
         prev = None
         if rec.code == EV_HEADER:
             if p + CHAIN > end:
