@@ -16,7 +16,7 @@ from clockapp.levers import BOTH, PRESS, RELEASE, LeverFilter, LeverRing
 from clockapp.menu import Menu
 from clockapp.seal import SEALING, Seal
 from clockapp.session import ARBITER_RESUME, Session, competition
-from clockapp.view import FLAG_FIRST, FLAG_NONE, FLAG_SECOND, SideView, ascii_name
+from clockapp.view import FLAG_FIRST, FLAG_NONE, FLAG_SECOND, SideView
 from clockcore import const, presets
 from clockcore import engine as E
 from clockcore import eventlog as L
@@ -81,9 +81,6 @@ class Settings:
                   "pairing"):
             if k in d:
                 setattr(self, k, d[k])
-        p = self.pairing
-        if p is not None and not (isinstance(p, list) and len(p) == 5):
-            self.pairing = None
 
 
 class Buzzer:
@@ -134,7 +131,9 @@ class App:
         self.now = 0
         self.views = (SideView(), SideView())      # indexed by lever: LEFT, RIGHT
         self.scratch = bytearray(b" " * 8)
-        self.show_pairing(False)
+        if self.settings.pairing:   # the round's pairing at set-up (clockapp/pairing.py)
+            from clockapp.pairing import show
+            show(self, False)
         self.led_lever = -2     # the running-side LED last set (-2: not yet, so boot sets it)
         self.displays = board.displays()
         # Displays that draw in two halves (SSD1306Display: draw, then finish) show which
@@ -222,9 +221,9 @@ class App:
         self.settings.spec = spec
         self.store.save_json("settings.json", self.settings.to_dict())
         self.log(EV_CONTROL_SET, E.NOBODY, self.now, 0)
-        p = self.settings.pairing
-        if p:  # each game's records name its players (docs/EVENT-LOG.md, code 62)
-            self.logw_big(L.EV_PAIRING, E.NOBODY, self.now, p[0], L.pairing_body(p))
+        if self.settings.pairing:  # each game's records name its players (code 62)
+            from clockapp.pairing import log_pairing
+            log_pairing(self)
         if hasattr(self, "session"):
             self.session.new_game()
         self.dirty = True
@@ -604,19 +603,6 @@ class App:
                 self.log(L.EV_RESUMER, c.turn, now, L.BY_REFUSED)
             elif c.resume(now):
                 self.log(L.EV_RESUMER, c.turn, now, L.BY_PLAYER)
-
-    def show_pairing(self, redraw=True):
-        """The pairing on the displays at set-up: the board number (TM1637: in the moment,
-        SSD1306: with the names, in ASCII)."""
-        p = self.settings.pairing
-        names = None
-        if p:
-            names = (ascii_name(p[2]), ascii_name(p[3]))
-        for v in self.views:
-            v.board = p[0] if p else 0
-            v.names = names
-        if redraw:
-            self.refresh(True)
 
     def save_settings(self):
         self.buzzer.enabled = self.settings.sound

@@ -126,10 +126,9 @@ class Link:
             "adjput": (self.op_adjput, CHANGE), "adjload": (self.op_adjload, CHANGE),
         }
         self.adj = None         # an adjourned game's snapshot arriving in adjput chunks
-        for name in ("selftest", "result", "incident", "schedule", "arrive"):
+        for name in ("selftest", "result", "incident", "schedule", "arrive", "pairing"):
             # the session at the board (clockapp/sessionops.py, docs/SESSION.md)
             self.ops[name] = (self._session_op(name), CHANGE)
-        self.ops["pairing"] = (self._pairing_op, CHANGE)   # clockapp/pairing.py
 
     def _use_key(self, key):
         self.key = key
@@ -414,10 +413,6 @@ class Link:
             from clockapp import sessionops
             return sessionops.LINK_OPS[name](self, args)
         return run
-
-    def _pairing_op(self, args):
-        from clockapp.pairing import op_pairing  # loaded when first used
-        return op_pairing(self, args)
 
     def _times(self):
         c = self.app.clock

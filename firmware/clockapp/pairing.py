@@ -2,61 +2,53 @@
 # number, the round, the players' names and the event, pushed by `chessclock pairings push`
 # and signed like every change. Kept in settings.json (a power cut keeps it), logged as a
 # pairing record (eventlog.EV_PAIRING) now and after every game header (App.new_game), so
-# each game's records name its players; the board number shows at set-up (App.show_pairing).
-# Loaded at the first `pairing` request: a clock never paired carries none of this.
+# each game's records name its players; the board number shows at set-up (show()). Loaded
+# only on a clock that has a pairing: one never paired carries none of this. The link
+# operation itself is in clockapp/sessionops.py (loaded only with a host).
 
-from clockcore import const
 from clockcore import engine as E
 from clockcore import eventlog as L
 
-BOARD_MAX = const(9999)
-ROUND_MAX = const(999)     # 0: the round is not known
-NAME_MAX = const(40)       # bytes of UTF-8 in a name (and in the event's)
+
+def valid(app):
+    """The pairing kept in settings.json, or None (and forgotten) when it is not one."""
+    p = app.settings.pairing
+    if not (isinstance(p, list) and len(p) == 5 and isinstance(p[0], int)
+            and isinstance(p[1], int) and isinstance(p[2], str) and isinstance(p[3], str)
+            and isinstance(p[4], str)):
+        p = app.settings.pairing = None
+    return p
 
 
-def op_pairing(link, args):
-    """pairing BOARD ROUND WHITE BLACK [EVENT] | pairing clear. On a clock whose game has
-    ended, a new game is set up with the same control (the next round at this board)."""
-    from clockapp import link as K
-    from clockcore import protocol as P
+def ascii_name(text):
+    """A name as the displays' font can draw it: ASCII, '?' for anything else."""
+    return bytes([ord(c) if 32 <= ord(c) < 127 else 63 for c in text])
 
-    app = link.app
-    if len(args) == 1 and args[0] == b"clear":
-        old = app.settings.pairing
-        if not old:
-            raise P.ProtocolError(P.E_STATE, "no pairing on this clock")
-        app.settings.pairing = None
-        app.log(L.EV_PAIRING_CLEAR, E.NOBODY, app.now, old[0])
-        app.save_settings()
-        app.show_pairing()
-        return (("board", 0),)
-    K._nargs(args, 4, 5)
-    board = K._int(args[0])
-    rnd = K._int(args[1])
-    if not 1 <= board <= BOARD_MAX:
-        raise P.ProtocolError(P.E_ARGS, "the board is 1 to %d" % BOARD_MAX)
-    if not 0 <= rnd <= ROUND_MAX:
-        raise P.ProtocolError(P.E_ARGS, "the round is 0 (unknown) to %d" % ROUND_MAX)
-    names = []
-    for a in args[2:]:
-        if len(a) > NAME_MAX:
-            raise P.ProtocolError(P.E_ARGS, "a name is at most %d bytes of UTF-8" % NAME_MAX)
-        try:
-            s = a.decode()
-        except ValueError:   # UnicodeError on both interpreters
-            raise P.ProtocolError(P.E_ARGS, "names are UTF-8 text") from None
-        for c in s:
-            if ord(c) < 32 or ord(c) == 127:
-                raise P.ProtocolError(P.E_ARGS, "names are printable text")
-        names.append(s)
-    if len(names) == 2:
-        names.append("")
-    app.settings.pairing = [board, rnd, names[0], names[1], names[2]]
-    if app.clock.state == E.ENDED:
-        app.new_game(app.settings.spec)    # saves the settings; logs header, then pairing
-    else:
-        app.logw_big(L.EV_PAIRING, E.NOBODY, app.now, board,
-                     L.pairing_body(app.settings.pairing))
-        app.save_settings()
-    app.show_pairing()
-    return (("board", board), ("round", rnd), ("state", E.STATE_NAMES[app.clock.state]))
+
+def show(app, redraw=True):
+    """The pairing on the displays at set-up (view.pair): the board number (TM1637: in
+    the moment, SSD1306: with the side's name)."""
+    p = valid(app)
+    pair = (p[0], ascii_name(p[2]), ascii_name(p[3])) if p else None
+    app.views[0].pair = app.views[1].pair = pair
+    if redraw:
+        app.refresh(True)
+
+
+def body(p):
+    """The bytes of a pairing record (62) after its arg (the board): the round, then the
+    names of White, Black and the event, UTF-8 (eventlog.Reader decodes them)."""
+    buf = bytearray(16 + 4 * (len(p[2]) + len(p[3]) + len(p[4])))
+    n = L.put_varint(buf, 0, p[1])
+    for s in (p[2], p[3], p[4]):
+        b = s.encode()
+        n = L.put_varint(buf, n, len(b))
+        buf[n:n + len(b)] = b
+        n += len(b)
+    return bytes(buf[:n])
+
+
+def log_pairing(app):
+    p = valid(app)
+    if p:
+        app.logw_big(L.EV_PAIRING, E.NOBODY, app.now, p[0], body(p))

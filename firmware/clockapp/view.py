@@ -9,11 +9,6 @@ FLAG_FIRST = 1   # this side's flag fell first
 FLAG_SECOND = 2  # this side's flag fell, after the other's
 
 
-def ascii_name(text):
-    """A player's name as the displays' font can draw it: ASCII, '?' for anything else."""
-    return bytes([ord(c) if 32 <= ord(c) < 127 else 63 for c in text])
-
-
 class SideView:
     def __init__(self):
         self.time = bytearray(b" " * TEXT_LEN)  # e.g. b" 1:29:59", b"    4:59", b"    19.9"
@@ -35,8 +30,8 @@ class SideView:
         self.moment = False      # 1 s in 3 while no clock runs, for displays that show in
                                  # turn what they have no room for (TM1637: `moments`)
         self.idle = True         # no game started yet (before the start)
-        self.board = 0           # the board number of the round's pairing; 0: none
-        self.names = None        # (White's, Black's) name as ASCII bytes, or None
+        self.pair = None         # the round's pairing: (board, White's, Black's name as
+                                 # ASCII bytes), or None
         self.version = 0         # bumped by the app after any change
 
     def touch(self):

@@ -313,16 +313,6 @@ def added_stages_body(clock):
     return bytes(buf[:p])
 
 
-def pairing_body(p):
-    """The body of a pairing record (62) after its arg (the board): the round, then the
-    names of White, Black and the event (UTF-8). p: [board, round, white, black, event]."""
-    buf = bytearray(16 + len(p[2]) * 4 + len(p[3]) * 4 + len(p[4]) * 4)
-    n = put_varint(buf, 0, p[1])
-    for s in (p[2], p[3], p[4]):
-        n = _put_str(buf, n, s)
-    return bytes(buf[:n])
-
-
 def extras_into(clock, ev, side, reason, x, reason2=0):
     """The fields after `arg` an event code records, read from the clock right after the
     event, into x[0..5] (a preallocated list: no allocation). Shared by the firmware's

@@ -522,7 +522,7 @@ class SSD1306Display:
         self._paused = _NONE
         self._batt = _NONE
         self._white = _NONE
-        self._pair = None                # the names shown at set-up (view.names), or None
+        self._pair = None                # the pairing shown at set-up (view.pair), or None
         self._pkey = _NONE               # board and side they were drawn for
         self._lit = False                # the self-test lit every pixel
 
@@ -572,7 +572,7 @@ class SSD1306Display:
             self._run = v
             o.fill_rect(0, 0, WIDTH, _BAR_H, v)
         # status line (or the pairing at set-up)
-        pair = view.names if view.idle and view.board > 0 else None
+        pair = view.pair if view.idle else None
         if not self._pairing(pair, view):
             v = 1 if view.stage_passed else 0
             if view.stage != self._stage or v != self._passed:
@@ -662,7 +662,7 @@ class SSD1306Display:
     def _pairing(self, pair, view):
         """The pairing at set-up in place of the status and bottom lines; True while it
         shows. The fields it covers are drawn again once it goes (game started)."""
-        key = (view.board << 1) | (1 if view.white else 0) if pair is not None else _NONE
+        key = (1 if view.white else 0) if pair is not None else _NONE
         if pair is self._pair and key == self._pkey:
             return pair is not None
         self._pair = pair
@@ -674,9 +674,9 @@ class SSD1306Display:
         self._flag = self._white = self._delay = _NONE
         if pair is None:
             return False
-        line = b"BOARD %d" % view.board
+        line = b"BOARD %d" % pair[0]
         o.text(line, 0, _STATUS_Y)
-        line = (b"WHITE " if view.white else b"BLACK ") + pair[0 if view.white else 1]
+        line = (b"WHITE " if view.white else b"BLACK ") + pair[1 if view.white else 2]
         o.text(line, 0, _BOTTOM_Y, min(len(line), WIDTH // 6))
         return True
 

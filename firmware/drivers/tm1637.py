@@ -268,8 +268,8 @@ class TM1637Display:
             seg[1] = _SEG_L
             seg[2] = _SEG_A
             seg[3] = _SEG_C
-        elif view.idle and view.board > 0:
-            n = view.board
+        elif view.idle and view.pair is not None:
+            n = view.pair[0]
             seg[0] = _SEG_B if n < 1000 else SEGMENTS[_ZERO + n // 1000 % 10]
             seg[1] = _SEG_D if n < 100 else SEGMENTS[_ZERO + n // 100 % 10]
             seg[2] = SEGMENTS[_ZERO + n // 10 % 10] if n >= 10 else 0

@@ -18,7 +18,7 @@ from chessclock import clock_cmd as C
 from chessclock import link as L
 from clockcore import protocol as P
 
-NAME_MAX = 40      # bytes of UTF-8 a clock keeps per name (firmware/clockapp/pairing.py)
+NAME_MAX = 40      # bytes of UTF-8 a clock keeps per name (firmware/clockapp/sessionops.py)
 BOARD_MAX = 9999
 ROUND_MAX = 999
 

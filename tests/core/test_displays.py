@@ -128,7 +128,7 @@ def view(time=b"    4:59", **kw):
     d = SideView()
     for k in ("text_on", "running", "flag", "delay_ds", "periods", "moves", "stage",
               "stage_passed", "paused", "battery_low", "alert", "white", "test", "moment",
-              "idle", "board", "names"):
+              "idle", "pair"):
         setattr(v, k, getattr(d, k))
     v.text[:] = d.text
     v.time[:] = time

@@ -46,13 +46,12 @@ def test_pairing_is_shown_in_status_logged_and_kept_across_a_power_cut():
     assert len(recs) == 1 and recs[0].pairing == {
         "board": 12, "round": 3, "white": "Anna Müller", "black": "Bob Li",
         "event": "Spring Open"}, recs
-    assert app.views[0].board == 12 and app.views[1].board == 12
-    assert app.views[0].names == (b"Anna M?ller", b"Bob Li")
+    assert app.views[0].pair == (12, b"Anna M?ller", b"Bob Li") == app.views[1].pair
     # power cut: a new App on the same flash
     app2 = App(SimBoard(board.root))
     app2.step()
     assert app2.settings.pairing == [12, 3, "Anna Müller", "Bob Li", "Spring Open"]
-    assert app2.views[1].board == 12
+    assert app2.views[1].pair[0] == 12
     assert status(app2)["white"] == "Anna Müller"
 
 
@@ -140,7 +139,7 @@ def test_clear_logs_and_forgets_it():
     assert reply(app, "pairing", "3", "1", "A", "B")[1]
     r = reply(app, "pairing", "clear")
     assert r[1] and r[2]["board"] == "0"
-    assert "board" not in status(app) and app.views[0].board == 0
+    assert "board" not in status(app) and app.views[0].pair is None
     last = records(app)[-1]
     assert last.code == L.EV_PAIRING_CLEAR and last.arg == 3
     app2 = App(SimBoard(board.root))
@@ -151,38 +150,48 @@ def test_tm1637_shows_the_board_on_whites_display_at_set_up():
     bus, d = tm_display()
     b, dd = 0x7C, 0x5E
     digit = (0x3F, 0x06, 0x5B, 0x4F, 0x66, 0x6D, 0x7D, 0x07, 0x7F, 0x6F)
-    assert shown(bus, d, view(board=12, idle=True, white=True, moment=True)) == [
+    assert shown(bus, d, view(pair=(12, b"W", b"B"), idle=True, white=True, moment=True)) == [
         b, dd, digit[1], digit[2]]
-    assert shown(bus, d, view(board=7, idle=True, white=True, moment=True)) == [
+    assert shown(bus, d, view(pair=(7, b"W", b"B"), idle=True, white=True, moment=True)) == [
         b, dd, 0, digit[7]]
-    assert shown(bus, d, view(board=123, idle=True, white=True, moment=True)) == [
+    assert shown(bus, d, view(pair=(123, b"W", b"B"), idle=True, white=True, moment=True)) == [
         b, digit[1], digit[2], digit[3]]
-    assert shown(bus, d, view(board=1234, idle=True, white=True, moment=True)) == [
+    assert shown(bus, d, view(pair=(1234, b"W", b"B"), idle=True, white=True, moment=True)) == [
         digit[1], digit[2], digit[3], digit[4]]
     # Black's display says bLAc; once the game started the moment shows no board
-    assert shown(bus, d, view(board=12, idle=True, white=False, moment=True)) == [
+    assert shown(bus, d, view(pair=(12, b"W", b"B"), idle=True, white=False, moment=True)) == [
         0x7C, 0x38, 0x77, 0x39]
-    assert shown(bus, d, view(board=12, idle=False, white=True, moment=True)) == [
+    assert shown(bus, d, view(pair=(12, b"W", b"B"), idle=False, white=True, moment=True)) == [
         0, digit[4] | 0x80, digit[5], digit[9]]
 
 
 def test_ssd1306_shows_board_and_name_at_set_up_then_the_game():
     bus, d = oled()
-    names = (b"Anna M?ller", b"Bob Li")
-    v = view(b"    4:59", board=12, names=names, idle=True, white=True, moves=0)
+    pair = (12, b"Anna M?ller", b"Bob Li")
+    v = view(b"    4:59", pair=pair, idle=True, white=True, moves=0)
     draw(bus, d, v)
     assert read_text(bus, 0, 8, 8) == b"BOARD 12"
     assert read_text(bus, 0, 56, 17) == b"WHITE ANNA M?LLER"
-    v = view(b"    4:59", board=12, names=names, idle=True, white=False, moves=0)
+    v = view(b"    4:59", pair=pair, idle=True, white=False, moves=0)
     draw(bus, d, v)
     assert read_text(bus, 0, 56, 12) == b"BLACK BOB LI"
     assert bus.lit(72, 56, 56, 8) == 0      # the longer name's tail is gone
     # the game starts: the status and bottom lines are the game's again
-    v = view(b"    4:58", board=12, names=names, idle=False, white=True, moves=0)
+    v = view(b"    4:58", pair=pair, idle=False, white=True, moves=0)
     draw(bus, d, v)
     assert read_text(bus, 0, 8, 4) == b"    " and read_text(bus, 28, 8, 5) == b"M0   "
     assert read_text(bus, 0, 56, 6) == b"      " and read_text(bus, 40, 56, 5) == b"WHITE"
     # a name longer than the line is cut at its width
-    v = view(b"    4:59", board=3, names=(b"X" * 40, b"Y"), idle=True, white=True)
+    v = view(b"    4:59", pair=(3, b"X" * 40, b"Y"), idle=True, white=True)
     draw(bus, d, v)
     assert read_text(bus, 0, 56, 21) == b"WHITE " + b"X" * 15
+
+
+def test_a_damaged_pairing_in_settings_is_forgotten_at_boot():
+    for junk in ("junk", [1, "x"], [0, 1, 2, 3, 4], {"board": 1}):
+        board, app = boot()
+        app.store.save_json("settings.json", {"spec": "fide-blitz", "pairing": junk})
+        app2 = App(SimBoard(board.root))
+        app2.step()
+        assert app2.settings.pairing is None, junk
+        assert app2.views[0].pair is None and "board" not in status(app2), junk
