@@ -109,6 +109,13 @@ def run(args, stdout, stderr):
     too_big = [b for b in rnd.boards if b > BOARD_MAX]
     if too_big:
         return _fail(stderr, "board %d: a clock keeps boards 1 to %d" % (too_big[0], BOARD_MAX))
+    if args.action == "show" and args.json:
+        import json
+        on = {b: c for c, b in rnd.assign.items()}
+        stdout.write(json.dumps({"event": rnd.event, "round": rnd.round, "boards": [
+            {"board": b, "white": p["white"], "black": p["black"], "clock": on.get(b)}
+            for b, p in sorted(rnd.boards.items())]}) + "\n")
+        return 0
     if args.action == "show":
         stdout.write("%s, round %s: %d board(s)\n" % (rnd.event or "?", rnd.round or "?",
                                                       len(rnd.boards)))

@@ -37,6 +37,11 @@ def test_push_status_pull_pgn_and_ruling_carry_the_names(clock, tmp_path):  # no
     csv.write_text(CSV.replace("clock-e2e", port))      # the clock named by its port
     code, out, err = cc("pairings", "show", str(csv))
     assert code == 0 and "board   2  Carla Diaz - Dan Ek" in out, out + err
+    code, out, err = cc("pairings", "show", str(csv), "--json")
+    shown = json.loads(out)
+    assert (shown["event"], shown["round"]) == ("Spring Open", "3")
+    assert shown["boards"][1] == {"board": 2, "white": "Carla Diaz", "black": "Dan Ek",
+                                  "clock": port}
     assert cc("set", "3s", "--yes", "--port", port)[0] == 0
     code, out, err = cc("pairings", "push", str(csv), "--port", port)
     assert code == 0, err
@@ -176,3 +181,21 @@ def test_ruling_takes_the_names_from_a_pairings_file_when_the_log_has_none(tmp_p
     assert code == 2 and "--pairings" in err
     code, out, err = cc("ruling", log, "--unverified", "--pairings", str(trf), "--board", "5")
     assert code == 2 and "board 5 is not paired" in err
+
+
+def test_push_a_trf_round_from_swiss_manager(clock, tmp_path):  # noqa: F811
+    from test_hall import TRF
+
+    server, storage, tmp = clock
+    port = server.path
+    trf = tmp_path / "open.trf"
+    trf.write_text(TRF)
+    code, out, err = cc("pairings", "push", str(trf), "--port", port, "--assign", "1=" + port)
+    assert code == 0, err
+    assert "board 1, round 2: Beta, Bo - Alpha, Anna" in out
+    s = status(port)
+    assert (s["board"], s["round"], s["white"], s["black"]) == (1, 2, "Beta, Bo", "Alpha, Anna")
+    code, out, err = cc("pairings", "push", str(trf), "--round", "1", "--port", port,
+                        "--assign", "2=" + port)
+    assert code == 0, err
+    assert status(port)["round"] == 1
