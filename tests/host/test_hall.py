@@ -87,6 +87,11 @@ def test_a_clock_pushed_its_pairing_names_its_board_without_a_pairings_file():
     row = hub.view()[1][0]
     assert (row["bd"], row["white"], row["black"]) == (12, "Anna Müller", "B" * 20)
     assert list(hub.by_board()) == [12]
+    rows = pairings.results(None, hub.by_board())       # results.csv without a file
+    assert (rows[0]["board"], rows[0]["white"]) == (12, "Anna Müller")
+    from chessclock.hall.web import _game
+    pgn = chess.pgn.read_game(io.StringIO(_game(hub, 12, hub.by_board()[12])))
+    assert (pgn.headers["Board"], pgn.headers["White"]) == ("12", "Anna Müller")
     tr.update(status(), 1)                                   # cleared: no board any more
     assert "bd" not in tr.body and "wn" not in tr.body
 
