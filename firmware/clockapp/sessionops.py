@@ -201,9 +201,14 @@ def op_pairing(link, args):
         names.append(s)
     if len(names) == 2:
         names.append("")
+    old = app.settings.pairing
     app.settings.pairing = [board, rnd, names[0], names[1], names[2]]
     if app.clock.state == E.ENDED:
-        app.new_game(app.settings.spec)    # saves the settings; logs header, then pairing
+        try:
+            app.new_game(app.settings.spec)   # saves the settings; logs header, then pairing
+        except ValueError:
+            app.settings.pairing = old        # nothing changed
+            raise
     else:
         log_pairing(app)
         app.save_settings()
