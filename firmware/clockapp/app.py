@@ -50,14 +50,16 @@ class Settings:
         self.seconds_always = False   # no tenths under 20 s
         self.show_moves = False
         self.favourites = []          # control specs, at most 5
+        self.pairing = None           # [board, round, white, black, event] (clockapp/pairing.py)
 
     def to_dict(self):
         return {"spec": self.spec, "white_left": self.white_left, "sound": self.sound,
                 "seconds_always": self.seconds_always, "show_moves": self.show_moves,
-                "favourites": self.favourites}
+                "favourites": self.favourites, "pairing": self.pairing}
 
     def load(self, d):
-        for k in ("spec", "white_left", "sound", "seconds_always", "show_moves", "favourites"):
+        for k in ("spec", "white_left", "sound", "seconds_always", "show_moves", "favourites",
+                  "pairing"):
             if k in d:
                 setattr(self, k, d[k])
 
@@ -110,6 +112,9 @@ class App:
         self.now = 0
         self.views = (SideView(), SideView())      # indexed by lever: LEFT, RIGHT
         self.scratch = bytearray(b" " * 8)
+        if self.settings.pairing:   # the round's pairing at set-up (clockapp/pairing.py)
+            from clockapp.pairing import show
+            show(self, False)
         self.led_lever = -2     # the running-side LED last set (-2: not yet, so boot sets it)
         self.displays = board.displays()
         # Displays that draw in two halves (SSD1306Display: draw, then finish) show which
@@ -200,6 +205,9 @@ class App:
         self.settings.spec = spec
         self.store.save_json("settings.json", self.settings.to_dict())
         self.log(EV.EV_HEADER, E.NOBODY, self.now, 0)
+        if self.settings.pairing:  # each game's records name its players (code 62)
+            from clockapp.pairing import log_pairing
+            log_pairing(self)
         if hasattr(self, "session"):
             self.session.new_game()
         self.dirty = True

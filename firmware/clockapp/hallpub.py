@@ -330,7 +330,7 @@ class HallStation:
             plies.append([k + 1, self.ply_clk[k % PLIES]])
         self.seq += 1
         wall = app.wall_s if getattr(app, "wall_s", 0) else 0
-        return hallmsg.encode(self.key, self.topic, {
+        m = {
             "clk": self.clock_id, "st": self.station, "port": "wifi",
             "s": E.STATE_NAMES[c.state], "run": "w" if run == E.WHITE else
             "b" if run == E.BLACK else "-", "w": c.main[0], "b": c.main[1], "t": app.now,
@@ -339,7 +339,13 @@ class HallStation:
             "ref": 0, "lw": 0, "tc": app.settings.spec, "up": 1, "log": "",
             "at": 0 if not wall else wall * 1000, "pl": plies, "sid": self.sid,
             "seq": self.seq, "dft": app.session.defaulted, "stf": app.session.result,
-            "res": _RESULTS[app.session.game_result] if app.session.game_result > 0 else ""})
+            "res": _RESULTS[app.session.game_result] if app.session.game_result > 0 else ""}
+        p = app.settings.pairing
+        if p:   # the round's pairing (`chessclock pairings push`): the page names the board
+            m["bd"] = p[0]
+            m["wn"] = p[2][:20]
+            m["bn"] = p[3][:20]
+        return hallmsg.encode(self.key, self.topic, m)
 
 
 def wifi(ssid, password):

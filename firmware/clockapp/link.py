@@ -36,7 +36,7 @@ CHANGE = const(1)
 SEAL_PHASES = ("-", "sealing", "sealed")
 _ADJ_MAX = const(8192)         # bytes of an adjourned game's snapshot (adjput)
 CAPS = ("status,control,start,pause,resume,end,correct,wallclock,log,auth,maintenance,"
-        "logack,head,seal,adjourn,session")
+        "logack,head,seal,adjourn,session,pairing")
 HEAD_DOMAIN = b"chessclock log head key"   # the log key: HMAC(arbiter key, this)
 
 
@@ -120,7 +120,7 @@ class Link:
             "adjput": (self.op_adjput, CHANGE), "adjload": (self.op_adjload, CHANGE),
         }
         self.adj = None         # an adjourned game's snapshot arriving in adjput chunks
-        for name in ("selftest", "result", "incident", "schedule", "arrive"):
+        for name in ("selftest", "result", "incident", "schedule", "arrive", "pairing"):
             # the session at the board (clockapp/sessionops.py, docs/SESSION.md)
             self.ops[name] = (self._session_op(name), CHANGE)
 
@@ -326,6 +326,9 @@ class Link:
         pairs.append(("lowtime", ss.under))       # bits: sides under the low-time mark
         pairs.append(("incidents", ss.incidents))
         pairs.append(("result", ss.game_result))
+        p = app.settings.pairing
+        if p:   # the round's pairing (clockapp/pairing.py)
+            pairs += [("board", p[0]), ("round", p[1]), ("white", p[2]), ("black", p[3])]
         return pairs
 
     def wall_now(self):

@@ -158,5 +158,63 @@ def op_arrive(link, args):
     return (("arrived", ss.arrived),)
 
 
+# The round's pairing (issue 12; kept, logged and shown by clockapp/pairing.py).
+PAIR_BOARD_MAX = 9999
+PAIR_ROUND_MAX = 999     # 0: the round is not known
+PAIR_NAME_MAX = 40       # bytes of UTF-8 in a name (and in the event's)
+
+
+def op_pairing(link, args):
+    """pairing BOARD ROUND WHITE BLACK [EVENT] | pairing clear. On a clock whose game has
+    ended, a new game is set up with the same control (the next round at this board)."""
+    K, P = _link_helpers()
+    from clockapp.pairing import log_pairing, show
+
+    app = link.app
+    if len(args) == 1 and args[0] == b"clear":
+        old = app.settings.pairing
+        if not old:
+            raise P.ProtocolError(P.E_STATE, "no pairing on this clock")
+        app.settings.pairing = None
+        app.log(EV.EV_PAIRING_CLEARED, E.NOBODY, app.now, old[0])
+        app.save_settings()
+        show(app)
+        return (("board", 0),)
+    K._nargs(args, 4, 5)
+    board = K._int(args[0])
+    rnd = K._int(args[1])
+    if not 1 <= board <= PAIR_BOARD_MAX:
+        raise P.ProtocolError(P.E_ARGS, "the board is 1 to %d" % PAIR_BOARD_MAX)
+    if not 0 <= rnd <= PAIR_ROUND_MAX:
+        raise P.ProtocolError(P.E_ARGS, "the round is 0 (unknown) to %d" % PAIR_ROUND_MAX)
+    names = []
+    for a in args[2:]:
+        if len(a) > PAIR_NAME_MAX:
+            raise P.ProtocolError(P.E_ARGS, "a name is at most %d bytes of UTF-8" % PAIR_NAME_MAX)
+        try:
+            s = a.decode()
+        except ValueError:   # UnicodeError on both interpreters
+            raise P.ProtocolError(P.E_ARGS, "names are UTF-8 text") from None
+        for c in s:
+            if ord(c) < 32 or ord(c) == 127:
+                raise P.ProtocolError(P.E_ARGS, "names are printable text")
+        names.append(s)
+    if len(names) == 2:
+        names.append("")
+    old = app.settings.pairing
+    app.settings.pairing = [board, rnd, names[0], names[1], names[2]]
+    if app.clock.state == E.ENDED:
+        try:
+            app.new_game(app.settings.spec)   # saves the settings; logs header, then pairing
+        except ValueError:
+            app.settings.pairing = old        # nothing changed
+            raise
+    else:
+        log_pairing(app)
+        app.save_settings()
+    show(app)
+    return (("board", board), ("round", rnd), ("state", E.STATE_NAMES[app.clock.state]))
+
+
 LINK_OPS = {"selftest": op_selftest, "result": op_result, "incident": op_incident,
-            "schedule": op_schedule, "arrive": op_arrive}
+            "schedule": op_schedule, "arrive": op_arrive, "pairing": op_pairing}

@@ -30,6 +30,8 @@ class SideView:
         self.moment = False      # 1 s in 3 while no clock runs, for displays that show in
                                  # turn what they have no room for (TM1637: `moments`)
         self.idle = True         # no game started yet (before the start)
+        self.pair = None         # the round's pairing: (board, White's, Black's name as
+                                 # ASCII bytes), or None
         self.version = 0         # bumped by the app after any change
 
     def touch(self):

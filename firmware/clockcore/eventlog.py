@@ -132,6 +132,16 @@ def snapshot_body(clock):
     return bytes(buf[:p])
 
 
+def pairing_body(rnd, white, black, event):
+    """The bytes of a pairing record (62) after its arg (the board): the round, then the
+    names of White, Black and the event, UTF-8 (logread.Reader decodes them)."""
+    buf = bytearray(16 + 4 * (len(white) + len(black) + len(event)))
+    n = put_varint(buf, 0, rnd)
+    for s in (white, black, event):
+        n = _put_str(buf, n, s)
+    return bytes(buf[:n])
+
+
 def added_stages_body(clock):
     """After an adjourned game's snapshot (51): per side, the stages an arbiter added to
     its control (count, then time_ms, moves, inc_ms, delay_ms, delay_kind each)."""

@@ -63,6 +63,9 @@ EV_SCHEDULE = const(58)      # scheduled start set; arg: unix seconds (0: cleare
 EV_DEFAULT_TIME = const(59)  # default time reached with side absent; arg: default time, s
 EV_ARRIVAL = const(60)       # side arrived; arg: ms after the scheduled start
 EV_LOW_TIME = const(61)      # side's time fell under the low-time mark; arg: the mark, ms
+# The round's pairing (clockapp/pairing.py, docs/HALL.md): codes 62-63.
+EV_PAIRING = const(62)       # the round's pairing; arg: board; body: round, White, Black, event
+EV_PAIRING_CLEARED = const(63)  # the pairing removed; arg: the board it was
 
 # ---- how a record of each code is laid out (eventlog.Writer, logread.Reader) ---------------
 # Fields after dt, dw, db, per code; "arg" first when present. Codes not listed: ("arg",).
@@ -79,8 +82,9 @@ FIELDS = {EV_START: (), EV_PRESS: ("moves", "stage"), EV_IGNORED: ("arg",),
 ARG_ONLY = ("arg",)
 # Key records: encoded against zeros, so decoding can start at any of them.
 KEY_CODES = (EV_BOOT, EV_HEADER, EV_ADJOURNED_LOADED)
-# Records that carry a body after their fields without being key records (50: a digest).
-BODY_CODES = (EV_SEALED,)
+# Records that carry a body after their fields without being key records (50: a digest,
+# 62: the pairing's round and names).
+BODY_CODES = (EV_SEALED, EV_PAIRING)
 # Arbiter corrections: their record carries the reason (R_*).
 CORRECTIONS = (EV_ADJUST, EV_SET_MOVES, EV_UNDO, EV_SET_STAGE, EV_ADD_STAGE, EV_SET_TIME)
 

@@ -87,6 +87,7 @@ class Record:
         self.header = None
         self.snapshot = None
         self.digest = None  # a seal's or an adjourned game's snapshot SHA-256 (50, 51)
+        self.pairing = None  # 62: {"board", "round", "white", "black", "event"}
         self.chain = b""
         self.link = None    # True: chained to the record before; None: nothing to check
         self.anchor = False  # a header starting a log: chained from the chain it carries
@@ -165,6 +166,12 @@ class Reader:
                             added.append(tuple(sv))
                         snap[s + "stages_added"] = added
                 rec.snapshot = snap
+        if rec.code == EV.EV_PAIRING:
+            pr = {"board": rec.arg}
+            pr["round"], p = get_varint(body, p)
+            for k in ("white", "black", "event"):
+                pr[k], p = _get_str(body, p)
+            rec.pairing = pr
         prev = None
         if rec.code == EV.EV_HEADER:
             if p + CHAIN > end:

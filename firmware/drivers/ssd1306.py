@@ -430,6 +430,8 @@ class SSD1306:
 # rows 16-55  the time in 7-segment digits: 40 px tall (m:ss, ss.t), 32 px for h:mm:ss;
 #             or view.text (text_on) in the 5x7 font at 3x (8 characters fill the width)
 # rows 56-63  flag (a flag and "1ST"/"2ND") at x 0, "WHITE" at x 40, delay "D 4.5" at x 92
+# At set-up (no game started) with a round's pairing: "BOARD 12" on the status line and
+# "WHITE name" / "BLACK name" (as much as fits: 21 characters) on the bottom line.
 _BAR_H = const(7)
 _STATUS_Y = const(8)
 _MAIN_Y = const(16)
@@ -520,6 +522,8 @@ class SSD1306Display:
         self._paused = _NONE
         self._batt = _NONE
         self._white = _NONE
+        self._pair = None                # the pairing shown at set-up (view.pair), or None
+        self._pkey = _NONE               # board and side they were drawn for
         self._lit = False                # the self-test lit every pixel
 
     def render(self, view):
@@ -538,6 +542,8 @@ class SSD1306Display:
             i += 1
         self._run = self._flag = self._delay = self._periods = self._moves = _NONE
         self._stage = self._passed = self._paused = self._batt = self._white = _NONE
+        self._pair = None
+        self._pkey = _NONE
 
     def finish(self):
         """Send what draw() left (everything below the bar)."""
@@ -565,33 +571,35 @@ class SSD1306Display:
         if v != self._run:
             self._run = v
             o.fill_rect(0, 0, WIDTH, _BAR_H, v)
-        # status line
-        v = 1 if view.stage_passed else 0
-        if view.stage != self._stage or v != self._passed:
-            self._stage = view.stage
-            self._passed = v
-            _blank(f, 4)
-            if view.stage > 0:
-                f[0] = 83  # S
-                _put_uint(f, 1, view.stage, 2)
-                if v:  # '+' right after the number
-                    f[2 if view.stage < 10 else 3] = 43
-            o.text(f, _X_STAGE, _STATUS_Y, 4)
-        if view.moves != self._moves:
-            self._moves = view.moves
-            _blank(f, 5)
-            if view.moves >= 0:
-                f[0] = 77  # M
-                _put_uint(f, 1, view.moves, 4)
-            o.text(f, _X_MOVES, _STATUS_Y, 5)
-        if view.periods != self._periods:
-            self._periods = view.periods
-            _blank(f, 4)
-            if view.periods >= 0:
-                f[0] = 66  # B
-                f[1] = 89  # Y
-                _put_uint(f, 2, view.periods, 2)
-            o.text(f, _X_BYO, _STATUS_Y, 4)
+        # status line (or the pairing at set-up)
+        pair = view.pair if view.idle else None
+        if not self._pairing(pair, view):
+            v = 1 if view.stage_passed else 0
+            if view.stage != self._stage or v != self._passed:
+                self._stage = view.stage
+                self._passed = v
+                _blank(f, 4)
+                if view.stage > 0:
+                    f[0] = 83  # S
+                    _put_uint(f, 1, view.stage, 2)
+                    if v:  # '+' right after the number
+                        f[2 if view.stage < 10 else 3] = 43
+                o.text(f, _X_STAGE, _STATUS_Y, 4)
+            if view.moves != self._moves:
+                self._moves = view.moves
+                _blank(f, 5)
+                if view.moves >= 0:
+                    f[0] = 77  # M
+                    _put_uint(f, 1, view.moves, 4)
+                o.text(f, _X_MOVES, _STATUS_Y, 5)
+            if view.periods != self._periods:
+                self._periods = view.periods
+                _blank(f, 4)
+                if view.periods >= 0:
+                    f[0] = 66  # B
+                    f[1] = 89  # Y
+                    _put_uint(f, 2, view.periods, 2)
+                o.text(f, _X_BYO, _STATUS_Y, 4)
         v = 1 if view.paused else 0
         if v != self._paused:
             self._paused = v
@@ -614,41 +622,63 @@ class SSD1306Display:
         else:
             self._render_time(view.time)
         # bottom line
-        if view.flag != self._flag:
-            self._flag = view.flag
-            o.fill_rect(_X_FLAG, _BOTTOM_Y, 8, 8, 0)
-            _blank(f, 3)
-            if view.flag:
-                o.fill_rect(_X_FLAG, _BOTTOM_Y, 1, 8, 1)      # pole
-                o.fill_rect(_X_FLAG + 1, _BOTTOM_Y, 6, 4, 1)  # cloth
-                if view.flag == 1:
-                    f[0] = 49  # 1ST
-                    f[1] = 83
-                    f[2] = 84
-                else:
-                    f[0] = 50  # 2ND
-                    f[1] = 78
-                    f[2] = 68
-            o.text(f, _X_FLAG + 9, _BOTTOM_Y, 3)
-        v = 1 if view.white else 0
-        if v != self._white:
-            self._white = v
-            _blank(f, 5)
-            if v:
-                f[0] = 87  # WHITE
-                f[1] = 72
-                f[2] = 73
-                f[3] = 84
-                f[4] = 69
-            o.text(f, _X_WHITE, _BOTTOM_Y, 5)
-        if view.delay_ds != self._delay:
-            self._delay = view.delay_ds
-            _blank(f, 6)
-            if view.delay_ds >= 0:
-                f[0] = 68  # D
-                _delay_text(f, view.delay_ds)
-            o.text(f, _X_DELAY, _BOTTOM_Y, 6)
+        if pair is None:
+            if view.flag != self._flag:
+                self._flag = view.flag
+                o.fill_rect(_X_FLAG, _BOTTOM_Y, 8, 8, 0)
+                _blank(f, 3)
+                if view.flag:
+                    o.fill_rect(_X_FLAG, _BOTTOM_Y, 1, 8, 1)      # pole
+                    o.fill_rect(_X_FLAG + 1, _BOTTOM_Y, 6, 4, 1)  # cloth
+                    if view.flag == 1:
+                        f[0] = 49  # 1ST
+                        f[1] = 83
+                        f[2] = 84
+                    else:
+                        f[0] = 50  # 2ND
+                        f[1] = 78
+                        f[2] = 68
+                o.text(f, _X_FLAG + 9, _BOTTOM_Y, 3)
+            v = 1 if view.white else 0
+            if v != self._white:
+                self._white = v
+                _blank(f, 5)
+                if v:
+                    f[0] = 87  # WHITE
+                    f[1] = 72
+                    f[2] = 73
+                    f[3] = 84
+                    f[4] = 69
+                o.text(f, _X_WHITE, _BOTTOM_Y, 5)
+            if view.delay_ds != self._delay:
+                self._delay = view.delay_ds
+                _blank(f, 6)
+                if view.delay_ds >= 0:
+                    f[0] = 68  # D
+                    _delay_text(f, view.delay_ds)
+                o.text(f, _X_DELAY, _BOTTOM_Y, 6)
         o.update(0, 0)   # the running bar first (see the class)
+
+    def _pairing(self, pair, view):
+        """The pairing at set-up in place of the status and bottom lines; True while it
+        shows. The fields it covers are drawn again once it goes (game started)."""
+        key = (1 if view.white else 0) if pair is not None else _NONE
+        if pair is self._pair and key == self._pkey:
+            return pair is not None
+        self._pair = pair
+        self._pkey = key
+        o = self.oled
+        o.fill_rect(0, _STATUS_Y, _X_PAUSE, 8, 0)
+        o.fill_rect(0, _BOTTOM_Y, WIDTH, 8, 0)
+        self._stage = self._moves = self._periods = _NONE
+        self._flag = self._white = self._delay = _NONE
+        if pair is None:
+            return False
+        line = b"BOARD %d" % pair[0]
+        o.text(line, 0, _STATUS_Y)
+        line = (b"WHITE " if view.white else b"BLACK ") + pair[1 if view.white else 2]
+        o.text(line, 0, _BOTTOM_Y, min(len(line), WIDTH // 6))
+        return True
 
     # ---- main area -------------------------------------------------------------------
     def _clear_main(self):

@@ -194,7 +194,9 @@ class TM1637Display:
     The moment (view.moment: 1 s in 3 while no clock runs, on displays that ask for it,
     `moments`), in this order of priority after low battery: the order of the flags
     "FL 1" / "FL 2"; before the start, Black's display "bLAc" (so White is the other one:
-    a W cannot be drawn on 7 segments); the stage "St 2" in a control of several stages.
+    a W cannot be drawn on 7 segments) and on White's the board number of the round's
+    pairing, "bd12" ("b123" from 100, "1234" from 1000); the stage "St 2" in a control of
+    several stages.
     Not shown on 4 digits: byo-yomi periods, moves.
     Redraws only when view.version changed, and writes only when the segments changed."""
 
@@ -266,6 +268,12 @@ class TM1637Display:
             seg[1] = _SEG_L
             seg[2] = _SEG_A
             seg[3] = _SEG_C
+        elif view.idle and view.pair is not None:
+            n = view.pair[0]
+            seg[0] = _SEG_B if n < 1000 else SEGMENTS[_ZERO + n // 1000 % 10]
+            seg[1] = _SEG_D if n < 100 else SEGMENTS[_ZERO + n // 100 % 10]
+            seg[2] = SEGMENTS[_ZERO + n // 10 % 10] if n >= 10 else 0
+            seg[3] = SEGMENTS[_ZERO + n % 10]
         elif view.stage > 0 and not view.idle:
             n = view.stage if view.stage < 100 else 99
             seg[0] = _SEG_S

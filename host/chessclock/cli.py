@@ -54,6 +54,8 @@ COMMANDS = {
     "schedule": ("session_cmd", "start White's clock at a time of day: schedule 14:30"),
     "arrive": ("session_cmd", "mark a player at the board: arrive black"),
     "corr": ("corr.cmd", "correspondence chess ledger (CXEB e-mail rules): days, series, claims"),
+    "pairings": ("pairings_cmd", "a round's pairings (CSV or FIDE TRF) onto the clocks: "
+                 "push FILE, show FILE, clear"),
     "hall": ("hall.command", "the arbiter's live page of every clock (web, MQTT stations, "
              "broadcast PGN, pairings in, results out)"),
 }

@@ -287,7 +287,7 @@ JSON_NAMES = {"t": "t_ms", "w": "white_ms", "b": "black_ms", "wmoves": "white_mo
               "soc": "battery_pct", "wall": "wall_s"}
 
 
-TEXT_FIELDS = ("clock", "spec", "players", "fw")   # never read as numbers
+TEXT_FIELDS = ("clock", "spec", "players", "fw", "white", "black")   # never read as numbers
 
 
 def _typed(result):
@@ -393,6 +393,9 @@ def _named(status, hello, port, rnd):
             p = rnd.pairing(board)
             if p and (p.get("white") or p.get("black")):
                 status["players"] = "%s - %s" % (p.get("white") or "?", p.get("black") or "?")
+    if "players" not in status and ("white" in status or "black" in status):
+        # the pairing the clock was given (`chessclock pairings push`)
+        status["players"] = "%s - %s" % (status.get("white") or "?", status.get("black") or "?")
     return status
 
 

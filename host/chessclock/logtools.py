@@ -162,6 +162,7 @@ class Game:
                               # adjourned game loaded from an earlier session (record 51)
         self.replay = None
         self.result = None   # the result entered on the clock or by the host ("1-0", ...)
+        self.pairing = None  # the round's pairing the clock logged (code 62): board, names
 
 
 class _Engine:
@@ -312,6 +313,10 @@ def _app_dict(rec):
         d["sealing_ms"] = rec.arg
     elif rec.code in SESSION_CODES:
         _session_fields(rec, d)
+    elif rec.code == EV.EV_PAIRING:   # `chessclock pairings push` (issue 12)
+        d.update(rec.pairing)
+    elif rec.code == EV.EV_PAIRING_CLEARED:
+        d["board"] = rec.arg
     else:
         d["arg"] = rec.arg
     if rec.digest is not None:
@@ -476,6 +481,10 @@ def verify(data, allow_torn_end=False, key=None):
                 game.ended = True
             elif rec.code == EV.EV_RESULT and 0 <= rec.arg < len(EV.RESULTS):
                 game.result = EV.RESULTS[rec.arg]
+            elif rec.code == EV.EV_PAIRING:   # the last one given names the game's players
+                game.pairing = rec.pairing
+            elif rec.code == EV.EV_PAIRING_CLEARED:
+                game.pairing = None
         if eng is None or broken:
             res.events.append(dict(_app_dict(rec), seq=rec.seq))
             if rec.code < EV.FIRST_APP_CODE and not broken:
@@ -696,6 +705,11 @@ def to_pgn(game, moves_pgn=None):
         out = chess.pgn.Game()
         moves = None
     h = game.header
+    if game.pairing:   # the round's pairing the clock was given; a scoresheet's own win
+        from chessclock import gamenames
+        for k, v in gamenames.pgn_headers(game.pairing).items():
+            if out.headers.get(k, "?") in ("?", ""):
+                out.headers[k] = v
     out.headers["TimeControl"] = _tc_pgn(h["control"])
     out.headers["Annotator"] = "chessclock %s, clock %s" % (h["firmware"], h["clock_id"])
     if game.utc_start:

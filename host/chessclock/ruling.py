@@ -435,6 +435,8 @@ class Ruling:
         self.source = None   # Source: the file and its verification
         self.referred = None  # why the case goes to the organisers (rules silent: S3)
         self.facts_title = "FACTS (from the clock's log)"
+        self.pairing = None  # who played (chessclock/gamenames.py), when known
+        self.pairing_from = ""
 
     def rule(self, text: str, topic: str | None = None, article: str | None = None) -> None:
         self.lines.append((text, article or (self.ruleset.art(topic) if topic else "")))
@@ -445,6 +447,7 @@ class Ruling:
                 "result": self.result, "summary": self.summary, "mate": self.mate,
                 "moves_check": self.moves_check, "referred": self.referred,
                 "verification": self.source.as_dict() if self.source else None,
+                "pairing": self.pairing,
                 **{k: getattr(self, k) for k in ("split", "times", "state", "points",
                                                  "in_time", "illegal")
                    if hasattr(self, k)}}
@@ -461,6 +464,10 @@ class Ruling:
 
     def text(self) -> str:
         out = self.verification_lines()
+        if self.pairing:
+            from chessclock.gamenames import describe
+            out.append("GAME")
+            out.append("  - %s (%s)" % (describe(self.pairing), self.pairing_from))
         out.append(self.facts_title)
         out += ["  - " + f for f in self.facts]
         out.append("RULING (%s)" % self.ruleset.title)
@@ -994,6 +1001,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--match", default="", help="incident report: the match or round")
     p.add_argument("--date", default="", help="incident report: the date (else the log's)")
     p.add_argument("--arbiter", default="", help="incident report: the arbiter's name")
+    p.add_argument("--pairings", metavar="FILE", help="the round's pairings (CSV or FIDE "
+                   "TRF): the players of --board N when the log does not name them")
+    p.add_argument("--board", type=int, default=None, metavar="N",
+                   help="with --pairings: the board the clock was on")
+    p.add_argument("--round", default=None, metavar="N", help="with --pairings (TRF): "
+                   "the round (default: the last one paired)")
     p.add_argument("--elapsed", metavar="TIME", help="late: time since the scheduled start: "
                    "75m, 1h15m or 1:15:00 (with a unit)")
     p.add_argument("--visitor", choices=SIDES, help="late: the visiting player's colour")
@@ -1153,6 +1166,38 @@ def _source(path, args):
     return load_source(path, key, args.game, args.unverified)
 
 
+def _names(r, events, args):
+    """Who played: the clock's log names them (`chessclock pairings push`); else board
+    --board of --pairings FILE."""
+    from chessclock import gamenames
+
+    if args.board is not None and not args.pairings:
+        raise RulingError("--board N goes with --pairings FILE (the round's pairings)")
+    p = gamenames.from_events(events)
+    if p is not None:
+        r.pairing, r.pairing_from = p, "from the clock's log"
+        return
+    if args.pairings:
+        if args.board is None:
+            raise RulingError("the log names no board: give --board N with --pairings")
+        try:
+            r.pairing = gamenames.from_file(args.pairings, args.board, args.round)
+        except ValueError as e:
+            raise RulingError("--pairings: %s" % e) from None
+        r.pairing_from = "from %s, not from the clock" % args.pairings
+
+
+def _headers(r, game):
+    """PGN headers for the reports: the scoresheet's, the pairing's where it has none."""
+    from chessclock.gamenames import pgn_headers
+
+    h = dict(pgn_headers(r.pairing)) if r.pairing else {}
+    for k, v in (game.headers.items() if game is not None else ()):
+        if v not in ("", "?") or k not in h:
+            h[k] = v
+    return h or None
+
+
 def _write_result(r, args, stdout):
     if args.json:
         stdout.write(json.dumps(r.as_dict(), indent=1) + "\n")
@@ -1192,6 +1237,7 @@ def _run(args, stdout):
         at_ms = parse_duration(args.at) if args.at else None
         r = rule_replace(events, ruleset, args.at_seq, at_ms, control, preset)
         r.source = source
+        _names(r, events, args)
         _write_result(r, args, stdout)
         return 0
     if len(what) != 1:
@@ -1210,6 +1256,7 @@ def _run(args, stdout):
     r = rule_flag(events, ruleset, control, spec, game=game, board=board,
                   max_nodes=args.nodes)
     r.source = source
+    _names(r, events, args)
     _write_result(r, args, stdout)
     if args.plot or args.html or args.incident:
         from chessclock import ruling_report as RR
@@ -1221,12 +1268,12 @@ def _run(args, stdout):
                 RR.plot(events, args.plot)
             if args.html:
                 RR.write_html(args.html, events, r, event=args.event,
-                              headers=(game.headers if game is not None else None))
+                              headers=_headers(r, game))
             if args.incident:
                 RR.write_incident(args.incident, events, r, event=args.event,
                                   place=args.place, match=args.match, date=args.date,
                                   arbiter=args.arbiter,
-                                  headers=(game.headers if game is not None else None))
+                                  headers=_headers(r, game))
         except OSError as e:
             raise RulingError("cannot write %s: %s" % (e.filename or "the report",
                                                        e.strerror or e)) from None

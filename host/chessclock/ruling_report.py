@@ -206,6 +206,8 @@ def write_html(path: str, events: list[Event], ruling: Ruling, title: str = "Clo
               "<tr><th>Times of day</th><td>%s</td></tr>" % esc(
                   _times_of_day(events) or "not in the log (no wall clock given)"),
               "<tr><th>Rules</th><td>%s</td></tr>" % esc(ruling.ruleset.title)]
+    if headers.get("Board"):   # the round's pairing (chessclock/gamenames.py)
+        parts.append("<tr><th>Board</th><td>%s</td></tr>" % esc(headers["Board"]))
     if players:
         parts.append("<tr><th>Players</th><td>%s</td></tr>" % esc(players))
     parts.append("</table>")

@@ -54,7 +54,7 @@ def describe(view):
             "running": view.running, "flag": view.flag, "delay_ds": view.delay_ds,
             "periods": view.periods, "moves": view.moves, "stage": view.stage,
             "paused": view.paused, "battery_low": view.battery_low, "white": view.white,
-            "test": view.test}
+            "test": view.test, "board": view.pair[0] if getattr(view, "pair", None) else 0}
 
 
 LED_NAMES = {0: "left", 1: "right"}   # board.running_led -> the lit LED's side
@@ -130,6 +130,9 @@ def screen(board, app):
             notes.append("LOW BATTERY")
         if v.test:
             notes.append("SELF-TEST: every segment lit")
+        pair = getattr(v, "pair", None)
+        if v.idle and pair:   # the round's pairing, at set-up
+            notes.append("BOARD %d  %s" % (pair[0], pair[1 if v.white else 2].decode()))
         panels.append([head] + rows + ["  ".join(notes)])
     for i in range(5):
         out.append("  %-34s  |  %-34s" % (panels[0][i], panels[1][i]))

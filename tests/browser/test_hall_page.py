@@ -205,3 +205,34 @@ def test_broadcast_pgn_reads_back(hall):
     plies = list(g1.mainline())
     # 300+2: what White has left after one move, its increment included
     assert len(plies) >= 1 and plies[0].clock() is not None and 0 < plies[0].clock() <= 302
+
+
+def test_a_pushed_pairing_names_the_board_without_a_pairings_file(tmp_path, browser):
+    # issue 12: `chessclock pairings push` told the clock its board and players; the hall
+    # runs with no --pairings and still shows them (the station reads them from status)
+    c = SimServer(str(tmp_path / "flash"), "sim-pushed")
+    station = server = None
+    try:
+        wait_ready(c.path)
+        with L.Link(c.path, timeout=1.0) as lk:
+            lk.request("pairing", 7, 4, "Greta Gómez", "Hugo Holm", "Hall Test Open",
+                       change=True)
+        hub = Hub(None, stale_s=3.0)
+        station = Station("table", [c.path], LocalSink(hub), interval=0.1, timeout=0.5,
+                          archive=None)
+        station.start()
+        server = ServerThread(create_app(hub, [station], title="Hall B")).start()
+        page = browser.new_page()
+        page.goto(server.url + "/")
+        cd = card(page, 7)
+        cd.wait_for(timeout=5000)
+        assert "7" in cd.locator(".bd").inner_text()
+        names = cd.inner_text()
+        assert "Greta Gómez" in names and "Hugo Holm" in names, names
+        page.close()
+    finally:
+        if server is not None:
+            server.stop()
+        if station is not None:
+            station.stop()
+        c.stop()

@@ -23,7 +23,7 @@ ARGS = {
     "logclear": ("0",), "maintenance": (), "logack": ("0",),
     "seal": ("start",), "adjput": ("0", "QUJD"), "adjload": ("00" * 32,),
     "selftest": (), "result": ("1-0",), "incident": (), "schedule": ("0",),
-    "arrive": ("white",),
+    "arrive": ("white",), "pairing": ("3", "1", "White", "Black"),
 }
 
 

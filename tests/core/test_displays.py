@@ -128,7 +128,7 @@ def view(time=b"    4:59", **kw):
     d = SideView()
     for k in ("text_on", "running", "flag", "delay_ds", "periods", "moves", "stage",
               "stage_passed", "paused", "battery_low", "alert", "white", "test", "moment",
-              "idle"):
+              "idle", "pair"):
         setattr(v, k, getattr(d, k))
     v.text[:] = d.text
     v.time[:] = time
@@ -593,6 +593,13 @@ def test_ssd1306_any_history_ends_as_a_fresh_draw():
         (b"        ", {}),
         (b"    0:07", {"running": True, "stage": 1, "stage_passed": True}),
         (b"    0:06", {"running": True, "stage": 1}),
+        # the round's pairing at set-up, then the game it gives way to (issue 12)
+        (b"    4:59", {"pair": (12, b"ANNA", b"BOB"), "moves": 0, "stage": 2, "white": True}),
+        (b"    4:59", {"pair": (12, b"ANNA", b"BOB"), "moves": 0, "stage": 2}),
+        (b"    4:58", {"pair": (12, b"ANNA", b"BOB"), "idle": False, "moves": 1, "stage": 2,
+                      "flag": FLAG_FIRST, "delay_ds": 5, "white": True}),
+        (b"    4:59", {"pair": (3, b"X" * 30, b"Y"), "battery_low": True, "paused": True}),
+        (b"    4:59", {"stage": 3, "moves": 7, "periods": 2, "delay_ds": 9}),
     ]
     bus, d = oled()
     for time, kw in steps:

@@ -86,6 +86,8 @@ def test_every_code_of_the_table_round_trips_through_the_log():
         elif code == EV.EV_ADJOURNED_LOADED:
             w.log_big(code, side, t, 2, c, b"\x07" * L.DIGEST + L.snapshot_body(c)
                       + L.added_stages_body(c))
+        elif code == EV.EV_PAIRING:
+            w.log_big(code, side, t, 12, c, L.pairing_body(3, "Ana", "Bo", "Open"))
         elif code in EV.BODY_CODES:
             w.log_big(code, side, t, 3, c, b"\x09" * L.DIGEST)
         else:
@@ -103,7 +105,10 @@ def test_every_code_of_the_table_round_trips_through_the_log():
         assert sorted(rec.fields) == sorted(EV.fields(code)), name
         if code in EV.KEY_CODES and code != EV.EV_HEADER:
             assert rec.snapshot["state"] == E.IDLE, name
-        if code in EV.BODY_CODES or code == EV.EV_ADJOURNED_LOADED:
+        if code == EV.EV_PAIRING:
+            assert rec.pairing == {"board": 12, "round": 3, "white": "Ana", "black": "Bo",
+                                   "event": "Open"}, name
+        elif code in EV.BODY_CODES or code == EV.EV_ADJOURNED_LOADED:
             assert len(rec.digest) == L.DIGEST, name
 
 

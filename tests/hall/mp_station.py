@@ -28,6 +28,7 @@ def main():
     board = SimBoard(storage)
     board.ident = "mp-clock"
     app = App(board)
+    app.settings.pairing = [9, 2, "Wifi White", "Wifi Black", ""]   # as `pairings push`
     app.new_game("300+2")
     hall = station_of(app, {"broker": host, "port": int(port), "hall": "test",
                             "station": "wifi-1", "key": key})

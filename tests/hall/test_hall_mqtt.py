@@ -112,6 +112,9 @@ def test_wifi_clock_on_the_unix_port_reconnects(broker, tmp_path):
               "the Wi-Fi clock's first press")
         first = hub.bodies()[key]
         assert first["s"] == "running" and first["tc"] == "300+2"
+        assert (first["bd"], first["wn"], first["bn"]) == (9, "Wifi White", "Wifi Black")
+        row = [r for r in hub.view()[1] if r["key"] == key][0]
+        assert (row["bd"], row["white"], row["black"]) == (9, "Wifi White", "Wifi Black")
         assert hub.stations["wifi-1"]["up"] == 1
         sub.stop()
         broker.stop()                       # the broker goes away for a second

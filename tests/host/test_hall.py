@@ -77,6 +77,25 @@ def test_tracker_plies_flags_and_news():
     assert tr.plies == []                                    # a new game
 
 
+def test_a_clock_pushed_its_pairing_names_its_board_without_a_pairings_file():
+    # `chessclock pairings push`: the clock's status has board and names (issue 12)
+    tr = Tracker("c1", "st")
+    tr.update(status(board="12", round="3", white="Anna Müller", black="B" * 40), 0)
+    assert (tr.body["bd"], tr.body["wn"], tr.body["bn"]) == (12, "Anna Müller", "B" * 20)
+    hub = Hub(None)
+    hub.put(dict(tr.message(), at=10000))
+    row = hub.view()[1][0]
+    assert (row["bd"], row["white"], row["black"]) == (12, "Anna Müller", "B" * 20)
+    assert list(hub.by_board()) == [12]
+    rows = pairings.results(None, hub.by_board())       # results.csv without a file
+    assert (rows[0]["board"], rows[0]["white"]) == (12, "Anna Müller")
+    from chessclock.hall.web import _game
+    pgn = chess.pgn.read_game(io.StringIO(_game(hub, 12, hub.by_board()[12])))
+    assert (pgn.headers["Board"], pgn.headers["White"]) == ("12", "Anna Müller")
+    tr.update(status(), 1)                                   # cleared: no board any more
+    assert "bd" not in tr.body and "wn" not in tr.body
+
+
 
 def test_tracker_and_results_carry_the_session_marks():
     # docs/SESSION.md: the default time passed, a failed self-test, the result entered

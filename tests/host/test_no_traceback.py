@@ -69,7 +69,10 @@ def cases(f):
                 (["ruling", "complaint", path, "--at", "5s"], None),
                 (["ruling", "draw-claim", "--pgn", path], None),
                 (["ruling", "illegal-move", "--pgn", path, "--move", "e2e4"], None),
-                (["ruling", "playoff", "--pgn", path], None)]
+                (["ruling", "playoff", "--pgn", path], None),
+                (["pairings", "push", path] + NOPORT, None),
+                (["pairings", "show", path], None),
+                (["ruling", f["events"], "--pairings", path, "--board", "1"], None)]
     out += [
         (["log", "show", f["text"]], None), (["log", "export", f["text"]], None),
         (["log", "export", f["events"], "--format", "pgn", "--game", "999"], None),
@@ -106,6 +109,8 @@ def cases(f):
         (["watch", "--assign", "x", "--count", "1"] + NOPORT, 2),
         (["watch", "--assign", BIG + "=sim", "--count", "1"] + NOPORT, 2),
         (["status", "--assign", "0=sim"] + NOPORT, 2),
+        (["pairings", "push", f["events"], "--assign", BIG + "=sim"] + NOPORT, 2),
+        (["pairings", "clear"], 2), (["ruling", f["events"], "--board", BIG], 2),
         (["log", "pull", "--archive", f["bin"]] + NOPORT, None),
     ]
     for name in ("info", "status", "start", "pause", "resume", "undo", "end", "wallclock",

@@ -193,3 +193,18 @@ def test_make_sim_in_a_terminal_shows_the_menu_and_q_saves(tmp_path):
             p.kill()
         os.close(master)
     assert b"Traceback" not in out
+
+
+def test_a_paired_clock_shows_its_board_in_the_simulator(tmp_path):
+    # issue 12: what `chessclock pairings push` left in the clock's settings
+    from chessclock import sim
+    board, app = sim._make(str(tmp_path / "flash"))
+    app.store.save_json("settings.json", {"spec": "fide-blitz",
+                                          "pairing": [12, 3, "Anna Müller", "Bob Li", "O"]})
+    s = session(tmp_path)
+    s.run_to(100000)
+    pic = s.picture()
+    assert "BOARD 12  Anna M?ller" in pic and "BOARD 12  Bob Li" in pic, pic
+    code, shows, err = run_sim(tmp_path, "100 show\n600 button start\n900 show\n")
+    assert code == 0, err
+    assert shows[0]["left"]["board"] == 12 == shows[1]["left"]["board"]

@@ -116,7 +116,10 @@ class Hub:
             if n is not None:
                 return n, self.pairings.pairing(n)
         n = body.get("bd") or None
-        return n, (self.pairings.pairing(n) if self.pairings is not None and n else None)
+        p = self.pairings.pairing(n) if self.pairings is not None and n else None
+        if p is None and (body.get("wn") or body.get("bn")):   # the clock's own pairing
+            p = {"white": body.get("wn") or "", "black": body.get("bn") or ""}
+        return n, p
 
     def view(self, since=0):
         """(version, [board views changed after `since`], flags, stations)."""

@@ -223,8 +223,10 @@ def results(rnd, bodies_by_board):
     rows = []
     boards = sorted(set(rnd.boards) | set(bodies_by_board)) if rnd else sorted(bodies_by_board)
     for n in boards:
-        p = (rnd.pairing(n) if rnd else None) or {}
         body = bodies_by_board.get(n) or {}
+        # the file's pairing, else what the clock was given (`chessclock pairings push`)
+        p = (rnd.pairing(n) if rnd else None) or {"white": body.get("wn", ""),
+                                                   "black": body.get("bn", "")}
         result, reason = decided(body) if body else ("*", "no clock reported")
         rows.append({"round": rnd.round if rnd else "", "board": n,
                      "white": p.get("white", ""), "black": p.get("black", ""),

@@ -11,6 +11,7 @@ poll interval). The exact times are in the clock's log (`chessclock log export`)
 import os
 
 PLIES_SENT = 8   # the last plies each message carries: a reader that missed one catches up
+NAME_SENT = 20      # characters of a name in a message (at most 1,024 bytes in all)
 
 
 def _int(fields, name, default=-1):
@@ -69,6 +70,12 @@ class Tracker:
             "dft": _int(f, "default", 0), "stf": _int(f, "selftest"),
             "res": _result(f.get("result"))})
         body.pop("err", None)
+        if f.get("board"):   # the pairing the clock was given (`chessclock pairings push`)
+            body.update({"bd": _int(f, "board"), "wn": f.get("white", "")[:NAME_SENT],
+                         "bn": f.get("black", "")[:NAME_SENT]})
+        else:
+            for k in ("bd", "wn", "bn"):
+                body.pop(k, None)
         return self._set(body)
 
     def fail(self, error, at_ms):

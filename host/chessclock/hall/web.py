@@ -164,6 +164,9 @@ def create_app(hub, stations=(), title="Hall"):
 
 def _game(hub, n, body):
     headers = hub.pairings.headers(n) if hub.pairings else {"Board": str(n)}
+    for tag, k in (("White", "wn"), ("Black", "bn")):   # the clock's pushed pairing
+        if headers.get(tag, "?") == "?" and body and body.get(k):
+            headers[tag] = body[k]
     return broadcast.game_pgn(headers, body)
 
 

@@ -1,0 +1,157 @@
+"""`chessclock pairings`: a round's pairings onto the clocks (issue 12, docs/HALL.md).
+
+    chessclock pairings show round3.trf                 # the boards as read from the file
+    chessclock pairings push round3.trf --all           # each clock told its board and players
+    chessclock pairings push round3.csv --port /dev/ttyACM0 --assign 1=/dev/ttyACM0
+    chessclock pairings clear --all
+
+The file is read as `chessclock hall --pairings` reads it (CSV or FIDE TRF, hall/pairings.py);
+a clock's board comes from the file's `clock` column or --assign BOARD=CLOCK (its id or its
+port). Each clock gets the link operation `pairing BOARD ROUND WHITE BLACK [EVENT]`, signed
+with the arbiter's key as every change is: it keeps them across a power cut, logs them with
+each game (so `log pull`, `log export --pgn` and `ruling` carry the names) and shows the board
+number at set-up. A clock whose game has ended is set up for the next game with the same
+control. Names are cut to what the clock keeps (40 bytes of UTF-8 each, one request line).
+"""
+
+from chessclock import clock_cmd as C
+from chessclock import link as L
+from clockcore import protocol as P
+
+NAME_MAX = 40      # bytes of UTF-8 a clock keeps per name (firmware/clockapp/sessionops.py)
+BOARD_MAX = 9999
+ROUND_MAX = 999
+
+
+def add_arguments(p):
+    p.add_argument("action", choices=("push", "show", "clear"),
+                   help="push FILE: tell each clock its board and players; show FILE: the "
+                   "boards as read; clear: remove the pairing from the clocks")
+    p.add_argument("file", nargs="?", metavar="FILE", help="the round's pairings: CSV or "
+                   "FIDE TRF (as `chessclock hall --pairings`)")
+    p.add_argument("--round", default=None, help="round number (TRF: which round's pairings; "
+                   "default the last one paired)")
+    p.add_argument("--event", default="", help="event name (default: from the file)")
+    p.add_argument("--assign", action="append", default=[], metavar="BOARD=CLOCK",
+                   help="the clock (id or port) on a board, e.g. --assign 3=sim-a (repeat)")
+    C._common(p)
+
+
+def _fail(stderr, msg):
+    stderr.write("chessclock pairings: %s\n" % msg)
+    return L.EXIT_INPUT
+
+
+def _cut(text, n):
+    """text in at most n bytes of UTF-8, cut at a character."""
+    b = text.encode()
+    while len(b) > n:
+        text = text[:-1]
+        b = text.encode()
+    return text
+
+
+def request_args(board, rnd, white, black, event):
+    """The `pairing` arguments that fit one signed request line: each name at most
+    NAME_MAX bytes; then, if the line is still too long, the event dropped and the longer
+    name shortened. Returns (args, shortened)."""
+    names = [_cut(x or "?", NAME_MAX) for x in (white, black)]
+    ev = _cut(event, NAME_MAX)
+    short = names != [white or "?", black or "?"] or ev != event
+
+    def fits(ev):
+        args = [board, rnd] + names + ([ev] if ev else [])
+        line = P.encode_request(999999999, "pairing", args, b"\0" * 32, b"0" * 32)
+        return len(line) <= P.LINE_MAX, args
+    ok, args = fits(ev)
+    if not ok and ev:
+        short = True
+        ev = ""
+        ok, args = fits(ev)
+    while not ok:
+        short = True
+        i = 0 if len(names[0].encode()) >= len(names[1].encode()) else 1
+        names[i] = names[i][:-1]
+        ok, args = fits(ev)
+    return args, short
+
+
+def _round_no(text):
+    t = str(text or "").strip()
+    if not t:
+        return 0
+    if not t.isdigit() or not 0 <= int(t) <= ROUND_MAX:
+        raise ValueError("the round %r is not a number from 1 to %d (the clock keeps a "
+                         "number)" % (t[:20], ROUND_MAX))
+    return int(t)
+
+
+def run(args, stdout, stderr):
+    from chessclock.hall import pairings as PR
+
+    if args.action == "clear":
+        if args.file:
+            return _fail(stderr, "clear takes no FILE")
+        return C._change(args, stdout, stderr, "pairing", "clear",
+                         render=lambda f: "pairing removed")
+    if not args.file:
+        return _fail(stderr, "%s needs the pairings FILE (CSV or FIDE TRF)" % args.action)
+    try:
+        rnd = PR.load(args.file, event=args.event, round_no=args.round)
+        for a in args.assign:
+            n, eq, clock = a.partition("=")
+            if not eq or not clock.strip():
+                raise PR.PairingError("--assign %s: write BOARD=CLOCK, e.g. 3=sim-a" % a[:40])
+            rnd.assign_clock(clock.strip(), PR._board_no(n, "--assign"))
+        round_no = _round_no(rnd.round)
+    except (PR.PairingError, ValueError) as e:
+        return _fail(stderr, str(e))
+    too_big = [b for b in rnd.boards if b > BOARD_MAX]
+    if too_big:
+        return _fail(stderr, "board %d: a clock keeps boards 1 to %d" % (too_big[0], BOARD_MAX))
+    if args.action == "show" and args.json:
+        import json
+        on = {b: c for c, b in rnd.assign.items()}
+        stdout.write(json.dumps({"event": rnd.event, "round": rnd.round, "boards": [
+            {"board": b, "white": p["white"], "black": p["black"], "clock": on.get(b)}
+            for b, p in sorted(rnd.boards.items())]}) + "\n")
+        return 0
+    if args.action == "show":
+        stdout.write("%s, round %s: %d board(s)\n" % (rnd.event or "?", rnd.round or "?",
+                                                      len(rnd.boards)))
+        on = {b: c for c, b in rnd.assign.items()}
+        for b in sorted(rnd.boards):
+            p = rnd.boards[b]
+            stdout.write("  board %3d  %s - %s%s\n" % (b, p["white"] or "?", p["black"] or "?",
+                                                      "  (clock %s)" % on[b] if b in on else ""))
+        return 0
+    key, code = C._key_or_exit(args, stderr)
+    if code:
+        return code
+
+    def fn(link):
+        hello = link.request("hello")
+        board = rnd.board_for(hello["clock"], link.port)
+        if board is None:
+            raise L.ClockError(L.EXIT_INPUT, "%s: clock %s is on no board of %s"
+                               % (link.port, hello["clock"], args.file),
+                               "give the file a `clock` column or --assign BOARD=%s"
+                               % hello["clock"])
+        p = rnd.pairing(board)
+        if p is None:
+            raise L.ClockError(L.EXIT_INPUT, "%s: board %d is not paired in %s"
+                               % (link.port, board, args.file))
+        req, short = request_args(board, round_no, p["white"], p["black"], rnd.event)
+        C.send_wall_clock(link)   # its log and PGN then have the date
+        f = link.request("pairing", *req, change=True)
+        return dict(f, clock=hello["clock"], white=req[2], black=req[3], short=short)
+
+    def render(f):
+        text = "board %s, round %s: %s - %s%s (clock %s)" % (
+            f["board"], f["round"], f["white"], f["black"],
+            "  (names shortened to fit the clock)" if f["short"] else "", f["clock"])
+        if f.get("state") != "idle":   # not the next game: this one's names corrected
+            text += "; its game is %s: `chessclock end` it, then push again to set up " \
+                    "the next round" % f.get("state")
+        return text
+    return C.on_each(args, stdout, stderr, fn, key=key, render=render)
