@@ -6,13 +6,14 @@
 #   3. buttons -> menus (menu.py);
 #   4. tick the engine (flags fall at their exact instants, whenever we look);
 #   5. refresh both displays (only what changed);
-#   6. buzzer, battery, and last the flash writes, so that a write never delays a display.
+#   6. buzzer, battery, and last one flash write (the log, else the game state), none
+#      while a lever edge waits, so that a write never delays a display.
 # Nothing in a pass allocates while a clock runs and nobody touches it (make bench).
 
 
 from clockapp import gamestate, storage, timefmt
 from clockapp.board import BTN_PLUS, LEFT, RIGHT
-from clockapp.levers import BOTH, PRESS, RELEASE, LeverFilter, LeverRing
+from clockapp.levers import BOTH, LATCHED_US, PRESS, RELEASE, LeverFilter, LeverRing
 from clockapp.menu import Menu
 from clockapp.seal import SEALING, Seal
 from clockapp.session import ARBITER_RESUME, Session, competition
@@ -148,6 +149,7 @@ class App:
         self.wall_at = 0
         self.log_reason = 0
         self.dirty = False      # game state changed since the last save
+        self.flushed = False    # this pass's flash write was the log's (step)
         self.saved_at = 0
         self.battery_at = -BATTERY_EVERY_MS
         self.battery_low = False    # shown: the voltage or the charge is low
@@ -371,15 +373,25 @@ class App:
         self.buzzer.update(now)
         if now - self.battery_at >= BATTERY_EVERY_MS:
             self._battery(now)
-        # Flash last: after the displays, and only when something changed, so a write
-        # never delays what players see (the lever stamps come from the interrupt).
+        # Flash last, after the displays, and only when something changed: a write never
+        # delays what players see (the lever stamps come from the interrupt). A flash
+        # operation holds the CPU with interrupts off (a 4 KB erase: ~45 ms), and the
+        # file system decides when it erases, so a press that falls inside one waits for
+        # it. Hence at most ONE write a pass (the log first: a dispute needs the press's
+        # record; the state the pass after), and none while a lever edge waits: the next
+        # pass takes that press and shows it before anything more goes to flash.
         if self.flash_off:
             pass  # critical battery: the last save is done
-        elif self.dirty or (self.clock.state == E.RUNNING
-                            and now - self.saved_at >= SAVE_EVERY_MS):
-            self.save_state()
-        if self.log_n and not self.flash_off:
+        elif self.ring.pending():
+            pass  # an edge came in during this pass: show it first
+        elif self.log_n and not self.flushed:
             self.flush()
+            self.flushed = True  # the state's turn next pass, even if the log is stuck
+        else:
+            self.flushed = False
+            if self.dirty or (self.clock.state == E.RUNNING
+                              and now - self.saved_at >= SAVE_EVERY_MS):
+                self.save_state()
         b.feed_watchdog()
 
     def run(self):
@@ -396,6 +408,14 @@ class App:
             t = ring.tick()
             closed = ring.is_closed()
             ring.pop()
+            if closed and f.state[1 - lever] and ring.opens_near(1 - lever, t, LATCHED_US,
+                                                                  self.board.ticks_diff):
+                # Both levers' edges latched in one flash operation (interrupts off): the
+                # RP2040 then serves the pins in number order, not in time order, so this
+                # close can come before the other lever's release that preceded it. The
+                # release is taken first: the press counts (it was lost as both levers).
+                if f.feed(1 - lever, t, False) == RELEASE:
+                    self.held_logged[1 - lever] = False
             kind = f.feed(lever, t, closed)
             if kind == PRESS:
                 self.held_logged[lever] = False

@@ -10,6 +10,7 @@ from clockcore import const
 
 RING = const(32)           # edges buffered between two loop passes (a pass is ~1 ms)
 DEBOUNCE_US = const(15000)  # a transition within 15 ms of the last accepted one is bounce
+LATCHED_US = const(1000)    # edges of both levers stamped this close: latched together
 
 # What a filtered edge turned out to be (returned by LeverFilter.feed).
 NOTHING = const(0)   # bounce, or the same state again
@@ -62,6 +63,19 @@ class LeverRing:
     def pop(self):
         t = self.tail + 1
         self.tail = 0 if t == RING else t
+
+    def opens_near(self, lever, tick, window_us, diff):
+        """Whether an edge still waiting in the ring opens `lever`, stamped within
+        window_us of tick: the two were latched together while interrupts were off."""
+        i = self.tail
+        while i != self.head:
+            if self.levers[i] == lever and self.closed[i] == 0 \
+                    and -window_us <= diff(self.ticks[i], tick) <= window_us:
+                return True
+            i += 1
+            if i == RING:
+                i = 0
+        return False
 
 
 class LeverFilter:
