@@ -26,7 +26,7 @@ from clockcore import const
 try:
     import framebuf
 except ImportError:  # CPython
-    framebuf = None
+    framebuf = None  # type: ignore[assignment]
 
 # Commands (datasheet section 9).
 SET_CONTRAST = const(0x81)
