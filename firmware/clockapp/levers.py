@@ -99,8 +99,13 @@ class LeverFilter:
     def feed(self, lever, tick, closed):
         if closed == self.state[lever]:
             return NOTHING
-        if not self.quiet[lever] and self.diff(tick, self.accepted[lever]) < self.debounce:
-            return NOTHING  # chatter right after a transition
+        if not self.quiet[lever] and self.diff(tick, self.accepted[lever]) < self.debounce \
+                and (closed or tick != self.accepted[lever]):
+            # Chatter right after a transition. Not an open stamped at the very instant of
+            # the close: both edges of a tap were latched while interrupts were off (a flash
+            # write) and reported together (boards/mcu.py). The lever is open: kept closed
+            # here it would make the other lever's next press "both levers" until re-synced.
+            return NOTHING
         self.state[lever] = closed
         self.accepted[lever] = tick
         self.quiet[lever] = False

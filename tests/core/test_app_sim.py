@@ -113,6 +113,24 @@ def test_a_release_and_the_next_press_latched_in_one_flash_write_make_a_press():
     assert A.EV_LEVER_BOTH not in [r[0] for r in read_log(app)]
 
 
+def test_a_tap_inside_a_flash_write_leaves_its_lever_open_for_the_next_press():
+    # White's whole tap (30 ms) falls inside the 45 ms write after Black's press: both
+    # its edges come at one stamp when the interrupts are back. Black presses 5 ms
+    # later, inside the next write. The tap's lever must be open by then, or Black's press
+    # reads as both levers and is lost.
+    board, app = boot(rp2040_flash=True)
+    board.fs.close_us = 45000
+    start(board, app, 1000)
+    board.press_lever(LEFT, 2000000, hold_us=30000)
+    until(app, board, 3000)
+    board.press_lever(RIGHT, 4000000, hold_us=30000)
+    board.press_lever(LEFT, 4005000, hold_us=30000)
+    board.press_lever(RIGHT, 4051000, hold_us=30000)
+    until(app, board, 4500)
+    assert app.clock.moves == [2, 2]
+    assert A.EV_LEVER_BOTH not in [r[0] for r in read_log(app)]
+
+
 def test_a_lever_held_while_the_other_closes_is_still_both_levers():
     board, app = boot(rp2040_flash=True)
     board.fs.close_us = 45000

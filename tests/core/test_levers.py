@@ -118,3 +118,14 @@ def test_a_hold_longer_than_the_tick_span_stays_a_hold():
     held = [f.held_us(0, (k * 30000000) % PERIOD_30) for k in range(1, 80)]  # 40 minutes
     assert held[0] == 30000000
     assert all(h == 60000000 for h in held[1:])  # capped, never a wrapped negative
+
+
+def test_a_tap_latched_in_a_flash_write_closes_and_opens_at_one_stamp():
+    # boards/mcu.py reports both latched edges of a tap at the same stamp: the press, then
+    # the release (not bounce), so the lever is open again for the other lever's press.
+    f = LeverFilter(lambda a, b: a - b)
+    assert f.feed(0, 5000, True) == PRESS
+    assert f.feed(0, 5000, False) == RELEASE
+    assert f.feed(1, 9000, True) == PRESS            # not both levers
+    # a real bounce (a later stamp) is still chatter
+    assert f.feed(1, 9400, False) == NOTHING
