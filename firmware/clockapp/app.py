@@ -28,6 +28,7 @@ from clockcore.version import VERSION as LOG_FIRMWARE  # in every game header
 LOOP_US = const(1000)           # one pass a millisecond
 BUTTON_DEBOUNCE_MS = const(30)
 SAVE_EVERY_MS = const(10000)    # a running game is saved at least this often
+FLASH_WAITS_MAX = const(50)     # a lever chattering without end puts flash off no longer
 BATTERY_EVERY_MS = const(10000)
 HOLD_LOG_US = const(2000000)    # a lever held this long is logged once (Art. 6.2.5 hovering)
 
@@ -150,6 +151,7 @@ class App:
         self.log_reason = 0
         self.dirty = False      # game state changed since the last save
         self.flushed = False    # this pass's flash write was the log's (step)
+        self.flash_waits = 0    # passes in a row that put off flash for a waiting edge
         self.saved_at = 0
         self.battery_at = -BATTERY_EVERY_MS
         self.battery_low = False    # shown: the voltage or the charge is low
@@ -382,8 +384,8 @@ class App:
         # pass takes that press and shows it before anything more goes to flash.
         if self.flash_off:
             pass  # critical battery: the last save is done
-        elif self.ring.pending():
-            pass  # an edge came in during this pass: show it first
+        elif self.ring.pending() and self.flash_waits < FLASH_WAITS_MAX:
+            self.flash_waits += 1  # an edge came in during this pass: show it first
         elif self.log_n and not self.flushed:
             self.flush()
             self.flushed = True  # the state's turn next pass, even if the log is stuck
@@ -392,6 +394,8 @@ class App:
             if self.dirty or (self.clock.state == E.RUNNING
                               and now - self.saved_at >= SAVE_EVERY_MS):
                 self.save_state()
+        if not self.ring.pending():
+            self.flash_waits = 0
         b.feed_watchdog()
 
     def run(self):
