@@ -13,7 +13,7 @@
 
 from clockapp import gamestate, storage, timefmt
 from clockapp.board import BTN_PLUS, LEFT, RIGHT
-from clockapp.levers import BOTH, LATCHED_US, PRESS, RELEASE, LeverFilter, LeverRing
+from clockapp.levers import BOTH, PRESS, RELEASE, LeverFilter, LeverRing
 from clockapp.menu import Menu
 from clockapp.seal import SEALING, Seal
 from clockapp.session import ARBITER_RESUME, Session, competition
@@ -412,14 +412,18 @@ class App:
             t = ring.tick()
             closed = ring.is_closed()
             ring.pop()
-            if closed and f.state[1 - lever] and ring.opens_near(1 - lever, t, LATCHED_US,
-                                                                  self.board.ticks_diff):
-                # Both levers' edges latched in one flash operation (interrupts off): the
-                # RP2040 then serves the pins in number order, not in time order, so this
-                # close can come before the other lever's release that preceded it. The
-                # release is taken first: the press counts (it was lost as both levers).
-                if f.feed(1 - lever, t, False) == RELEASE:
-                    self.held_logged[1 - lever] = False
+            if closed and f.state[1 - lever] \
+                    and not (self.board.read_levers() >> (1 - lever)) & 1:
+                # A close while the other lever is taken as held, but that lever is open:
+                # its release waits behind this close (edges latched in one flash write,
+                # which the RP2040 then serves in pin number order, not time order), or was
+                # taken for bounce (a close stamped late, after a write, then its release
+                # within the window). The release goes first: this press counts; it was
+                # lost as both levers.
+                f.feed(1 - lever, t, False)
+                f.state[1 - lever] = False   # even inside the bounce window: it is open
+                f.doubt[1 - lever] = False
+                self.held_logged[1 - lever] = False
             kind = f.feed(lever, t, closed)
             if kind == PRESS:
                 self.held_logged[lever] = False
@@ -443,6 +447,9 @@ class App:
         for lever in LEVERS:
             closed = (level >> lever) & 1 == 1
             if closed != f.state[lever] and f.settled(lever, tick):
+                if not closed and f.doubt[lever]:
+                    f.feed(lever, tick, False)   # its open was seen, taken for bounce
+                    continue
                 self.log(EV_MISSED_EDGE, self.side_of_lever(lever), self.now, 1 if closed else 0)
                 if f.feed(lever, tick, closed) == PRESS:
                     if self.session.phase:

@@ -10,7 +10,6 @@ from clockcore import const
 
 RING = const(32)           # edges buffered between two loop passes (a pass is ~1 ms)
 DEBOUNCE_US = const(15000)  # a transition within 15 ms of the last accepted one is bounce
-LATCHED_US = const(1000)    # edges of both levers stamped this close: latched together
 
 # What a filtered edge turned out to be (returned by LeverFilter.feed).
 NOTHING = const(0)   # bounce, or the same state again
@@ -64,19 +63,6 @@ class LeverRing:
         t = self.tail + 1
         self.tail = 0 if t == RING else t
 
-    def opens_near(self, lever, tick, window_us, diff):
-        """Whether an edge still waiting in the ring opens `lever`, stamped within
-        window_us of tick: the two were latched together while interrupts were off."""
-        i = self.tail
-        while i != self.head:
-            if self.levers[i] == lever and self.closed[i] == 0 \
-                    and -window_us <= diff(self.ticks[i], tick) <= window_us:
-                return True
-            i += 1
-            if i == RING:
-                i = 0
-        return False
-
 
 class LeverFilter:
     """Debounced state of both levers; feed() classifies each edge.
@@ -95,17 +81,27 @@ class LeverFilter:
         self.quiet = [True, True]      # no transition within the debounce window
         self.closed_at = [0, 0]        # tick the lever last closed (hold length)
         self.hold_seen = [True, True]  # hold length past HOLD_CAP_US: stop measuring
+        self.doubt = [False, False]    # closed, but an open since was taken for bounce
 
     def feed(self, lever, tick, closed):
         if closed == self.state[lever]:
-            return NOTHING
-        if not self.quiet[lever] and self.diff(tick, self.accepted[lever]) < self.debounce \
+            if closed and self.doubt[lever] and self.settled(lever, tick):
+                # A close on a lever taken as closed, whose open was taken for bounce: that
+                # open was its release (a close stamped late, after a flash write, then its
+                # real release within the window). This is a new press.
+                self.state[lever] = False
+            else:
+                return NOTHING
+        elif not self.quiet[lever] and self.diff(tick, self.accepted[lever]) < self.debounce \
                 and (closed or tick != self.accepted[lever]):
             # Chatter right after a transition. Not an open stamped at the very instant of
             # the close: both edges of a tap were latched while interrupts were off (a flash
             # write) and reported together (boards/mcu.py). The lever is open: kept closed
             # here it would make the other lever's next press "both levers" until re-synced.
+            if not closed:
+                self.doubt[lever] = True   # bounce, or the release of a late close
             return NOTHING
+        self.doubt[lever] = False
         self.state[lever] = closed
         self.accepted[lever] = tick
         self.quiet[lever] = False

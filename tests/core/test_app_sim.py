@@ -131,6 +131,24 @@ def test_a_tap_inside_a_flash_write_leaves_its_lever_open_for_the_next_press():
     assert A.EV_LEVER_BOTH not in [r[0] for r in read_log(app)]
 
 
+def test_a_release_taken_for_bounce_after_a_late_close_does_not_make_both_levers():
+    # 10 ms writes. Black's close falls inside the write after White's press and is
+    # stamped when it ends; Black's real release 10 ms after its close is stamped at the end
+    # of the next write, within 15 ms of that late stamp: taken for bounce, Black's lever
+    # stayed "held". White's press 7 ms after that release then read as both levers and was
+    # lost.
+    board, app = boot(rp2040_flash=True)
+    board.fs.close_us = 10000
+    start(board, app, 1000)
+    until(app, board, 3000)
+    board.press_lever(LEFT, 4000000, hold_us=5000)
+    board.press_lever(RIGHT, 4008000, hold_us=10000)
+    board.press_lever(LEFT, 4025000, hold_us=30000)
+    until(app, board, 4500)
+    assert app.clock.moves == [2, 1]
+    assert A.EV_LEVER_BOTH not in [r[0] for r in read_log(app)]
+
+
 def test_a_lever_held_while_the_other_closes_is_still_both_levers():
     board, app = boot(rp2040_flash=True)
     board.fs.close_us = 45000
