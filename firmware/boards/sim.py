@@ -224,11 +224,13 @@ class SimBoard(Board):
         self.in_flash = True
         self.advance_to(self.t + us)
         self.in_flash = False
-        if self.held:  # RP2040: the interrupts held during the write run now, stamped now
-            held = self.held
-            self.held = []
-            for lever, closed in held:
-                self._irq(lever, closed)
+        if self.held:  # RP2040: the interrupts held during the write run now, stamped now,
+            held = self.held  # pin by pin in pin number order (left's, then right's), as
+            self.held = []    # its GPIO interrupt serves them: not in time order
+            for pin in (LEFT, RIGHT):
+                for lever, closed in held:
+                    if lever == pin:
+                        self._irq(lever, closed)
 
     def advance_to(self, t):
         q = self.queue

@@ -6,7 +6,8 @@
 #   3. buttons -> menus (menu.py);
 #   4. tick the engine (flags fall at their exact instants, whenever we look);
 #   5. refresh both displays (only what changed);
-#   6. buzzer, battery, and last the flash writes, so that a write never delays a display.
+#   6. buzzer, battery, and last one flash write (the log, else the game state), none
+#      while a lever edge waits, so that a write never delays a display.
 # Nothing in a pass allocates while a clock runs and nobody touches it (make bench).
 
 
@@ -27,6 +28,7 @@ from clockcore.version import VERSION as LOG_FIRMWARE  # in every game header
 LOOP_US = const(1000)           # one pass a millisecond
 _BUTTON_DEBOUNCE_MS = const(30)
 SAVE_EVERY_MS = const(10000)    # a running game is saved at least this often
+_FLASH_WAITS_MAX = const(50)    # a lever chattering without end puts flash off no longer
 _BATTERY_EVERY_MS = const(10000)
 _HOLD_LOG_US = const(2000000)    # a lever held this long is logged once (Art. 6.2.5 hovering)
 
@@ -134,6 +136,8 @@ class App:
         self.wall_at = 0
         self.log_reason = 0
         self.dirty = False      # game state changed since the last save
+        self.flushed = False    # this pass's flash write was the log's (step)
+        self.flash_waits = 0    # passes in a row that put off flash for a waiting edge
         self.saved_at = 0
         self.battery_at = -_BATTERY_EVERY_MS
         self.battery_low = False    # shown: the voltage or the charge is low
@@ -368,15 +372,27 @@ class App:
         self.buzzer.update(now)
         if now - self.battery_at >= _BATTERY_EVERY_MS:
             self._battery(now)
-        # Flash last: after the displays, and only when something changed, so a write
-        # never delays what players see (the lever stamps come from the interrupt).
+        # Flash last, after the displays, and only when something changed: a write never
+        # delays what players see (the lever stamps come from the interrupt). A flash
+        # operation holds the CPU with interrupts off (a 4 KB erase: ~45 ms), and the
+        # file system decides when it erases, so a press that falls inside one waits for
+        # it. Hence at most ONE write a pass (the log first: a dispute needs the press's
+        # record; the state the pass after), and none while a lever edge waits: the next
+        # pass takes that press and shows it before anything more goes to flash.
         if self.flash_off:
             pass  # critical battery: the last save is done
-        elif self.dirty or (self.clock.state == E.RUNNING
-                            and now - self.saved_at >= SAVE_EVERY_MS):
-            self.save_state()
-        if self.log_n and not self.flash_off:
+        elif self.ring.pending() and self.flash_waits < _FLASH_WAITS_MAX:
+            self.flash_waits += 1  # an edge came in during this pass: show it first
+        elif self.log_n and not self.flushed:
             self.flush()
+            self.flushed = True  # the state's turn next pass, even if the log is stuck
+        else:
+            self.flushed = False
+            if self.dirty or (self.clock.state == E.RUNNING
+                              and now - self.saved_at >= SAVE_EVERY_MS):
+                self.save_state()
+        if not self.ring.pending():
+            self.flash_waits = 0
         b.feed_watchdog()
 
     def run(self):
@@ -393,6 +409,18 @@ class App:
             t = ring.tick()
             closed = ring.is_closed()
             ring.pop()
+            if closed and f.state[1 - lever] \
+                    and not (self.board.read_levers() >> (1 - lever)) & 1:
+                # A close while the other lever is taken as held, but that lever is open:
+                # its release waits behind this close (edges latched in one flash write,
+                # which the RP2040 then serves in pin number order, not time order), or was
+                # taken for bounce (a close stamped late, after a write, then its release
+                # within the window). The release goes first: this press counts; it was
+                # lost as both levers.
+                f.feed(1 - lever, t, False)
+                f.state[1 - lever] = False   # even inside the bounce window: it is open
+                f.doubt[1 - lever] = False
+                self.held_logged[1 - lever] = False
             kind = f.feed(lever, t, closed)
             if kind == PRESS:
                 self.held_logged[lever] = False
@@ -416,6 +444,9 @@ class App:
         for lever in LEVERS:
             closed = (level >> lever) & 1 == 1
             if closed != f.state[lever] and f.settled(lever, tick):
+                if not closed and f.doubt[lever]:
+                    f.feed(lever, tick, False)   # its open was seen, taken for bounce
+                    continue
                 self.log(EV.EV_MISSED_EDGE, self.side_of_lever(lever), self.now, 1 if closed else 0)
                 if f.feed(lever, tick, closed) == PRESS:
                     if self.session.phase:

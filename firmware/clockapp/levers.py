@@ -81,12 +81,27 @@ class LeverFilter:
         self.quiet = [True, True]      # no transition within the debounce window
         self.closed_at = [0, 0]        # tick the lever last closed (hold length)
         self.hold_seen = [True, True]  # hold length past HOLD_CAP_US: stop measuring
+        self.doubt = [False, False]    # closed, but an open since was taken for bounce
 
     def feed(self, lever, tick, closed):
         if closed == self.state[lever]:
+            if closed and self.doubt[lever] and self.settled(lever, tick):
+                # A close on a lever taken as closed, whose open was taken for bounce: that
+                # open was its release (a close stamped late, after a flash write, then its
+                # real release within the window). This is a new press.
+                self.state[lever] = False
+            else:
+                return NOTHING
+        elif not self.quiet[lever] and self.diff(tick, self.accepted[lever]) < self.debounce \
+                and (closed or tick != self.accepted[lever]):
+            # Chatter right after a transition. Not an open stamped at the very instant of
+            # the close: both edges of a tap were latched while interrupts were off (a flash
+            # write) and reported together (boards/mcu.py). The lever is open: kept closed
+            # here it would make the other lever's next press "both levers" until re-synced.
+            if not closed:
+                self.doubt[lever] = True   # bounce, or the release of a late close
             return NOTHING
-        if not self.quiet[lever] and self.diff(tick, self.accepted[lever]) < self.debounce:
-            return NOTHING  # chatter right after a transition
+        self.doubt[lever] = False
         self.state[lever] = closed
         self.accepted[lever] = tick
         self.quiet[lever] = False

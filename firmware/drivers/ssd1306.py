@@ -13,11 +13,20 @@
 # show() sends everything. Per-frame paths (fill_rect, pixel, text, update,
 # SSD1306Display.render) do not allocate.
 #
-# Why not `framebuf` (C, on both ports) for the drawing: its fill_rect cannot say which bytes
-# changed, and finding them again costs the same Python loop as drawing here; and the host's
-# tests (CPython) run this very code.
+# `framebuf` (C, on both ports and the unix port) where it is exact and saves Python loops
+# on the RP2040's M0+ (a press's redraw cost ~50 ms in Python there): paint() fills a
+# rectangle the caller knows changes whole (a digit's segment, the running bar) and marks
+# it; _send() copies a rectangle into the send buffer with a blit. fill_rect() stays the
+# byte-comparing Python loop (it marks only the bytes that really changed: clearing areas
+# that may already be blank). Without framebuf (CPython: the host's tests) both fall back
+# to the Python loops, with the same bytes on the glass.
 
 from clockcore import const
+
+try:
+    import framebuf
+except ImportError:  # CPython
+    framebuf = None  # type: ignore[assignment]
 
 # Commands (datasheet section 9).
 SET_CONTRAST = const(0x81)
@@ -117,6 +126,16 @@ del _i
 
 # 7-segment shapes of '0'..'9' for the big digits: bit 0..6 = a..g.
 SEG7 = b"\x3f\x06\x5b\x4f\x66\x6d\x7d\x07\x7f\x6f"
+# The segments whose rectangles overlap segment k's (corners): a lit one is drawn again
+# after k is cleared.
+SEG_TOUCH = b"\x22\x45\x4a\x14\x68\x51\x36"
+
+
+def seg7(c):
+    """The segments of ASCII c as a big digit: 0-9, '-' (g); nothing for the rest."""
+    if 48 <= c <= 57:
+        return SEG7[c - 48]
+    return 0x40 if c == 45 else 0
 
 
 def glyph_column(c, col):
@@ -162,6 +181,11 @@ class SSD1306:
         self._outmv = memoryview(self._out)
         self._views = {}                 # length -> memoryview of _out (see _view)
         self.sent = 0                    # data bytes sent (benchmarks, tests)
+        self.fb = None                   # framebuf over buffer (None: Python loops)
+        self._blits = {}                 # width | pages << 8 -> FrameBuffer over _out[1:]
+        if framebuf is not None:
+            self.fb = framebuf.FrameBuffer(self.buffer, WIDTH, HEIGHT, framebuf.MONO_VLSB)
+            self._body = self._outmv[1:]
         self.init_display()
 
     def init_display(self):
@@ -271,6 +295,21 @@ class SSD1306:
         w[5] = p0
         w[6] = p1
         self.i2c.writeto(self.addr, w)
+        if self.fb is not None:
+            # framebuf's blit: the window's columns, page after page, into _out[1:]
+            n = x1 - x0 + 1
+            key = n | ((p1 - p0 + 1) << 8)
+            dst = self._blits.get(key)
+            if dst is None:
+                dst = framebuf.FrameBuffer(self._body, n, (p1 - p0 + 1) * 8,
+                                           framebuf.MONO_VLSB)
+                if len(self._blits) < _VIEWS:
+                    self._blits[key] = dst
+            dst.blit(self.fb, -x0, -8 * p0)
+            n = n * (p1 - p0 + 1)
+            self.sent += n
+            self.i2c.writeto(self.addr, self._view(n + 1))
+            return
         out = self._out
         fb = self.buffer
         j = 1
@@ -372,6 +411,36 @@ class SSD1306:
                 i += 1
             if lo >= 0:
                 self._mark(p, lo - p * WIDTH, hi - p * WIDTH)
+            p += 1
+
+    def paint(self, x, y, w, h, c, mark=True):
+        """fill_rect() for a rectangle the caller knows differs in every column it covers
+        (a segment turned on or off): filled by framebuf when there is one, and its
+        columns marked without comparing byte by byte; mark=False when the bytes it can
+        change are marked already (a lit segment drawn again over a cleared neighbour's
+        corner)."""
+        fb = self.fb
+        if fb is None:
+            self.fill_rect(x, y, w, h, c)
+            return
+        fb.fill_rect(x, y, w, h, 1 if c else 0)
+        if not mark:
+            return
+        x1 = x + w - 1
+        if x < 0:
+            x = 0
+        if x1 >= WIDTH:
+            x1 = WIDTH - 1
+        y1 = y + h - 1
+        if y < 0:
+            y = 0
+        if y1 >= HEIGHT:
+            y1 = HEIGHT - 1
+        if x > x1 or y > y1:
+            return
+        p = y >> 3
+        while p <= (y1 >> 3):
+            self._mark(p, x, x1)
             p += 1
 
     def text(self, chars, x, y, n=-1, scale=1):
@@ -570,7 +639,7 @@ class SSD1306Display:
         v = 1 if view.running else 0
         if v != self._run:
             self._run = v
-            o.fill_rect(0, 0, WIDTH, _BAR_H, v)
+            o.paint(0, 0, WIDTH, _BAR_H, v)   # page 0 holds the bar alone
         # status line (or the pairing at set-up)
         pair = view.pair if view.idle else None
         if not self._pairing(pair, view):
@@ -774,13 +843,14 @@ class SSD1306Display:
         i = 0
         while i < n:
             if t[i] != shown[i]:
+                was = shown[i]   # what the cell holds (0: cleared, the layout is new)
                 shown[i] = t[i]
                 self.cell_x[i] = nx[i]
                 if cls[i] != _CLS_SKIP:
-                    self._draw_char(t[i], nx[i], big)
+                    self._draw_char(t[i], nx[i], big, was)
             i += 1
 
-    def _draw_char(self, c, x, big):
+    def _draw_char(self, c, x, big, was=0):
         o = self.oled
         if big:
             w = BIG_W
@@ -799,36 +869,44 @@ class SSD1306Display:
         if c == 46:  # '.'
             o.fill_rect(x, y + h - t, t, t, 1)
             return
-        if 48 <= c <= 57:
-            s = SEG7[c - 48]
-        elif c == 45:  # '-'
-            s = 0x40
-        else:
-            s = 0
-        # The cell holds only segments of this size (a new layout clears the main area):
-        # the unlit segments are cleared first, then the lit ones drawn, so that only the
-        # bytes of segments that really change are marked, and sent.
+        s = seg7(c)
+        # The cell holds the segments of `was` at this size (0 after a new layout cleared
+        # the main area): only the segments that differ are cleared, then drawn, and the
+        # lit ones whose corners a cleared one took are drawn again; all of a segment
+        # that changes changes (paint), so just those bytes are marked and sent.
+        old = seg7(was)
+        off = old & ~s
+        touched = 0
+        k = 0
+        while k < 7:
+            if (off >> k) & 1:
+                touched |= SEG_TOUCH[k]
+            k += 1
+        new = s & ~old
+        again = s & old & touched
         m = (h - t) // 2          # top of the middle bar
         on = 0
         while on < 2:
-            want = 0 if on == 0 else 1
+            segs = off if on == 0 else new | again
             k = 0
-            while k < 7:
-                if ((s >> k) & 1) == want:
+            while segs:
+                if segs & 1:
+                    mk = on == 0 or (new >> k) & 1 == 1
                     if k == 0:    # a
-                        o.fill_rect(x, y, w, t, want)
+                        o.paint(x, y, w, t, on, mk)
                     elif k == 1:  # b
-                        o.fill_rect(x + w - t, y, t, m + t, want)
+                        o.paint(x + w - t, y, t, m + t, on, mk)
                     elif k == 2:  # c
-                        o.fill_rect(x + w - t, y + m, t, h - m, want)
+                        o.paint(x + w - t, y + m, t, h - m, on, mk)
                     elif k == 3:  # d
-                        o.fill_rect(x, y + h - t, w, t, want)
+                        o.paint(x, y + h - t, w, t, on, mk)
                     elif k == 4:  # e
-                        o.fill_rect(x, y + m, t, h - m, want)
+                        o.paint(x, y + m, t, h - m, on, mk)
                     elif k == 5:  # f
-                        o.fill_rect(x, y, t, m + t, want)
+                        o.paint(x, y, t, m + t, on, mk)
                     else:         # g
-                        o.fill_rect(x, y + m, w, t, want)
+                        o.paint(x, y + m, w, t, on, mk)
+                segs >>= 1
                 k += 1
             on += 1
 

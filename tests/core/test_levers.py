@@ -118,3 +118,26 @@ def test_a_hold_longer_than_the_tick_span_stays_a_hold():
     held = [f.held_us(0, (k * 30000000) % PERIOD_30) for k in range(1, 80)]  # 40 minutes
     assert held[0] == 30000000
     assert all(h == 60000000 for h in held[1:])  # capped, never a wrapped negative
+
+
+def test_a_tap_latched_in_a_flash_write_closes_and_opens_at_one_stamp():
+    # boards/mcu.py reports both latched edges of a tap at the same stamp: the press, then
+    # the release (not bounce), so the lever is open again for the other lever's press.
+    f = LeverFilter(lambda a, b: a - b)
+    assert f.feed(0, 5000, True) == PRESS
+    assert f.feed(0, 5000, False) == RELEASE
+    assert f.feed(1, 9000, True) == PRESS            # not both levers
+    # a real bounce (a later stamp) is still chatter
+    assert f.feed(1, 9400, False) == NOTHING
+
+
+def test_an_open_taken_for_bounce_then_a_close_later_is_a_new_press():
+    # A close stamped late (after a flash write) and the real release inside the window:
+    # the release reads as bounce. A close after the window is a new press, not nothing.
+    f = LeverFilter(lambda a, b: a - b)
+    assert f.feed(0, 5000, True) == PRESS
+    assert f.feed(0, 12000, False) == NOTHING        # within 15 ms: bounce, or the release
+    assert f.feed(0, 300000, True) == PRESS          # it was the release
+    # a bounce train while held stays one press
+    assert f.feed(0, 303000, False) == NOTHING
+    assert f.feed(0, 306000, True) == NOTHING

@@ -33,6 +33,7 @@ export class Switch {
     this.name = name;
     this.closed = false;
     this.edges = []; // [us, closed]
+    this.plan = []; // [us, closed] edges to come, in time order (press)
     this.pin.setInputValue(true); // open: the pull-up reads high
   }
 
@@ -43,13 +44,27 @@ export class Switch {
   }
 
   /** Close at emulated `us`, bouncing: bounce = offsets (us) of the extra edges after the
-   * first one (open, close, open, close ...: an even count ends closed); open after hold. */
+   * first one (open, close, open, close ...: an even count ends closed); open after hold.
+   * The edges wait in one time-ordered plan: alarms that come due together (the CPU was
+   * stalled in a flash operation, as the emulator does it) fired in no set order, and a
+   * tap's release applied before its close left the lever closed for good. */
   press(us, { hold = 80000, bounce = [], releaseBounce = [] } = {}) {
-    at(this.pico, us, () => this.set(true));
-    bounce.forEach((d, i) => at(this.pico, us + d, () => this.set(i % 2 === 1)));
+    const edges = [[us, true]];
+    bounce.forEach((d, i) => edges.push([us + d, i % 2 === 1]));
     const up = us + hold;
-    at(this.pico, up, () => this.set(false));
-    releaseBounce.forEach((d, i) => at(this.pico, up + d, () => this.set(i % 2 === 0)));
+    edges.push([up, false]);
+    releaseBounce.forEach((d, i) => edges.push([up + d, i % 2 === 0]));
+    for (const e of edges) {
+      this.plan.push(e);
+      at(this.pico, e[0], () => this.due());
+    }
+    this.plan.sort((a, b) => a[0] - b[0]);
+  }
+
+  /** Apply, in time order, every planned edge whose instant has come. */
+  due() {
+    const now = this.pico.micros + 0.001;
+    while (this.plan.length && this.plan[0][0] <= now) this.set(this.plan.shift()[1]);
   }
 }
 
