@@ -197,24 +197,28 @@ def power_cuts(deployed, tmp_path, n, seed):
     rnd = random.Random(seed)
     inside = 0
     with EmuClock(board, workdir=tmp_path) as clk:
-        for _ in range(n):
+        for k in range(n):
             clk.boot(image)
             wait_until_app(clk)
             t0 = clk.now() + 200_000
-            thinks = [rnd.randint(300, 3000) + rnd.random() for _ in range(rnd.randint(1, 6))]
+            thinks = [rnd.randint(200, 1500) + rnd.random() for _ in range(rnd.randint(1, 6))]
             game = Game(t0, thinks)
             game.play(clk, bounce=())
             last_us = game.presses[-1][0]
-            clk.run_until(last_us + rnd.randint(0, 3000) * 10)
+            # A press is saved in two flash writes 10-25 ms after its edge (the log, then
+            # the state, one a pass): stop within 10 ms and cut inside one of them, or
+            # later inside the periodic save 10 s on when both were already done.
+            clk.run_until(last_us + rnd.randint(0, 1000) * 10)
             cut = tmp_path / "cut.bin"
             if rnd.random() < 0.8:
-                r = clk.cut(cut, after_ops=rnd.randint(1, 3), frac=rnd.random(),
+                r = clk.cut(cut, after_ops=rnd.randint(1, 2), frac=rnd.random(),
                             timeout_us=12_000_000)
                 inside += "inside" in r["where"]
             else:
                 r = clk.cut(cut)
             cut_us = r["us"]
             status = boot_and_status(clk, cut, board)
+            print("cut %d of %d: %s" % (k + 1, n, r["where"]), flush=True)
             assert status["state"] == "paused", status
             done = [e for e in game.events if e["t_ms"] <= (cut_us - t0) / 1000]
             moves = (int(status["white_moves"]), int(status["black_moves"]))
