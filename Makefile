@@ -177,7 +177,7 @@ board-test: $(STAMP) socat
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests/rp2040 -m "not board_long" -k "tm1637 or vendored"
 
 # BOARD_K narrows it (a pytest -k expression): CI runs the pico-tm1637 and ROMFS tests but
-# the many power cuts (.ci/run); 200 cuts a build take about a day (4-7 min a cut).
+# the many power cuts (.ci/run); 200 cuts a build take 2-5 hours (30-90 s a cut).
 BOARD_K ?=
 test-board: $(STAMP) socat
 	cd tests/rp2040 && npm ci --no-audit --no-fund --loglevel=error
