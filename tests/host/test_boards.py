@@ -2,7 +2,6 @@
 a fake `machine` module."""
 
 import hashlib
-import io
 import json
 import os
 import subprocess
@@ -11,22 +10,12 @@ import types
 from pathlib import Path
 
 import pytest
+from cliutil import run_cli
 
-from chessclock import boards, cli, deploy
+from chessclock import boards, deploy
 
 ROOT = Path(__file__).resolve().parents[2]
 MICROPYTHON = Path(sys.executable).parent / "micropython"
-
-
-def run_cli(argv):
-    out, err = io.StringIO(), io.StringIO()
-    old = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = out, err
-    try:
-        code = cli.main(argv)
-    finally:
-        sys.stdout, sys.stderr = old
-    return code, out.getvalue(), err.getvalue()
 
 
 # ---- the real boards.toml -----------------------------------------------------------

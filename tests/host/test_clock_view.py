@@ -10,8 +10,8 @@ import re
 import time
 
 import pytest
+from cliutil import run_cli
 
-from chessclock import cli
 from chessclock import clock_cmd as C
 from chessclock import clock_view as V
 from chessclock import link as L
@@ -87,22 +87,7 @@ def test_json_one_shape_with_simulates_names():
     assert C._typed(RUNNING)["flags"] == []
 
 
-def cc(argv, tty_err=False):
-    out = io.StringIO()
-
-    class Tty(io.StringIO):
-        def isatty(self):
-            return True
-
-    err = Tty() if tty_err else io.StringIO()
-    import sys
-    old = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = out, err
-    try:
-        code = cli.main(argv)
-    finally:
-        sys.stdout, sys.stderr = old
-    return code, out.getvalue(), err.getvalue()
+cc = run_cli
 
 
 def ready(path):

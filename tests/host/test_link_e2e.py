@@ -7,8 +7,8 @@ import os
 import time
 
 import pytest
+from cliutil import run_cli
 
-from chessclock import cli
 from chessclock import link as L
 from chessclock.simserve import SimServer, micropython_exe
 from clockapp.storage import Store
@@ -18,15 +18,7 @@ INTERPRETERS = ["cpython", pytest.param("micropython", marks=pytest.mark.skipif(
 
 
 def cc(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    import sys
-    old = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = out, err
-    try:
-        code = cli.main(list(argv))
-    finally:
-        sys.stdout, sys.stderr = old
-    return code, out.getvalue(), err.getvalue()
+    return run_cli(list(argv))
 
 
 def wait_ready(path):

@@ -4,7 +4,6 @@ the same kinds, each with all its data, and every kind boards.toml names is in b
 unknown display or MCU is a one-line error everywhere, never a default kind."""
 
 import ast
-import io
 import json
 import sys
 import tomllib
@@ -12,8 +11,9 @@ import types
 from pathlib import Path
 
 import pytest
+from cliutil import run_cli
 
-from chessclock import boards, cli, deploy, displays, mcus
+from chessclock import boards, deploy, displays, mcus
 from chessclock import hardware as hw
 from clockcore import parts as core
 
@@ -184,17 +184,6 @@ UNKNOWN = [
 ]
 
 
-def _cli(argv):
-    out, err = io.StringIO(), io.StringIO()
-    old = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = out, err
-    try:
-        code = cli.main(argv)
-    finally:
-        sys.stdout, sys.stderr = old
-    return code, out.getvalue(), err.getvalue()
-
-
 def test_the_base_profile_is_valid():
     assert boards.loads(PROFILE).get("p").config["displays"][0]["type"] == "tm1637"
 
@@ -206,10 +195,10 @@ def test_an_unknown_display_or_mcu_is_one_line_and_exit_2(tmp_path, capsys, old,
     f.write_text(PROFILE.replace(old, new, 1))
     # chessclock boards check / show
     for argv in (["boards", "check", str(f)], ["boards", "--file", str(f), "show", "p"]):
-        code, out, err = _cli(argv)
+        code, out, err = run_cli(argv)
         assert (code, out, err) == (2, "", "chessclock boards: %s\n" % line)
     # chessclock build
-    code, out, err = _cli(["build", "--board", "p", "--boards-file", str(f),
+    code, out, err = run_cli(["build", "--board", "p", "--boards-file", str(f),
                            "--out", str(tmp_path / "b")])
     assert code == 2 and out == "" and err.count("\n") == 1 and line in err, err
     assert "Traceback" not in err
