@@ -50,7 +50,7 @@ class McuBoard(Board):
         if mcu not in MCUS:
             raise ConfigError("board.json: unknown MCU %r (known: %s)"
                               % (mcu, ", ".join(MCUS)))
-        port, self._hard_irq, adc_11db = MCUS[mcu]
+        port, self._hard_irq, adc_11db, self._link_at_boot = MCUS[mcu]
         if port != sys.platform:
             raise ConfigError("board.json is for %s, this is MicroPython on %s"
                               % (mcu, sys.platform))
@@ -280,6 +280,9 @@ class McuBoard(Board):
             return False
 
     # ---- serial link -------------------------------------------------------------
+    def link_at_boot(self):
+        return self._link_at_boot
+
     def serial(self):
         """The USB serial (RP2040) or the UART bridge (ESP32): the REPL's stdin/stdout,
         free while the app runs (main.py disabled Ctrl-C)."""

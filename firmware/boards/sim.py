@@ -116,7 +116,7 @@ class SimBoard(Board):
     name = "sim"
 
     def __init__(self, root, tick0=0, period=0x40000000, battery_mv=4000,
-                 rp2040_flash=False):
+                 rp2040_flash=False, link_at_boot=False):
         self.root = root if root.endswith("/") else root + "/"
         self.tick_period = period
         self.mask = period - 1
@@ -142,6 +142,7 @@ class SimBoard(Board):
         self.right = SimDisplay(self)
         self.watchdog_fed = 0
         self.port = None            # the host link's serial port (boards/sim_serve.py)
+        self.link_early = link_at_boot  # load the serial link at boot, as the RP2040 does
         self.maintenance = False    # the link asked for maintenance mode
         self.ident = "sim"
 
@@ -196,6 +197,9 @@ class SimBoard(Board):
 
     def serial(self):
         return self.port
+
+    def link_at_boot(self):
+        return self.link_early
 
     def clock_id(self):
         return self.ident

@@ -172,18 +172,24 @@ class App:
             self.session.selftest(self.now)
             self.buttons = self.buttons_raw = BTN_PLUS   # its release is no menu press
         self.flush()
-        # The host's serial link (clockapp/link.py) is loaded at the first byte from the
-        # host: a clock with no cable attached does not carry its ~23 KB of code.
+        # The host's serial link (clockapp/link.py): loaded now where the board says the
+        # heap has room (importing it later holds one pass, and a press in it, for the
+        # import), otherwise at the first byte from the host: a clock with no cable
+        # attached then does not carry its ~23 KB of code.
         self.serial_port = board.serial()
         self._link = None
+        if self.serial_port is not None and board.link_at_boot():
+            self._load_link()
         board.attach_levers(self.ring.push)
 
     @property
     def link(self):
         """The serial link, created when first needed."""
-        if self._link is None:
-            from clockapp.link import Link
-            self._link = Link(self, self.serial_port)
+        return self._link if self._link is not None else self._load_link()
+
+    def _load_link(self):
+        from clockapp.link import Link
+        self._link = Link(self, self.serial_port)
         return self._link
 
     # ---- game setup ----------------------------------------------------------------

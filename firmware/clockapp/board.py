@@ -102,6 +102,11 @@ class Board:
         return False
 
     # ---- serial link (clockapp/link.py) ----------------------------------------------
+    def link_at_boot(self):
+        """True: the app loads the serial link at boot (the heap has room for its code),
+        not at the host's first byte (clockcore/parts.py MCUS says why)."""
+        return False
+
     def serial(self):
         """The host link's port: an object with any(), readinto(buf), write(frame),
         drain() and queued, none of which blocks (clockapp/serialport.py), or None when

@@ -199,3 +199,20 @@ def test_the_clock_runs_on_while_the_host_reads_three_bytes_a_pass():
     # 2,500 passes of 3 to 6 bytes: every reply came out whole, in order, none dropped
     assert _replies(port.out) == [1, 2, 3, 4, 5] and port.dropped == 0
     assert port.sends >= len(port.out) // 3
+
+
+def test_the_link_loads_at_boot_where_the_board_has_room_else_at_the_first_byte():
+    # The import holds one pass (~230 ms on the emulated Pico): where the board says the
+    # heap has room (the RP2040, clockcore/parts.py), it happens at boot, not mid-game.
+    for early in (False, True):
+        port = FakePort()
+        board = SimBoard(fresh_dir(), link_at_boot=early)
+        board.port = port
+        app = App(board)
+        assert (app._link is not None) == early
+        run_until(app, board, 50000)
+        assert (app._link is not None) == early     # no byte from a host yet
+        _request(port, 1, "status")
+        run_until(app, board, 100000)
+        assert app._link is not None
+        assert _replies(port.out) == [1]

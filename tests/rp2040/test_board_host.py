@@ -17,7 +17,7 @@ pytestmark = pytest.mark.board_long
 
 
 # Reply timeouts are wall seconds: on a busy machine the emulator runs at a few percent of
-# real time, and the first byte from a host loads the link module (~23 KB) on the board.
+# real time.
 WAIT = ("--timeout", "600")
 
 
