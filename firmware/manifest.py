@@ -37,4 +37,5 @@ package("clockcore", files=[
 ])  # not logread.py: the log's reader is the host's (deploy.HOST_ONLY)
 package("clockapp")
 package("drivers")
-package("boards", files=["__init__.py", "mcu.py"])  # the real board; boards/sim.py is the host's
+# the real board; boards/sim.py is the host's
+package("boards", files=["__init__.py", "mcu.py", "rp2flash.py"])

@@ -24,6 +24,9 @@ from clockcore.parts import BUS_I2C, DISPLAYS, MCUS
 
 SCHEMA = 1
 MAINTENANCE_FLAG = "maintenance.flag"   # written by enter_maintenance(), read at boot
+# The journal's blocks (4 KB each, 4,048 bytes of frames): a press programs about 180
+# bytes (its log record and the state's changed fields), so ~1,000 presses between folds.
+_JOURNAL_BLOCKS = 48
 
 # Room for the traceback of an exception raised inside a hard IRQ handler (ports without
 # hard IRQs, like the unix port, lack the function).
@@ -280,6 +283,18 @@ class McuBoard(Board):
             return False
 
     # ---- serial link -------------------------------------------------------------
+    def journal(self):
+        """The RP2040's pre-erased journal (clockapp/journal.py) on blocks reserved as
+        /journal.bin (boards/rp2flash.py); None elsewhere, or when littlefs has no room."""
+        if sys.platform != "rp2":
+            return None
+        from boards.rp2flash import ReservedFlash
+        dev = ReservedFlash.make("/journal.bin", _JOURNAL_BLOCKS)
+        if dev is None:
+            return None
+        from clockapp.journal import Journal
+        return Journal(dev)
+
     def link_at_boot(self):
         return self._link_at_boot
 

@@ -112,11 +112,83 @@ class SimFS:
         return self.os.listdir(root.rstrip("/") or "/")
 
 
+class SimFlash:
+    """Raw NOR flash blocks for the journal (clockapp/journal.py) in a file of the storage
+    folder: an erase sets a block to 0xFF, a program ANDs a page in. Timed like the
+    RP2040's flash (an erase 45 ms, a page 0.7 ms) and cut by SimFS's power switch, which
+    counts a page as 256 bytes written and an erase as 4096: a cut inside one leaves a
+    prefix of it done."""
+
+    ERASE_US = 45000
+    PROGRAM_US = 700
+
+    def __init__(self, fs, path, blocks, block_bytes=4096, first=32, last=4080):
+        self.fs = fs
+        self.path = path
+        self.blocks = blocks
+        self.block_bytes = block_bytes
+        self.first = first
+        self.last = last
+        size = blocks * block_bytes
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError:
+            data = b""
+        if len(data) != size:
+            data = b"\xff" * size
+            with open(path, "wb") as f:
+                f.write(data)
+        self.data = bytearray(data)
+        self.erases = 0
+        self.programs = 0
+
+    def _done(self, at, n, us):
+        fs = self.fs
+        fs.board.spend(us)
+        k = n
+        cut = fs.cut_after >= 0 and fs.written + n > fs.cut_after
+        if cut:
+            k = max(0, fs.cut_after - fs.written)
+        return k, cut
+
+    def _flush(self, at, n, cut):
+        with open(self.path, "r+b") as f:
+            f.seek(at)
+            f.write(self.data[at:at + n])
+        fs = self.fs
+        if cut:
+            fs.written = fs.cut_after
+            fs.cut_after = -1
+            raise PowerCut(self.path)
+        fs.written += n
+
+    def read(self, i, off, buf):
+        at = i * self.block_bytes + off
+        buf[:] = self.data[at:at + len(buf)]
+
+    def program(self, i, off, page):
+        self.programs += 1
+        at = i * self.block_bytes + off
+        k, cut = self._done(at, len(page), self.PROGRAM_US)
+        d = self.data
+        for j in range(k):
+            d[at + j] &= page[j]
+        self._flush(at, len(page), cut)
+
+    def erase(self, i):
+        self.erases += 1
+        at = i * self.block_bytes
+        k, cut = self._done(at, self.block_bytes, self.ERASE_US)
+        self.data[at:at + k] = b"\xff" * k
+        self._flush(at, self.block_bytes, cut)
+
+
 class SimBoard(Board):
     name = "sim"
 
     def __init__(self, root, tick0=0, period=0x40000000, battery_mv=4000,
-                 rp2040_flash=False, link_at_boot=False):
+                 rp2040_flash=False, link_at_boot=False, journal_blocks=0):
         self.root = root if root.endswith("/") else root + "/"
         self.tick_period = period
         self.mask = period - 1
@@ -143,6 +215,8 @@ class SimBoard(Board):
         self.watchdog_fed = 0
         self.port = None            # the host link's serial port (boards/sim_serve.py)
         self.link_early = link_at_boot  # load the serial link at boot, as the RP2040 does
+        self.journal_blocks = journal_blocks  # raw flash blocks for the journal (0: none)
+        self.flash = None           # their SimFlash, made by journal()
         self.maintenance = False    # the link asked for maintenance mode
         self.ident = "sim"
 
@@ -191,6 +265,13 @@ class SimBoard(Board):
 
     def storage_fs(self):
         return self.fs
+
+    def journal(self):
+        if not self.journal_blocks:
+            return None
+        from clockapp.journal import Journal
+        self.flash = SimFlash(self.fs, self.root + "journal.bin", self.journal_blocks)
+        return Journal(self.flash)
 
     def feed_watchdog(self):
         self.watchdog_fed += 1

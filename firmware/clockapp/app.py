@@ -105,7 +105,7 @@ class Buzzer:
 class App:
     def __init__(self, board):
         self.board = board
-        self.store = storage.Store(board.storage_root(), board.storage_fs())
+        self.store = storage.Store(board.storage_root(), board.storage_fs(), board.journal())
         self.settings = Settings()
         self.settings.load(self.store.load_json("settings.json", {}))
         self.ring = LeverRing()
@@ -397,6 +397,8 @@ class App:
             if self.dirty or (self.clock.state == E.RUNNING
                               and now - self.saved_at >= SAVE_EVERY_MS):
                 self.save_state()
+            elif self.clock.state != E.RUNNING and self.store.folding():
+                self.store.fold_step()  # the journal into the files, then erased
         if not self.ring.pending():
             self.flash_waits = 0
         b.feed_watchdog()

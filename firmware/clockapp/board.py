@@ -90,6 +90,11 @@ class Board:
         (the simulator's adds flash timing and a power switch)."""
         return None
 
+    def journal(self):
+        """A clockapp/journal.Journal over raw flash blocks of the board's own, or None:
+        then every write goes through the file system (clockapp/storage.py)."""
+        return None
+
     def clock_id(self):
         """A stable id of this clock (the log's game headers carry it)."""
         return "sim-0000"

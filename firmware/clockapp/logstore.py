@@ -19,9 +19,7 @@ from clockapp import storage
 from clockcore import engine as E
 from clockcore import eventlog as L
 from clockcore import events as EV
-from clockcore.framing import unframe
 
-TAIL = 8192          # bytes read at boot to find the last record
 PULLED = "logpull"   # checked file: u32 LE, the highest sequence number pulled
 
 
@@ -41,27 +39,9 @@ class EventLog:
 
     # ---- the file's tail -------------------------------------------------------------
     def _tail(self):
-        path = self.store.root + storage.LOG_NAME
-        try:
-            f = self.store.fs.open(path, "rb")
-        except OSError:
-            return 0, L.ZERO_CHAIN, 0
-        try:
-            try:
-                size = f.seek(0, 2)
-                start = size - TAIL if size > TAIL else 0
-                f.seek(start)
-                data = f.read()
-            except (AttributeError, OSError):
-                data = f.read()
-                size = len(data)
-                data = data[-TAIL:]
-        finally:
-            f.close()
-        frames, _ = unframe(data)
-        if not frames:
+        payload, size = self.store.log_tail()
+        if payload is None:
             return 0, L.ZERO_CHAIN, size
-        payload = frames[-1][1]
         return (L.seq_of(payload) + 1) & 0xFFFFFFFF, payload[-L.CHAIN:], size
 
     def _append(self, payload):

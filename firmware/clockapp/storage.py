@@ -45,6 +45,18 @@ Event log (append_log/read_log): `log.bin`, a sequence of records, appended with
     are skipped, counted in `log_dropped`, and reading resynchronises on the next valid
     record, so records appended after a torn one are still read.
 
+Journal (optional, `journal`: a clockapp/journal.Journal over the board's raw flash): while
+    it is clean, append_log and save_state program its pages instead of writing files, so
+    that no erase falls in a press's path; a state is a DYN frame (its changing fields) on
+    the journal's last FULL one when only those changed. read_log, log_size, the log's
+    tail and load_state read log.bin and the slots first, then the journal (a record is
+    the journal's when its sequence number is past log.bin's last). fold_step(), called
+    while no clock runs, copies the journal into log.bin and a state slot, then erases it
+    a block a call; every step can be cut and done again (records already in log.bin are
+    recognised by their sequence numbers). A full journal spills its log records into
+    log.bin at once and is not used again until folded; so is a journal found torn or not
+    erased at boot.
+
 Storage full: a write that fails with OSError (ENOSPC: flash full) never raises into the
 clock. save/save_state/append_log return False, `full` is set (True until a later write
 succeeds) and `error` holds the errno; the previous valid copy stays in place. load* never
@@ -56,11 +68,14 @@ import json
 import os
 import struct
 
+from clockapp import journal as J
 from clockcore import const
+from clockcore.eventlog import seq_of
 from clockcore.framing import HEADER_SIZE as LOG_HEADER_SIZE
 from clockcore.framing import MAX_RECORD as LOG_MAX_RECORD
 from clockcore.framing import crc32, frame_end, resync
 from clockcore.framing import frame as log_record  # noqa: F401  (logstore, tests)
+from clockcore.framing import unframe as _unframe_log
 
 ENOENT = const(2)
 EEXIST = const(17)
@@ -70,10 +85,18 @@ MAGIC = b"CK"
 VERSION = const(1)
 HEADER_SIZE = const(11)  # magic 2, version 1, length 4, crc 4
 LOG_NAME = "log.bin"
+JOURNAL_NAME = "journal.bin"   # the board's raw journal blocks, reserved as a file
 STATE_SLOTS = ("state.a", "state.b")
 NEW = ".new"
 
 _READ_CHUNK = const(4096)  # amortises the refill copies of read_log()
+_TAIL = const(8192)        # bytes of log.bin read to find its last record
+_FOLD_CHUNK = const(4096)  # log bytes a fold step copies into log.bin (one write)
+
+
+def _newer(a, b):
+    """Sequence number a comes after b (serial-number order, across the 2**32 wrap)."""
+    return 0 < ((a - b) & 0xFFFFFFFF) < 0x80000000
 
 
 def frame(payload):
@@ -136,7 +159,7 @@ class OsFs:
 class Store:
     """Checked files, the double-slot game state and the event log in folder `root`."""
 
-    def __init__(self, root, fs=None):
+    def __init__(self, root, fs=None, journal=None):
         if root and not root.endswith("/"):
             root += "/"
         self.root = root
@@ -147,6 +170,11 @@ class Store:
         self._state_seq = -1  # newest valid state's sequence number; -1: none
         self._state_slot = 1  # slot holding it (so the next save goes to slot 0)
         self._state_known = False
+        self.jr = journal       # clockapp/journal.Journal, or None
+        self._full_seq = -1     # the journal's last FULL state: its seq and unchanging part
+        self._full_rest = None
+        self.fold_phase = 0     # fold_step(): 0 idle, 1 log records, 2 state, 3 erasing
+        self._fold_pos = 0      # journal position the log copy goes on from
         mkdir = getattr(self.fs, "mkdir", None)
         if mkdir is not None and root not in ("", "/") and not self.fs.exists(root[:-1]):
             try:
@@ -269,7 +297,7 @@ class Store:
         for n in entries:
             if n.endswith(NEW):
                 n = n[:-len(NEW)]
-            if n not in out and n != LOG_NAME and n not in STATE_SLOTS:
+            if n not in out and n not in (LOG_NAME, JOURNAL_NAME) and n not in STATE_SLOTS:
                 out.append(n)
         out.sort()
         return out
@@ -311,8 +339,8 @@ class Store:
             return -1, None
         return struct.unpack("<I", p[:4])[0], p[4:]
 
-    def load_state(self):
-        """The newest valid game state, or None."""
+    def _slots_best(self):
+        """(seq, slot, payload) of the newest valid slot, or (-1, 1, None)."""
         best_seq = -1
         best_slot = 1
         best = None
@@ -320,21 +348,72 @@ class Store:
             seq, payload = self._read_slot(i)
             # Serial-number order: the two slots' numbers are one apart, so the newer is
             # the one less than 2**31 ahead, across the 2**32 wrap too.
-            if payload is not None and (best is None
-                                        or 0 < ((seq - best_seq) & 0xFFFFFFFF) < 0x80000000):
+            if payload is not None and (best is None or _newer(seq, best_seq)):
                 best_seq, best_slot, best = seq, i, payload
-        self._state_seq = best_seq
-        self._state_slot = best_slot
+        return best_seq, best_slot, best
+
+    def _journal_best(self):
+        """(seq, payload) of the journal's newest state, or (-1, None); remembers its
+        last FULL frame, on which the next DYN frames build."""
+        seq = -1
+        best = None
+        full_seq = -1
+        full = None
+        if self.jr is not None and self.fold_phase <= 2:   # 3: being erased
+            for _pos, kind, body in self.jr.records():
+                if kind == J.KIND_FULL and len(body) > 4:
+                    full_seq = struct.unpack("<I", body[:4])[0]
+                    full = body[4:]
+                    seq, best = full_seq, full
+                elif kind == J.KIND_DYN and full is not None and len(body) > 8:
+                    s, base = struct.unpack("<II", body[:8])
+                    if base == full_seq:
+                        seq, best = s, J.apply_dyn(full, body[8:])
+        self._full_seq = full_seq
+        self._full_rest = full[J.DYN_END:] if full is not None else None
+        return seq, best
+
+    def load_state(self):
+        """The newest valid game state (the slots', or the journal's when newer), or None."""
+        seq, slot, best = self._slots_best()
+        jseq, jbest = self._journal_best()
+        if jbest is not None and (best is None or _newer(jseq, seq)):
+            seq, best = jseq, jbest
+        self._state_seq = seq
+        self._state_slot = slot
         self._state_known = True
         return best
 
+    def _journal_open(self):
+        jr = self.jr
+        return jr is not None and jr.clean and self.fold_phase <= 1
+
     def save_state(self, payload):
-        """Write the game state to the slot not holding the newest one. False on failure
-        (the previous state still loads)."""
+        """Save the game state: into the journal while it is open (a DYN frame when only
+        the changing fields differ from its last FULL one), else into the slot not holding
+        the newest one. False on failure (the previous state still loads)."""
         if not self._state_known:
             self.load_state()
-        slot = 1 - self._state_slot
         seq = (self._state_seq + 1) & 0xFFFFFFFF
+        if self._journal_open():
+            dyn = None
+            if self._full_seq >= 0 and payload[J.DYN_END:] == self._full_rest:
+                dyn = J.dyn_of(payload)
+            if dyn is not None:
+                ok = self.jr.append(J.KIND_DYN, struct.pack("<II", seq, self._full_seq) + dyn)
+            else:
+                ok = self.jr.append(J.KIND_FULL, struct.pack("<I", seq) + payload)
+                if ok:
+                    self._full_seq = seq
+                    self._full_rest = payload[J.DYN_END:]
+            if ok:
+                self._state_seq = seq
+                return self._ok()
+            self._spill()   # full: its log records into log.bin; the slots from now on
+        return self._write_slot(seq, payload)
+
+    def _write_slot(self, seq, payload):
+        slot = 1 - self._state_slot
         try:
             self._write(self.root + STATE_SLOTS[slot], frame(struct.pack("<I", seq) + payload))
         except OSError as e:
@@ -348,6 +427,9 @@ class Store:
         newest state, never an older one)."""
         if not self._state_known:
             self.load_state()
+        if self.jr is not None and not self.jr.empty():
+            self._spill()           # the journal's records into log.bin, its states gone
+            self._erase_journal()
         ok = True
         for i in (1 - self._state_slot, self._state_slot):
             try:
@@ -360,10 +442,142 @@ class Store:
         self._state_slot = 1
         return ok
 
+    # ---- the journal folded into the files -----------------------------------------
+    def folding(self):
+        """True while the journal holds something to fold or erase (fold_step's work)."""
+        jr = self.jr
+        return jr is not None and (self.fold_phase != 0 or not jr.empty())
+
+    def fold_step(self):
+        """One step of folding the journal, for a pass with no clock running: copy a chunk
+        of its log records into log.bin, or its newest state into a slot, or erase one
+        block. True when it wrote or erased (the pass's one flash operation)."""
+        if not self.folding():
+            return False
+        jr = self.jr
+        if self.fold_phase == 0:
+            self.fold_phase = 1
+            self._fold_pos = 0
+            self._fold_last = self._file_last_seq()
+        if self.fold_phase == 1:
+            if self._copy_logs(_FOLD_CHUNK):
+                self.fold_phase = 2
+            return True
+        if self.fold_phase == 2:
+            self._state_to_slot()
+            jr.start_erase()
+            self.fold_phase = 3
+            return True
+        if jr.erase_step():
+            self.fold_phase = 0
+            self._full_seq = -1
+        return True
+
+    def _spill(self):
+        """Copy every log record of the journal not yet in log.bin, now (the journal is
+        full, or a file write must come after them); the journal is closed for appends."""
+        if self.jr is None or self.fold_phase >= 2:
+            return
+        if self.fold_phase == 0:
+            self._fold_pos = 0
+            self._fold_last = self._file_last_seq()
+        self.fold_phase = 1
+        while not self._copy_logs(_FOLD_CHUNK):
+            pass
+        self.fold_phase = 2
+
+    def _erase_journal(self):
+        """Erase the whole journal now (a log or state cleared by the host: no clock runs)."""
+        jr = self.jr
+        jr.start_erase()
+        for _ in range(2 * jr.dev.blocks):
+            if jr.erase_step():
+                break
+        self.fold_phase = 0
+        self._full_seq = -1
+
+    def _copy_logs(self, limit):
+        """Append the journal's log records from _fold_pos on that log.bin lacks, about
+        `limit` bytes in one write; True when the journal's end is reached. A write that
+        fails leaves _fold_pos where it was (tried again next time)."""
+        out = []
+        n = 0
+        last = self._fold_last
+        pos = self._fold_pos
+        done = True
+        for at, kind, body in self.jr.records(self._fold_pos):
+            if n >= limit:
+                done = False
+                pos = at
+                break
+            if kind == J.KIND_LOG and (last < 0 or _newer(seq_of(body), last)):
+                rec = log_record(body)
+                out.append(rec)
+                n += len(rec)
+                last = seq_of(body)
+            pos = self.jr._next
+        if out:
+            try:
+                self._write(self.root + LOG_NAME, b"".join(out), "ab")
+            except OSError as e:
+                self._failed(e)
+                return False
+        self._fold_last = last
+        self._fold_pos = pos
+        return done
+
+    def _state_to_slot(self):
+        """The journal's newest state into a slot, when it is newer than the slots'."""
+        seq, slot, best = self._slots_best()
+        jseq, jbest = self._journal_best()
+        if jbest is not None and (best is None or _newer(jseq, seq)):
+            self._state_slot = slot
+            self._write_slot(jseq, jbest)
+
+    def _file_last_seq(self):
+        payload, _ = self._file_tail()
+        return seq_of(payload) if payload is not None else -1
+
+    def _file_tail(self):
+        """(the payload of log.bin's last valid record or None, log.bin's size)."""
+        try:
+            f = self.fs.open(self.root + LOG_NAME, "rb")
+        except OSError:
+            return None, 0
+        try:
+            try:
+                size = f.seek(0, 2)
+                f.seek(size - _TAIL if size > _TAIL else 0)
+                data = f.read()
+            except (AttributeError, OSError):
+                data = f.read()
+                size = len(data)
+                data = data[-_TAIL:]
+        finally:
+            f.close()
+        frames, _ = _unframe_log(data)
+        return (frames[-1][1] if frames else None), size
+
+    def log_tail(self):
+        """(the payload of the log's last record or None, log.bin's size): the journal's
+        last record when it is newer than log.bin's."""
+        payload, size = self._file_tail()
+        if self.jr is not None and self.fold_phase <= 1:
+            for _pos, kind, body in self.jr.records():
+                if kind == J.KIND_LOG and (payload is None
+                                           or _newer(seq_of(body), seq_of(payload))):
+                    payload = body
+        return payload, size
+
     # ---- event log -----------------------------------------------------------------
     def append_log(self, record):
         """Append one record (bytes, at most LOG_MAX_RECORD). False (and `full`) when it
         could not be written; a torn record is skipped by read_log()."""
+        if self._journal_open():
+            if self.jr.append(J.KIND_LOG, record):
+                return self._ok()
+        if self.jr is not None:
+            self._spill()   # the journal's records go first: log.bin stays in order
         data = log_record(record)
         try:
             self._write(self.root + LOG_NAME, data, "ab")
@@ -372,8 +586,22 @@ class Store:
         return self._ok()
 
     def read_log(self):
-        """Yield the payloads of the valid log records in order. Bytes of torn or corrupt
-        records are skipped and counted in `self.log_dropped` (final once exhausted)."""
+        """Yield the payloads of the valid log records in order (log.bin's, then the
+        journal's it lacks). Bytes of torn or corrupt records in log.bin are skipped and
+        counted in `self.log_dropped` (final once exhausted)."""
+        jr = self.jr if self.fold_phase <= 1 else None
+        last = -1
+        for payload in self._read_file_log():
+            if jr is not None:
+                last = seq_of(payload)
+            yield payload
+        if jr is not None:
+            for _pos, kind, body in jr.records():
+                if kind == J.KIND_LOG and (last < 0 or _newer(seq_of(body), last)):
+                    last = seq_of(body)
+                    yield body
+
+    def _read_file_log(self):
         self.log_dropped = 0
         try:
             f = self.fs.open(self.root + LOG_NAME, "rb")
@@ -417,7 +645,13 @@ class Store:
                 pass
 
     def log_size(self):
-        """Bytes in the log file (0 when there is none)."""
+        """Bytes in the log file (0 when there is none), and the journal's log records."""
+        n = self._file_size()
+        if self.jr is not None and self.fold_phase <= 1:
+            n += self.jr.log_bytes
+        return n
+
+    def _file_size(self):
         try:
             f = self.fs.open(self.root + LOG_NAME, "rb")
         except OSError:
@@ -439,7 +673,11 @@ class Store:
                 pass
 
     def clear_log(self):
-        """Remove the log. True when it is gone."""
+        """Remove the log (the journal's records too: it is erased now). True when it is
+        gone."""
+        if self.jr is not None and not self.jr.empty():
+            self._state_to_slot()
+            self._erase_journal()
         path = self.root + LOG_NAME
         try:
             if self.fs.exists(path):

@@ -1,0 +1,121 @@
+"""Raw flash blocks for the journal (clockapp/journal.py) on the RP2040, kept out of
+littlefs's way by a file that owns them.
+
+MicroPython's rp2.Flash() reaches only the littlefs region, and littlefs uses all of it.
+So the blocks are reserved as a file, /journal.bin, written once through littlefs with
+0xFF in its data and a tag at the end of each block: b"CKJ1", a nonce, the block's index
+and the count. littlefs never moves a file's blocks unless the file is written, and this
+one never is again through littlefs, so the clock programs and erases them directly
+(rp2.Flash.writeblocks with an offset programs without erasing; ioctl 6 erases). The
+journal uses bytes [32, 4080) of each block: littlefs's skip-list pointers (at most 28
+bytes for the first 128 blocks of a file) stay at the front and the tag at the back.
+
+Reading /journal.bin through littlefs returns the journal's frames (littlefs keeps no
+checksum of file data). A NOR flash page may be programmed again where it is still 0xFF:
+the W25Q16 of a Pico allows it (bits only go from 1 to 0).
+"""
+
+import os
+import struct
+
+import rp2
+from micropython import const
+
+_BLOCK = const(4096)
+_TAG_AT = const(4080)
+_MAGIC = b"CKJ1"
+FIRST = const(32)
+LAST = const(4080)
+
+
+def _data_start(n):
+    """Where file data starts in the n-th block of a littlefs file (its pointers first)."""
+    if n == 0:
+        return 0
+    c = 0
+    while not (n >> c) & 1:
+        c += 1
+    return 4 * (c + 1)
+
+
+class ReservedFlash:
+    """The journal's raw device (clockapp/journal.py's interface) over /journal.bin's
+    blocks; make() finds them or reserves them. None where they cannot be had."""
+
+    def __init__(self, flash, blocks):
+        self.flash = flash
+        self.map = blocks           # journal block i -> flash block
+        self.blocks = len(blocks)
+        self.first = FIRST
+        self.last = LAST
+
+    def read(self, i, off, buf):
+        self.flash.readblocks(self.map[i], buf, off)
+
+    def program(self, i, off, page):
+        self.flash.writeblocks(self.map[i], page, off)
+
+    def erase(self, i):
+        self.flash.ioctl(6, self.map[i])
+
+    @classmethod
+    def make(cls, path, count):
+        flash = rp2.Flash()
+        blocks = _find(flash, path)
+        if blocks is None or len(blocks) != count:
+            blocks = _reserve(flash, path, count)
+        return cls(flash, blocks) if blocks is not None else None
+
+
+def _tag(nonce, n, count):
+    return _MAGIC + struct.pack("<IHH", nonce, n, count) + b"\xff" * 4
+
+
+def _find(flash, path):
+    """The flash blocks of the file's tags, in order, or None."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(_TAG_AT)
+            head = f.read(16)
+    except OSError:
+        return None
+    if len(head) != 16 or head[:4] != _MAGIC:
+        return None
+    nonce, _n, count = struct.unpack("<IHH", head[4:12])
+    found = [-1] * count
+    tag = bytearray(16)
+    for b in range(flash.ioctl(4, 0)):
+        flash.readblocks(b, tag, _TAG_AT)
+        if tag[:4] == _MAGIC:
+            t_nonce, n, t_count = struct.unpack("<IHH", tag[4:12])
+            if t_nonce == nonce and t_count == count and n < count:
+                if found[n] >= 0:
+                    return None     # two blocks with one tag: do not guess
+                found[n] = b
+    return found if min(found) >= 0 else None
+
+
+def _reserve(flash, path, count):
+    """Write the file anew (littlefs erases its blocks on the way); its blocks, or None."""
+    try:
+        os.remove(path)
+    except OSError:
+        pass
+    nonce = struct.unpack("<I", os.urandom(4))[0]
+    ff = b"\xff" * 256
+    try:
+        with open(path, "wb") as f:
+            for n in range(count):
+                left = _BLOCK - _data_start(n) - 16
+                while left:
+                    k = min(left, 256)
+                    f.write(ff[:k])
+                    left -= k
+                f.write(_tag(nonce, n, count))
+    except OSError:   # no room: no journal, the files take every write
+        try:
+            os.remove(path)
+        except OSError:
+            pass
+        return None
+    return _find(flash, path)

@@ -1,0 +1,191 @@
+"""A pre-erased flash journal: what a press writes, with no erase in the press's path.
+
+Why: littlefs erases a 4 KB block on almost every durable append (it copies a file's last
+block on write) and now and then to compact a directory, about 45 ms each with the
+RP2040's interrupts off; a lever pressed then waits (docs/FIRMWARE.md). Here the blocks are
+erased beforehand, while no clock runs, and a press only programs 256-byte pages (about
+0.7 ms each): its log record, and the game state as it changed.
+
+Portable: runs on MicroPython and CPython over a raw device `dev` (the board's), with
+    dev.blocks        number of blocks
+    dev.first, dev.last   the bytes of each block that are the journal's: [first, last),
+                      256-aligned pages partly outside it are read back and kept as they are
+    dev.read(i, off, buf)      fill buf from block i at byte off
+    dev.program(i, off, page)  program 256 bytes at a 256-aligned off (NOR: bits 1 -> 0
+                      only; bytes still 0xFF may be programmed later)
+    dev.erase(i)      block i to 0xFF
+
+The journal is a sequence of frames (clockcore/framing.py, magic b"JR") from the start
+of its first block, written in order and never overwritten; a power cut tears at most the
+last one, which fails its CRC. Each frame's payload is a kind byte and a body:
+    LOG   an event-log record's payload (clockcore/eventlog.py), as log.bin holds it
+    FULL  seq u32 LE + a game state (clockapp/gamestate.py)
+    DYN   seq u32 LE + base u32 LE + the state's changing fields: the 7 head bytes and the
+          27 times and counters that follow them, as int32 (a press or a running clock
+          changes only these); the rest is the FULL frame `base`'s
+Appends need a clean journal: nothing from `end` on but erased bytes, as checked at boot.
+Storage (clockapp/storage.py) folds it into log.bin and the state slots when no clock
+runs, then erases it block by block, the last first, so that a cut during the erases
+leaves a readable front and never a clean-looking one with old frames behind it.
+"""
+
+import struct
+
+from clockcore import const
+from clockcore.framing import HEADER_SIZE, MAX_RECORD, frame, frame_end
+
+MAGIC = b"JR"
+KIND_LOG = const(1)
+KIND_FULL = const(2)
+KIND_DYN = const(3)
+PAGE = const(256)
+
+# The game state's changing part (gamestate.py format 2): after the magic and version, a
+# 7-byte head and 9 + 2 x 9 int64; DYN keeps them as int32 (times in ms: 24 days).
+DYN_START = const(3)
+DYN_HEAD = const(7)
+DYN_INTS = const(27)
+DYN_END = const(3 + 7 + 27 * 8)
+_DYN_FMT = "<27i"
+_I32 = const(0x7FFFFFFF)
+_ERASED = b"\xff" * PAGE
+
+
+def dyn_of(payload):
+    """The changing fields of a game state as DYN bytes, or None when a value does not
+    fit an int32 (the FULL frame is written then)."""
+    if len(payload) < DYN_END:
+        return None
+    vals = struct.unpack("<27q", payload[DYN_START + DYN_HEAD:DYN_END])
+    for v in vals:
+        if v > _I32 or v < -_I32:
+            return None
+    return payload[DYN_START:DYN_START + DYN_HEAD] + struct.pack(_DYN_FMT, *vals)
+
+
+def apply_dyn(full, dyn):
+    """A whole game state: FULL's bytes with DYN's changing fields."""
+    vals = struct.unpack(_DYN_FMT, dyn[DYN_HEAD:])
+    return (full[:DYN_START] + dyn[:DYN_HEAD] + struct.pack("<27q", *vals)
+            + full[DYN_END:])
+
+
+class Journal:
+    def __init__(self, dev):
+        self.dev = dev
+        self.span = dev.last - dev.first    # journal bytes a block
+        self.size = dev.blocks * self.span
+        self.page = bytearray(PAGE)
+        self.end = 0          # where the next frame goes
+        self.clean = False    # appendable: all from `end` on is erased
+        self.frames = 0       # valid frames from the start
+        self.log_bytes = 0    # bytes of LOG frames' payloads and framing
+        self.erase_next = -1  # the next block to erase (counting down); -1: none
+        self.scan()
+
+    # ---- bytes at linear positions ---------------------------------------------------
+    def read(self, pos, n):
+        out = bytearray(n)
+        mv = memoryview(out)
+        k = 0
+        dev = self.dev
+        while k < n:
+            i, o = divmod(pos + k, self.span)
+            m = min(n - k, self.span - o)
+            dev.read(i, dev.first + o, mv[k:k + m])
+            k += m
+        return out
+
+    def _write(self, pos, data):
+        dev = self.dev
+        page = self.page
+        k = 0
+        n = len(data)
+        while k < n:
+            i, o = divmod(pos + k, self.span)
+            off = dev.first + o
+            base = off - off % PAGE
+            m = min(n - k, base + PAGE - off, self.span - o)
+            dev.read(i, base, page)
+            page[off - base:off - base + m] = data[k:k + m]
+            dev.program(i, base, page)
+            k += m
+
+    def _erased(self, pos):
+        """True when every byte from pos to the end is 0xFF."""
+        while pos < self.size:
+            n = min(PAGE, self.size - pos)
+            if self.read(pos, n) != _ERASED[:n]:
+                return False
+            pos += n
+        return True
+
+    # ---- frames ----------------------------------------------------------------------
+    def scan(self):
+        """Find the end of the valid frames and whether the rest is erased."""
+        self.frames = 0
+        self.log_bytes = 0
+        for _pos, kind, body in self.records():
+            self.frames += 1
+            if kind == KIND_LOG:
+                self.log_bytes += len(body) + HEADER_SIZE
+        self.end = self._next
+        self.clean = self._erased(self.end)
+        return self.clean
+
+    def records(self, pos=0):
+        """Yield (pos, kind, body) of the valid frames from pos (a frame's start), in
+        order; the end of the last one yielded is left in self._next."""
+        self._next = pos
+        head = HEADER_SIZE
+        while pos + head <= self.size:
+            h = self.read(pos, head)
+            if h[:2] != MAGIC:
+                return
+            n = h[2] | (h[3] << 8)
+            if n == 0 or n > MAX_RECORD or pos + head + n > self.size:
+                return
+            buf = h + self.read(pos + head, n)
+            if not frame_end(buf, 0, MAGIC):
+                return
+            self._next = pos + head + n
+            yield pos, buf[head], bytes(buf[head + 1:])
+            pos += head + n
+
+    def empty(self):
+        return self.clean and self.end == 0
+
+    def append(self, kind, body):
+        """Program one frame after the last; False when the journal is not clean or full."""
+        if not self.clean:
+            return False
+        data = frame(bytes((kind,)) + body, MAGIC)
+        if self.end + len(data) > self.size:
+            return False
+        self._write(self.end, data)
+        self.end += len(data)
+        self.frames += 1
+        if kind == KIND_LOG:
+            self.log_bytes += len(body) + HEADER_SIZE
+        return True
+
+    # ---- erasing, while no clock runs ------------------------------------------------
+    def start_erase(self):
+        """Forget every frame: the blocks are erased by erase_step(), the last first."""
+        self.clean = False
+        self.erase_next = self.dev.blocks - 1
+
+    def erase_step(self):
+        """Erase one block; True when the journal is clean again (checked)."""
+        if self.erase_next >= 0:
+            self.dev.erase(self.erase_next)
+            self.erase_next -= 1
+            if self.erase_next >= 0:
+                return False
+        self.end = 0
+        self.frames = 0
+        self.log_bytes = 0
+        self.clean = self._erased(0)
+        if not self.clean:   # a block that did not erase: try again from the top
+            self.erase_next = self.dev.blocks - 1
+        return self.clean

@@ -1,0 +1,166 @@
+# The pre-erased journal (clockapp/journal.py) and its place in storage (clockapp/storage.py):
+# a running game programs pages and never erases; the journal is folded into log.bin and
+# the state slots while no clock runs; a full one spills in order. Runs on CPython and on
+# the MicroPython unix port. Power cuts through it: test_app_sim.py.
+
+
+from simutil import fresh_dir
+
+from boards.sim import SimBoard, run_until
+from clockapp import gamestate as G
+from clockapp import journal as J
+from clockapp.app import App
+from clockapp.board import BTN_START, LEFT, RIGHT
+from clockapp.storage import LOG_NAME, Store
+from clockcore import engine as E
+from clockcore.eventlog import seq_of
+
+
+def _kinds(jr):
+    return [k for _p, k, _b in jr.records()]
+
+
+def _file_records(store):
+    return [bytes(p) for p in store._read_file_log()]
+
+
+def _files(board):
+    """The storage folder's files other than the journal, with their bytes."""
+    out = {}
+    for n in board.fs.listdir(board.root):
+        if n != "journal.bin":
+            with open(board.root + n, "rb") as f:
+                out[n] = f.read()
+    return out
+
+
+def _game(blocks, presses, t0=1000):
+    """A board with a journal of `blocks`, a game started and `presses` made 700 ms apart;
+    (board, app, the saved payloads)."""
+    board = SimBoard(fresh_dir(), journal_blocks=blocks)
+    app = App(board)
+    saved = []
+    real = app.store.save_state
+
+    def save(payload):
+        saved.append(bytes(payload))
+        return real(payload)
+
+    app.store.save_state = save
+    run_until(app, board, t0 * 1000)      # set-up: the boot's records folded, erased
+    assert not app.store.folding()
+    board.erases_at_start = board.flash.erases
+    board.files_at_start = _files(board)
+    board.press_buttons(BTN_START, t0 * 1000)
+    t = t0 + 500
+    for i in range(presses):
+        t += 700
+        board.press_lever(LEFT if i % 2 == 0 else RIGHT, t * 1000)
+    run_until(app, board, (t + 500) * 1000)
+    return board, app, saved
+
+
+def test_frames_are_found_again_and_a_torn_last_one_ends_the_journal():
+    board = SimBoard(fresh_dir(), journal_blocks=2)
+    jr = board.journal()
+    assert jr.clean and jr.end == 0 and jr.size == 2 * (4080 - 32)
+    bodies = [bytes([i]) * (40 + 97 * i) for i in range(12)]   # frames across pages, blocks
+    for b in bodies:
+        assert jr.append(J.KIND_LOG, b)
+    end = jr.end
+    again = SimBoard(board.root, journal_blocks=2).journal()
+    assert [b for _p, _k, b in again.records()] == bodies
+    assert again.clean and again.end == end and again.log_bytes == jr.log_bytes
+    # a frame torn by a cut: the journal ends before it, and is no longer appendable
+    board.fs.cut_after = board.fs.written + 300
+    try:
+        jr.append(J.KIND_LOG, b"x" * 600)
+        raise AssertionError("no cut")
+    except Exception as e:
+        assert type(e).__name__ == "PowerCut"
+    torn = SimBoard(board.root, journal_blocks=2).journal()
+    assert [b for _p, _k, b in torn.records()] == bodies
+    assert torn.end == end and not torn.clean and not torn.append(J.KIND_LOG, b"y")
+    # erased, the last block first, it is clean and empty again
+    torn.start_erase()
+    assert not torn.erase_step() and torn.erase_step()
+    assert torn.empty() and list(torn.records()) == []
+
+
+def test_a_running_game_programs_pages_and_never_erases():
+    board, app, saved = _game(8, 30)
+    store = app.store
+    assert app.clock.state == E.RUNNING and app.clock.moves == [15, 15]
+    assert board.flash.erases == board.erases_at_start and board.flash.programs > 30
+    assert _files(board) == board.files_at_start    # nothing through the file system
+    kinds = _kinds(store.jr)
+    assert kinds.count(J.KIND_FULL) == 1 and kinds.count(J.KIND_DYN) >= 30
+    # what a reboot reads is what was saved and logged, to the byte
+    records = [bytes(p) for p in store.read_log()]
+    again = Store(board.root, board.fs, SimBoard(board.root, journal_blocks=8).journal())
+    assert again.load_state() == saved[-1]
+    assert [bytes(p) for p in again.read_log()] == records
+    seqs = [seq_of(p) for p in records]
+    assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))
+
+
+def test_paused_the_journal_is_folded_into_the_files_then_erased():
+    board, app, saved = _game(8, 10)
+    records = [bytes(p) for p in app.store.read_log()]
+    board.press_buttons(BTN_START, board.t + 100000)       # pause
+    run_until(app, board, board.t + 3000000)
+    store = app.store
+    assert app.clock.state == E.PAUSED and not store.folding()
+    assert board.flash.erases == board.erases_at_start + 8 and store.jr.empty()
+    got = [bytes(p) for p in store.read_log()]
+    assert got[:len(records)] == records                     # the pause's own come after
+    assert _file_records(store) == got                       # all of it in log.bin, once
+    assert G.decode(store.load_state())[0].moves == [5, 5]
+    seq, _slot, payload = store._slots_best()
+    assert payload == store.load_state() and seq == store._state_seq
+    # playing on writes to the journal again
+    erases = board.flash.erases
+    board.press_buttons(BTN_START, board.t + 100000)
+    board.press_lever(LEFT, board.t + 900000)
+    run_until(app, board, board.t + 1500000)
+    assert app.clock.moves == [6, 5] and board.flash.erases == erases
+    assert J.KIND_LOG in _kinds(store.jr)
+
+
+def test_a_full_journal_spills_its_records_into_log_bin_in_order():
+    board, app, saved = _game(1, 40)           # one block: full after a dozen presses
+    store = app.store
+    assert app.clock.moves == [20, 20]
+    records = [bytes(p) for p in store.read_log()]
+    seqs = [seq_of(p) for p in records]
+    assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))   # none lost, none twice
+    assert store.fold_phase == 2 and _file_records(store) == records
+    assert G.decode(store.load_state())[0].moves == [20, 20]
+    assert store.load_state() == saved[-1]
+
+
+def test_a_value_past_int32_is_saved_whole_not_as_changed_fields():
+    board = SimBoard(fresh_dir(), journal_blocks=2)
+    store = Store(board.root, board.fs, board.journal())
+    app_board = SimBoard(fresh_dir())
+    clock = App(app_board).clock
+    p1 = G.encode(clock, {"spec": "x"})
+    clock.main[0] = 1 << 33          # 99 days: no int32
+    p2 = G.encode(clock, {"spec": "x"})
+    clock.main[0] = 5000
+    p3 = G.encode(clock, {"spec": "x"})
+    for p in (p1, p2, p3):
+        assert store.save_state(p)
+    assert _kinds(store.jr) == [J.KIND_FULL, J.KIND_FULL, J.KIND_DYN]
+    assert store.load_state() == p3
+    assert J.apply_dyn(p1, J.dyn_of(p3)) == p3
+
+
+def test_clearing_the_log_erases_the_journal_and_keeps_the_state():
+    board, app, saved = _game(4, 6)
+    store = app.store
+    board.press_buttons(BTN_START, board.t + 100000)
+    run_until(app, board, board.t + 300000)    # paused; the fold has begun, or not
+    assert store.clear_log()
+    assert store.jr.empty() and list(store.read_log()) == []
+    assert G.decode(store.load_state())[0].moves == [3, 3]
