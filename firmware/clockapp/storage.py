@@ -174,6 +174,7 @@ class Store:
         self._full_seq = -1     # the journal's last FULL state: its seq and unchanging part
         self._full_rest = None
         self.fold_phase = 0     # fold_step(): 0 idle, 1 log records, 2 state, 3 erasing
+        self.fold_bytes = None  # fold when the journal holds more (None: half its size)
         self._fold_pos = 0      # journal position the log copy goes on from
         mkdir = getattr(self.fs, "mkdir", None)
         if mkdir is not None and root not in ("", "/") and not self.fs.exists(root[:-1]):
@@ -444,9 +445,16 @@ class Store:
 
     # ---- the journal folded into the files -----------------------------------------
     def folding(self):
-        """True while the journal holds something to fold or erase (fold_step's work)."""
+        """True while fold_step has work: a fold begun, a journal that cannot take frames
+        (torn, or found not erased), or one past `fold_bytes`. Not sooner: an erase holds
+        the CPU 45 ms, and a START pressed during one would start the clock late by it."""
         jr = self.jr
-        return jr is not None and (self.fold_phase != 0 or not jr.empty())
+        if jr is None:
+            return False
+        if self.fold_phase != 0 or not jr.clean:
+            return True
+        limit = self.fold_bytes if self.fold_bytes is not None else jr.size // 2
+        return jr.end > limit
 
     def fold_step(self):
         """One step of folding the journal, for a pass with no clock running: copy a chunk

@@ -47,6 +47,7 @@ def _game(blocks, presses, t0=1000):
         return real(payload)
 
     app.store.save_state = save
+    app.store.fold_bytes = 0              # fold whatever it holds, when no clock runs
     run_until(app, board, t0 * 1000)      # set-up: the boot's records folded, erased
     assert not app.store.folding()
     board.erases_at_start = board.flash.erases
@@ -102,6 +103,17 @@ def test_a_running_game_programs_pages_and_never_erases():
     assert [bytes(p) for p in again.read_log()] == records
     seqs = [seq_of(p) for p in records]
     assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))
+
+
+def test_a_journal_under_half_full_is_not_folded_at_set_up():
+    # START is a polled button: pressed during an erase, the clock would start late
+    board = SimBoard(fresh_dir(), journal_blocks=8)
+    app = App(board)
+    run_until(app, board, 2000000)
+    assert app.clock.state == E.IDLE and app.store.jr.frames >= 2
+    assert not app.store.folding() and board.flash.erases == 0
+    app.store.fold_bytes = app.store.jr.end - 1
+    assert app.store.folding()
 
 
 def test_paused_the_journal_is_folded_into_the_files_then_erased():
