@@ -19,7 +19,8 @@ import os
 import struct
 
 import rp2
-from micropython import const
+
+from clockcore import const
 
 _BLOCK = const(4096)
 _TAG_AT = const(4080)

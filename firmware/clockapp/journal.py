@@ -20,9 +20,11 @@ of its first block, written in order and never overwritten; a power cut tears at
 last one, which fails its CRC. Each frame's payload is a kind byte and a body:
     LOG   an event-log record's payload (clockcore/eventlog.py), as log.bin holds it
     FULL  seq u32 LE + a game state (clockapp/gamestate.py)
-    DYN   seq u32 LE + base u32 LE + the state's changing fields: the 7 head bytes and the
-          27 times and counters that follow them, as int32 (a press or a running clock
-          changes only these); the rest is the FULL frame `base`'s
+    DYN   seq u32 LE + base u32 LE + the state's changing part against state `base` (the
+          one saved before it, FULL or DYN): its 7 head bytes, a u32 mask of which of the
+          27 times and counters after them changed, and those as int32. A press changes
+          about ten, a running clock's 10-second save three or four; the unchanging rest
+          (the control, its stages, meta) is the FULL frame's
 Appends need a clean journal: nothing from `end` on but erased bytes, as checked at boot.
 Storage (clockapp/storage.py) folds it into log.bin and the state slots when no clock
 runs, then erases it block by block, the last first, so that a cut during the erases
@@ -46,28 +48,54 @@ DYN_START = const(3)
 DYN_HEAD = const(7)
 DYN_INTS = const(27)
 DYN_END = const(3 + 7 + 27 * 8)
-_DYN_FMT = "<27i"
 _I32 = const(0x7FFFFFFF)
 _ERASED = b"\xff" * PAGE
 
 
-def dyn_of(payload):
-    """The changing fields of a game state as DYN bytes, or None when a value does not
-    fit an int32 (the FULL frame is written then)."""
-    if len(payload) < DYN_END:
+def _ints(payload):
+    return struct.unpack("<27q", payload[DYN_START + DYN_HEAD:DYN_END])
+
+
+def dyn_of(payload, prev):
+    """What changed from game state `prev` to `payload` as DYN bytes (head, mask, values),
+    or None when the unchanging part differs or a value does not fit an int32 (the FULL
+    frame is written then)."""
+    if len(payload) < DYN_END or len(prev) < DYN_END or payload[DYN_END:] != prev[DYN_END:]:
         return None
-    vals = struct.unpack("<27q", payload[DYN_START + DYN_HEAD:DYN_END])
-    for v in vals:
-        if v > _I32 or v < -_I32:
-            return None
-    return payload[DYN_START:DYN_START + DYN_HEAD] + struct.pack(_DYN_FMT, *vals)
+    new = _ints(payload)
+    old = _ints(prev)
+    mask = 0
+    out = []
+    for i in range(DYN_INTS):
+        v = new[i]
+        if v != old[i]:
+            if v > _I32 or v < -_I32:
+                return None
+            mask |= 1 << i
+            out.append(v)
+    return (payload[DYN_START:DYN_START + DYN_HEAD] + struct.pack("<I", mask)
+            + struct.pack("<%di" % len(out), *out))
 
 
-def apply_dyn(full, dyn):
-    """A whole game state: FULL's bytes with DYN's changing fields."""
-    vals = struct.unpack(_DYN_FMT, dyn[DYN_HEAD:])
-    return (full[:DYN_START] + dyn[:DYN_HEAD] + struct.pack("<27q", *vals)
-            + full[DYN_END:])
+def apply_dyn(prev, dyn):
+    """The game state that DYN bytes describe on state `prev`; ValueError when they do
+    not fit it."""
+    mask = struct.unpack("<I", dyn[DYN_HEAD:DYN_HEAD + 4])[0]
+    vals = list(_ints(prev))
+    n = 0
+    for i in range(DYN_INTS):
+        if mask & (1 << i):
+            n += 1
+    if mask >> DYN_INTS or len(dyn) != DYN_HEAD + 4 + 4 * n:
+        raise ValueError("journal: a bad state frame")
+    got = struct.unpack("<%di" % n, dyn[DYN_HEAD + 4:])
+    k = 0
+    for i in range(DYN_INTS):
+        if mask & (1 << i):
+            vals[i] = got[k]
+            k += 1
+    return (prev[:DYN_START] + dyn[:DYN_HEAD] + struct.pack("<27q", *vals)
+            + prev[DYN_END:])
 
 
 class Journal:

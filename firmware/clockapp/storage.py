@@ -171,8 +171,8 @@ class Store:
         self._state_slot = 1  # slot holding it (so the next save goes to slot 0)
         self._state_known = False
         self.jr = journal       # clockapp/journal.Journal, or None
-        self._full_seq = -1     # the journal's last FULL state: its seq and unchanging part
-        self._full_rest = None
+        self._prev_seq = -1     # the journal's last state (its seq and bytes): the next
+        self._prev = None       # DYN frame says what changed from it
         self.fold_phase = 0     # fold_step(): 0 idle, 1 log records, 2 state, 3 erasing
         self.fold_bytes = None  # fold when the journal holds more (None: half its size)
         self._fold_pos = 0      # journal position the log copy goes on from
@@ -354,24 +354,26 @@ class Store:
         return best_seq, best_slot, best
 
     def _journal_best(self):
-        """(seq, payload) of the journal's newest state, or (-1, None); remembers its
-        last FULL frame, on which the next DYN frames build."""
+        """(seq, payload) of the journal's newest state, or (-1, None): its last FULL
+        frame with the DYN frames after it applied in turn. Remembered: the next DYN frame
+        says what changed from it."""
         seq = -1
         best = None
-        full_seq = -1
-        full = None
         if self.jr is not None and self.fold_phase <= 2:   # 3: being erased
             for _pos, kind, body in self.jr.records():
                 if kind == J.KIND_FULL and len(body) > 4:
-                    full_seq = struct.unpack("<I", body[:4])[0]
-                    full = body[4:]
-                    seq, best = full_seq, full
-                elif kind == J.KIND_DYN and full is not None and len(body) > 8:
+                    seq = struct.unpack("<I", body[:4])[0]
+                    best = body[4:]
+                elif kind == J.KIND_DYN and best is not None and len(body) > 8:
                     s, base = struct.unpack("<II", body[:8])
-                    if base == full_seq:
-                        seq, best = s, J.apply_dyn(full, body[8:])
-        self._full_seq = full_seq
-        self._full_rest = full[J.DYN_END:] if full is not None else None
+                    if base == seq:     # else a chain broken: keep the last whole state
+                        try:
+                            best = J.apply_dyn(best, body[8:])
+                            seq = s
+                        except ValueError:
+                            pass
+        self._prev_seq = seq
+        self._prev = best
         return seq, best
 
     def load_state(self):
@@ -397,17 +399,14 @@ class Store:
             self.load_state()
         seq = (self._state_seq + 1) & 0xFFFFFFFF
         if self._journal_open():
-            dyn = None
-            if self._full_seq >= 0 and payload[J.DYN_END:] == self._full_rest:
-                dyn = J.dyn_of(payload)
+            dyn = J.dyn_of(payload, self._prev) if self._prev is not None else None
             if dyn is not None:
-                ok = self.jr.append(J.KIND_DYN, struct.pack("<II", seq, self._full_seq) + dyn)
+                ok = self.jr.append(J.KIND_DYN, struct.pack("<II", seq, self._prev_seq) + dyn)
             else:
                 ok = self.jr.append(J.KIND_FULL, struct.pack("<I", seq) + payload)
-                if ok:
-                    self._full_seq = seq
-                    self._full_rest = payload[J.DYN_END:]
             if ok:
+                self._prev_seq = seq
+                self._prev = bytes(payload)
                 self._state_seq = seq
                 return self._ok()
             self._spill()   # full: its log records into log.bin; the slots from now on
@@ -478,7 +477,7 @@ class Store:
             return True
         if jr.erase_step():
             self.fold_phase = 0
-            self._full_seq = -1
+            self._prev = None
         return True
 
     def _spill(self):
@@ -502,7 +501,7 @@ class Store:
             if jr.erase_step():
                 break
         self.fold_phase = 0
-        self._full_seq = -1
+        self._prev = None
 
     def _copy_logs(self, limit):
         """Append the journal's log records from _fold_pos on that log.bin lacks, about

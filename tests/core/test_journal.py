@@ -11,7 +11,7 @@ from clockapp import gamestate as G
 from clockapp import journal as J
 from clockapp.app import App
 from clockapp.board import BTN_START, LEFT, RIGHT
-from clockapp.storage import LOG_NAME, Store
+from clockapp.storage import Store
 from clockcore import engine as E
 from clockcore.eventlog import seq_of
 
@@ -140,14 +140,14 @@ def test_paused_the_journal_is_folded_into_the_files_then_erased():
 
 
 def test_a_full_journal_spills_its_records_into_log_bin_in_order():
-    board, app, saved = _game(1, 40)           # one block: full after a dozen presses
+    board, app, saved = _game(1, 100)          # one block: full after some 40 presses
     store = app.store
-    assert app.clock.moves == [20, 20]
+    assert app.clock.moves == [50, 50]
     records = [bytes(p) for p in store.read_log()]
     seqs = [seq_of(p) for p in records]
     assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))   # none lost, none twice
     assert store.fold_phase == 2 and _file_records(store) == records
-    assert G.decode(store.load_state())[0].moves == [20, 20]
+    assert G.decode(store.load_state())[0].moves == [50, 50]
     assert store.load_state() == saved[-1]
 
 
@@ -165,7 +165,22 @@ def test_a_value_past_int32_is_saved_whole_not_as_changed_fields():
         assert store.save_state(p)
     assert _kinds(store.jr) == [J.KIND_FULL, J.KIND_FULL, J.KIND_DYN]
     assert store.load_state() == p3
-    assert J.apply_dyn(p1, J.dyn_of(p3)) == p3
+    assert J.apply_dyn(p2, J.dyn_of(p3, p2)) == p3
+    assert J.dyn_of(p3, p1) == J.dyn_of(p3, p1) and len(J.dyn_of(p3, p1)) == 7 + 4 + 4
+    try:
+        J.apply_dyn(p1, J.dyn_of(p3, p1) + b"\x00")
+        raise AssertionError("a bad frame was applied")
+    except ValueError:
+        pass
+
+
+def test_a_running_clock_s_ten_second_save_is_a_small_frame():
+    board, app, saved = _game(8, 4)
+    jr = app.store.jr
+    end = jr.end
+    run_until(app, board, board.t + 10500000)     # no press: the 10 s save only
+    assert app.clock.state == E.RUNNING and _kinds(jr)[-1] == J.KIND_DYN
+    assert jr.end - end <= 48       # frame 8, kind 1, seq and base 8, head 7, mask 4, 5 ints
 
 
 def test_clearing_the_log_erases_the_journal_and_keeps_the_state():
