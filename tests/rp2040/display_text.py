@@ -19,7 +19,7 @@ from drivers import ssd1306 as OLED
 from drivers import tm1637 as TM
 
 TEXT_LEN = 8
-_CELL = 16       # pixels a character at 3x (5 * 3 + 1, rounded to the layout's 16)
+_CELL = 16       # pixels a character takes at 3x (5 * 3 + 1)
 _TOP = 24        # first row of the text (main area 16 + 8)
 _SCALE = 3
 
