@@ -45,6 +45,8 @@ _SEG_C = const(0x39)             # 'C'
 _SEG_S = const(0x6D)             # 'S'
 _SEG_D = const(0x5E)             # 'd'
 _ZERO = const(48)
+_UNIT_S = const(115)             # 's', 'm': a number's unit in a menu value ("+3s", "7m")
+_UNIT_M = const(109)
 
 # ASCII -> segments. Letters that 7 segments cannot draw (K M V W X) are blank; upper and
 # lower case map to the same shape where only one exists. '*' is the degree sign.
@@ -224,12 +226,7 @@ class TM1637Display:
         if view.test:
             seg[0] = seg[1] = seg[2] = seg[3] = 0xFF
         elif view.text_on:
-            t = view.text
-            n = len(t)
-            seg[0] = SEGMENTS[t[n - 4] & 0x7F]
-            seg[1] = SEGMENTS[t[n - 3] & 0x7F]
-            seg[2] = SEGMENTS[t[n - 2] & 0x7F]
-            seg[3] = SEGMENTS[t[n - 1] & 0x7F]
+            self._text(view.text)
         elif view.battery_low and view.alert:
             seg[0] = _SEG_B
             seg[1] = _SEG_A
@@ -254,6 +251,30 @@ class TM1637Display:
         shown[2] = seg[2]
         shown[3] = seg[3]
         self.tm.write(shown, 0)
+
+    def _text(self, t):
+        """view.text (8 characters, right-aligned) on 4 digits: its last four, except that
+        a ':' is the colon, not a digit's place ("   13:52" -> 13:52, not "3 52"); a number's
+        unit at the end is left out ("+3s" would read 35: 's' is a 5; "7m" -> 7); and the
+        menu's editing '*' before a 4-letter item, which the digits cut off, lights the
+        colon ("*PrSt" -> Pr:St)."""
+        seg = self._seg
+        i = len(t) - 1
+        if i >= 1 and (t[i] == _UNIT_S or t[i] == _UNIT_M) and _ZERO <= t[i - 1] <= _ZERO + 9:
+            i -= 1
+        colon = 0
+        k = 3
+        while k >= 0:
+            c = t[i] if i >= 0 else 32
+            i -= 1
+            if c == 58 and k == 1 and not colon:   # ':' between digits 1 and 2: the colon
+                colon = SEG_DOT
+                continue
+            seg[k] = SEGMENTS[c & 0x7F]
+            k -= 1
+        if i >= 0 and t[i] == 42:   # the '*' cut off: editing
+            colon = SEG_DOT
+        seg[1] |= colon
 
     def _moment(self, view):
         """What the moment shows (see the class); False: nothing, the time stays."""

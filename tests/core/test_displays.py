@@ -218,6 +218,26 @@ def test_tm1637_flag_and_text():
     assert shown(bus, d, view(text_on=True, text=b"   88-*b")) == [0x7F, 0x40, 0x63, 0x7C]
 
 
+def test_tm1637_menu_values_read_right_on_four_digits():
+    # The menus write 8 characters for every display; the module shows what it can of
+    # them without misreading: a ':' is its colon, not a digit's place (the arbiter's tImE
+    # of 13:52 read "3 52"); a number's unit is left out (an increment "+3s" read "35",
+    # 's' being a 5); the editing '*' before a 4-letter item, cut off, lights the colon.
+    bus, d = tm_display()
+    assert shown(bus, d, view(text_on=True, text=b"   13:52")) == [0x06, 0x4F | 0x80, 0x6D, 0x5B]
+    assert shown(bus, d, view(text_on=True, text=b"    3:52")) == [0x00, 0x4F | 0x80, 0x6D, 0x5B]
+    assert shown(bus, d, view(text_on=True, text=b"   90:00")) == [0x6F, 0x3F | 0x80, 0x3F, 0x3F]
+    assert shown(bus, d, view(text_on=True, text=b"     +3s")) == [0x00, 0x00, 0x00, 0x4F]
+    assert shown(bus, d, view(text_on=True, text=b"    +10s")) == [0x00, 0x00, 0x06, 0x3F]
+    assert shown(bus, d, view(text_on=True, text=b"      7m")) == [0x00, 0x00, 0x00, 0x07]
+    assert shown(bus, d, view(text_on=True, text=b"    PrSt")) == [0x73, 0x50, 0x6D, 0x78]
+    assert shown(bus, d, view(text_on=True, text=b"   *PrSt")) == [0x73, 0x50 | 0x80, 0x6D, 0x78]
+    # what fits is drawn as before: the '*' of a shorter item, words ending in S
+    assert shown(bus, d, view(text_on=True, text=b"    *SEt")) == [0x63, 0x6D, 0x79, 0x78]
+    assert shown(bus, d, view(text_on=True, text=b"    SEcS")) == [0x6D, 0x79, 0x58, 0x6D]
+    assert shown(bus, d, view(text_on=True, text=b"     1-0")) == [0x00, 0x06, 0x40, 0x3F]
+
+
 def test_tm1637_low_battery():
     bus, d = tm_display()
     # the alert moment: "bAtt" instead of the time
