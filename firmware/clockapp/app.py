@@ -371,7 +371,10 @@ class App:
         if lk is None and self.serial_port is not None and self.serial_port.any():
             lk = self.link
         if lk is not None:
-            lk.poll()
+            # A lever edge waiting: the press is shown first, the request waits a pass
+            # (capped as flash is: a chattering lever cannot starve the host).
+            if not self.edge_first():
+                lk.poll()
             sp = self.serial_port
             if sp is not None and sp.queued:   # replies not sent yet: what the port takes now
                 sp.drain()
@@ -387,7 +390,7 @@ class App:
         # pass takes that press and shows it before anything more goes to flash.
         if self.flash_off:
             pass  # critical battery: the last save is done
-        elif self.ring.pending() and self.flash_waits < _FLASH_WAITS_MAX:
+        elif self.edge_first():
             self.flash_waits += 1  # an edge came in during this pass: show it first
         elif self.log_n and not self.flushed:
             self.flush()
@@ -402,6 +405,11 @@ class App:
         if not self.ring.pending():
             self.flash_waits = 0
         b.feed_watchdog()
+
+    def edge_first(self):
+        """A lever edge waits (and has not waited _FLASH_WAITS_MAX passes): what is slow,
+        flash and a host's request, waits for the pass that shows its press."""
+        return self.ring.pending() and self.flash_waits < _FLASH_WAITS_MAX
 
     def run(self):
         b = self.board

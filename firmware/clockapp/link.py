@@ -162,6 +162,9 @@ class Link:
                         self._drop(P.E_TOO_LONG, "a request is at most %d bytes" % P.LINE_MAX)
                         return
                     if self.n:
+                        if self.app.edge_first():    # an edge came in: its press first
+                            self.cpos = i - 1        # this line ends here next pass
+                            return
                         self.cpos = i
                         n = self.n
                         self.n = 0

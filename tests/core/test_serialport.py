@@ -216,3 +216,33 @@ def test_the_link_loads_at_boot_where_the_board_has_room_else_at_the_first_byte(
         run_until(app, board, 100000)
         assert app._link is not None
         assert _replies(port.out) == [1]
+
+
+def test_a_request_waits_for_the_press_of_an_edge_that_came_in_during_the_pass():
+    # The edge's interrupt fires after the pass read the levers (here: as it reads the
+    # buttons): the host's request (slow on a board) waits one pass, the press comes first.
+    port = FakePort()
+    board, app = _app(port)
+    board.press_buttons(BTN_START, 100000)
+    run_until(app, board, 300000)
+    assert app.clock.state == E.RUNNING and app.clock.turn == E.WHITE
+    lever = app.lever_of_side(E.WHITE)
+    real = board.read_buttons
+    fired = []
+
+    def read_buttons():
+        if not fired:
+            fired.append(1)
+            board.press_lever(lever, board.t)
+            board.advance_to(board.t)    # its interrupt, now
+        return real()
+
+    board.read_buttons = read_buttons
+    _request(port, 1, "status")
+    app.step()
+    assert app.ring.pending() and port.out == b"" and app.link.requests == 0
+    app.step()                            # the press, then the request, in this pass
+    assert app.clock.turn == E.BLACK and app.clock.moves[E.WHITE] == 1
+    assert app.link.requests == 1
+    run_until(app, board, board.t + 20000)
+    assert _replies(port.out) == [1]
