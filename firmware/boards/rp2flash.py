@@ -96,13 +96,28 @@ def _find(flash, path):
     return found if min(found) >= 0 else None
 
 
+def _old_nonce(path):
+    try:
+        with open(path, "rb") as f:
+            f.seek(_TAG_AT)
+            head = f.read(16)
+        return struct.unpack("<I", head[4:8])[0] if head[:4] == _MAGIC else -1
+    except (OSError, ValueError):
+        return -1
+
+
 def _reserve(flash, path, count):
-    """Write the file anew (littlefs erases its blocks on the way); its blocks, or None."""
+    """Write the file anew (littlefs erases its blocks on the way); its blocks, or None.
+    The nonce differs from the file's it replaces: that file's blocks, free now but not
+    erased, must never pass for this one's."""
+    old = _old_nonce(path)
     try:
         os.remove(path)
     except OSError:
         pass
     nonce = struct.unpack("<I", os.urandom(4))[0]
+    if nonce == old:
+        nonce = (nonce + 1) & 0xFFFFFFFF
     ff = b"\xff" * 256
     try:
         with open(path, "wb") as f:
