@@ -18,7 +18,7 @@ the W25Q16 of a Pico allows it (bits only go from 1 to 0).
 import os
 import struct
 
-import rp2
+import rp2  # type: ignore[import-not-found, unused-ignore]  # the RP2040 only (esp32 stubs: none)
 
 from clockcore import const
 
