@@ -106,6 +106,7 @@ class App:
     def __init__(self, board):
         self.board = board
         self.store = storage.Store(board.storage_root(), board.storage_fs(), board.journal())
+        self.store.feed = board.feed_watchdog
         self.settings = Settings()
         self.settings.load(self.store.load_json("settings.json", {}))
         self.ring = LeverRing()

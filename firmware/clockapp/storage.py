@@ -175,6 +175,7 @@ class Store:
         self._prev = None       # DYN frame says what changed from it
         self.fold_phase = 0     # fold_step(): 0 idle, 1 log records, 2 state, 3 erasing
         self.fold_bytes = None  # fold when the journal holds more (None: half its size)
+        self.feed = None        # called between the erases of a whole journal (watchdog)
         self._fold_pos = 0      # journal position the log copy goes on from
         mkdir = getattr(self.fs, "mkdir", None)
         if mkdir is not None and root not in ("", "/") and not self.fs.exists(root[:-1]):
@@ -494,12 +495,16 @@ class Store:
         self.fold_phase = 2
 
     def _erase_journal(self):
-        """Erase the whole journal now (a log or state cleared by the host: no clock runs)."""
+        """Erase the whole journal now (a log or state cleared by the host: no clock runs;
+        48 erases, ~2 s, up to 400 ms each by the flash's data sheet: the watchdog is fed
+        between them)."""
         jr = self.jr
         jr.start_erase()
         for _ in range(2 * jr.dev.blocks):
             if jr.erase_step():
                 break
+            if self.feed is not None:
+                self.feed()
         self.fold_phase = 0
         self._prev = None
 

@@ -186,8 +186,12 @@ def test_a_running_clock_s_ten_second_save_is_a_small_frame():
 def test_clearing_the_log_erases_the_journal_and_keeps_the_state():
     board, app, saved = _game(4, 6)
     store = app.store
+    store.fold_bytes = store.jr.size           # not folded in the pause: all in the journal
     board.press_buttons(BTN_START, board.t + 100000)
-    run_until(app, board, board.t + 300000)    # paused; the fold has begun, or not
+    run_until(app, board, board.t + 300000)
+    assert app.clock.state == E.PAUSED and not store.jr.empty()
+    fed = board.watchdog_fed
     assert store.clear_log()
     assert store.jr.empty() and list(store.read_log()) == []
+    assert board.watchdog_fed - fed >= 3       # between the 4 erases
     assert G.decode(store.load_state())[0].moves == [3, 3]
