@@ -1,11 +1,11 @@
 """A game played on the emulated clock by lever edges, and what `chessclock simulate` says
 it must show, for any control (stages, a flag). Used by test_board_games.py.
 
-The checks that read the displays (sample, check_frames, wait_ready) are test_board.py's:
-they only ask a game for `t0` and `remaining(side, us)`.
+test_board.py's check_frames and wait_ready are used as they are (they only ask a game for
+`t0` and `remaining(side, us)`); `sample` here reads the instant from the state itself.
 """
 
-from displays import simulate, ssd1306_ram
+from displays import expected, fmt_time, shown, simulate, ssd1306_ram
 
 WHITE, BLACK = "white", "black"
 OTHER = {WHITE: BLACK, BLACK: WHITE}
@@ -20,11 +20,11 @@ class StagedGame:
     telescope). The game stops at the first press after a flag (the flagged side pressing
     too late, which the clock must ignore): `flag` is simulate's flag event, or None."""
 
-    def __init__(self, control, t0_us, thinks):
+    def __init__(self, control, thinks):
         self.control = control
-        self.t0 = t0_us
-        self.presses = [(t0_us, "right", BLACK)]  # Black's press starts White's clock
-        t, side = t0_us, WHITE
+        self.t0 = 0
+        self.presses = [(0, "right", BLACK)]  # Black's press starts White's clock
+        t, side = 0, WHITE
         for th in thinks:
             t += th * 1000
             self.presses.append((t, "left" if side == WHITE else "right", side))
@@ -38,6 +38,12 @@ class StagedGame:
                 self.events = self._simulate()
         self.final = self.events[-1]
         assert self.final["type"] == "final", self.final
+
+    def place(self, t0_us):
+        """Put the game at emulated instant t0_us (Black's starting press)."""
+        self.presses = [(us - self.t0 + t0_us, lever, side) for us, lever, side in self.presses]
+        self.t0 = t0_us
+        return self
 
     def ms(self, us):
         return round((us - self.t0) / 1000)
@@ -55,8 +61,12 @@ class StagedGame:
                    and e["t_ms"] <= self.flag["t_ms"])
 
     def play(self, clk, bounce=(300, 900)):
+        """Schedule every press. The emulator runs on its own while ops come in: the first
+        press must still lie ahead once all are scheduled (place the game with a margin)."""
         for us, lever, _ in self.presses:
             clk.press(lever, at=us, hold=60_000, bounce=bounce)
+        now = clk.now()
+        assert now < self.t0, "presses scheduled too late: now %d us, start %d" % (now, self.t0)
 
     def state_at(self, t_ms):
         """(the last event with times at or before t_ms, the side running after it)."""
@@ -83,6 +93,20 @@ class StagedGame:
         if running == side:
             ms -= t - last["t_ms"]
         return max(0, int(round(ms)))
+
+
+def sample(game, clk, at_us, kinds):
+    """At `at_us` (or the instant the state was read, which may be later: the emulator
+    does not wait for the test): each display's time equals simulate's there, allowing
+    the display a lag of 30 ms and the engine's ms line a phase of 2 ms."""
+    clk.run_until(at_us)
+    st = clk.state()
+    for i, side in ((0, WHITE), (1, BLACK)):
+        got = shown(st["displays"][i])
+        want = {expected(fmt_time(game.remaining(side, st["us"] - d)), kinds[i])
+                for d in (-2000, 0, 30_000)}
+        assert got in want, "%s at %d us: %r, simulate %r" % (side, st["us"], got, want)
+    return st
 
 
 def flag_shown(snap):

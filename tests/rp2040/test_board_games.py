@@ -27,12 +27,15 @@ import random
 import pytest
 from displays import expected, fmt_time, shown
 from emu import EmuClock
-from game import BLACK, OTHER, WHITE, StagedGame, flag_shown
-from test_board import STAMP_MS, check_frames, sample, wait_ready
+from game import BLACK, OTHER, WHITE, StagedGame, flag_shown, sample
+from test_board import STAMP_MS, check_frames, wait_ready
 
 pytestmark = pytest.mark.board_long
 
 WAIT = ("--timeout", "600")  # wall seconds for a reply (the emulator is slow, see above)
+# The emulator does not wait for the test: scheduling a game's ~120 presses takes some wall
+# time, so the game starts this far (emulated) after the clock is ready.
+LEAD_US = 2_000_000
 
 BLITZ = "fide-blitz"
 CLASSICAL = "1m/5+3s, 30s+3s"
@@ -141,9 +144,10 @@ def test_blitz_game_to_a_flag_matches_simulate_and_stays_silent(deployed, tmp_pa
     board, image, _ = deployed
     with EmuClock(board, workdir=tmp_path) as clk:
         clk.boot(image)
+        game = StagedGame(BLITZ, blitz_thinks())  # simulate first: the emulator runs meanwhile
         ready = wait_ready(clk, "3:00" if board == "pico-ssd1306" else "300")
         kinds = [d["type"] for d in clk.state()["displays"]]
-        game = StagedGame(BLITZ, ready + 300_000, blitz_thinks())
+        game.place(ready + LEAD_US)
         assert game.flag is not None and game.flag["side"] == WHITE
         assert game.moves_at_flag() >= 100  # a whole game: 50+ moves each
         play_and_check(clk, game, kinds)
@@ -163,9 +167,10 @@ def test_classical_game_with_stages_matches_simulate(deployed, tmp_path, monkeyp
         r = clk.chessclock("set", CLASSICAL, "--yes", "--port", clk.serial(), *WAIT,
                            timeout=3000)
         assert "1 min" in r.stdout, r.stdout
+        game = StagedGame(CLASSICAL, classical_thinks())
         ready = wait_ready(clk, "1:00" if board == "pico-ssd1306" else "100")
         kinds = [d["type"] for d in clk.state()["displays"]]
-        game = StagedGame(CLASSICAL, ready + 300_000, classical_thinks())
+        game.place(ready + LEAD_US)
         stages = [e for e in game.events if e["type"] == "stage"]
         assert [(e["side"], e["added_ms"]) for e in stages] == [(WHITE, 30000),
                                                                  (BLACK, 30000)]
