@@ -352,11 +352,15 @@ export class Buzzer {
     this.b = pin & 1;
     this.sounding = false;
     this.changes = []; // [us, on]
-    const orig = ch.writeRegister.bind(ch);
-    ch.writeRegister = (offset, value) => {
+    // Every write to the PWM block (a channel's CSR/CC, or the EN register that enables
+    // slices together): rp2040js' PWMChannel has a setter for `en` but no getter, so the
+    // enable bit is read from its CSR (bit 0).
+    const pwm = pico.mcu.pwm;
+    const orig = pwm.writeUint32.bind(pwm);
+    pwm.writeUint32 = (offset, value) => {
       orig(offset, value);
       const duty = this.b ? ch.cc >>> 16 : ch.cc & 0xffff;
-      const on = !!ch.en && duty > 0;
+      const on = !!(ch.csr & 1) && duty > 0;
       if (on !== this.sounding) {
         this.sounding = on;
         this.changes.push([pico.micros, on]);
