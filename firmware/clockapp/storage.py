@@ -68,7 +68,6 @@ import json
 import os
 import struct
 
-from clockapp import journal as J
 from clockcore import const
 from clockcore.eventlog import seq_of
 from clockcore.framing import HEADER_SIZE as LOG_HEADER_SIZE
@@ -361,6 +360,7 @@ class Store:
         seq = -1
         best = None
         if self.jr is not None and self.fold_phase <= 2:   # 3: being erased
+            from clockapp import journal as J  # loaded already: the board made the journal
             for _pos, kind, body in self.jr.records():
                 if kind == J.KIND_FULL and len(body) > 4:
                     seq = struct.unpack("<I", body[:4])[0]
@@ -400,6 +400,7 @@ class Store:
             self.load_state()
         seq = (self._state_seq + 1) & 0xFFFFFFFF
         if self._journal_open():
+            from clockapp import journal as J  # loaded already: the board made the journal
             dyn = J.dyn_of(payload, self._prev) if self._prev is not None else None
             if dyn is not None:
                 ok = self.jr.append(J.KIND_DYN, struct.pack("<II", seq, self._prev_seq) + dyn)
@@ -517,6 +518,7 @@ class Store:
         last = self._fold_last
         pos = self._fold_pos
         done = True
+        from clockapp import journal as J  # loaded already: the board made the journal
         for at, kind, body in self.jr.records(self._fold_pos):
             if n >= limit:
                 done = False
@@ -575,6 +577,7 @@ class Store:
         last record when it is newer than log.bin's."""
         payload, size = self._file_tail()
         if self.jr is not None and self.fold_phase <= 1:
+            from clockapp import journal as J  # loaded already: the board made the journal
             for _pos, kind, body in self.jr.records():
                 if kind == J.KIND_LOG and (payload is None
                                            or _newer(seq_of(body), seq_of(payload))):
@@ -586,6 +589,7 @@ class Store:
         """Append one record (bytes, at most LOG_MAX_RECORD). False (and `full`) when it
         could not be written; a torn record is skipped by read_log()."""
         if self._journal_open():
+            from clockapp import journal as J  # loaded already: the board made the journal
             if self.jr.append(J.KIND_LOG, record):
                 return self._ok()
         if self.jr is not None:
@@ -608,6 +612,7 @@ class Store:
                 last = seq_of(payload)
             yield payload
         if jr is not None:
+            from clockapp import journal as J  # loaded already: the board made the journal
             for _pos, kind, body in jr.records():
                 if kind == J.KIND_LOG and (last < 0 or _newer(seq_of(body), last)):
                     last = seq_of(body)
