@@ -164,7 +164,7 @@ hall: $(STAMP) hall-deps
 # tests/rp2040/): node + npm (rp2040js from the npm registry, package-lock.json) and socat
 # (installed from Debian when missing). board-test is the quick tier `make test` runs (the
 # pico-tm1637 build: deploy over mpremote/pty, boot, a short game against simulate, status,
-# 3 power cuts; ~7 min on a busy 2-core machine); test-board runs every board test on both Pico builds, with
+# ~4 min; the 3 power cuts are test-board's, which CI runs); test-board runs every board test on both Pico builds, with
 # RP2040_CUTS power cuts per build (default 200).
 socat:
 	@command -v socat >/dev/null || { \

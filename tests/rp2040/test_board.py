@@ -2,9 +2,10 @@
 
 Quick tier (make test): the vendored files, deploy + verify through mpremote over a pty,
 boot from main.py, a short game played by lever edges and checked against `chessclock
-simulate` to the displayed digit, LEDs, the host's `chessclock status`, a few power cuts.
-Long tier (make test-board, marked board_long): RP2040_CUTS power cuts per build, most of
-them inside flash operations, each checked by status and `log pull` + `log verify`.
+simulate` to the displayed digit, LEDs, the host's `chessclock status`.
+Long tier (make test-board, marked board_long): 3 power cuts (CI runs them, .ci/run's
+BOARD_K), and RP2040_CUTS power cuts per build, most of them inside flash operations, each
+checked by status and `log pull` + `log verify`.
 """
 
 import hashlib
@@ -239,6 +240,8 @@ def power_cuts(deployed, tmp_path, n, seed):
     return inside
 
 
+# In the long tier since the journal (2.5-3.5 min of make test's 15): CI runs it there.
+@pytest.mark.board_long
 def test_a_few_power_cuts_come_back_paused_with_saved_times(deployed, tmp_path):
     power_cuts(deployed, tmp_path, 3, seed=1)
 
