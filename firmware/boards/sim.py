@@ -26,11 +26,14 @@ class SimDisplay:
         self.view = None
         self.renders = 0
         self.drawn_at = -1      # board time (us) of the last render
+        self.order = -1         # the board's render count at the last render (which first)
 
     def render(self, view):
         self.view = view
         self.renders += 1
         self.drawn_at = self.board.t
+        self.board.renders += 1
+        self.order = self.board.renders
 
     def text(self):
         v = self.view
@@ -194,6 +197,7 @@ class SimBoard(Board):
         self.mask = period - 1
         self.tick0 = tick0
         self.t = 0                  # simulated microseconds since the board started
+        self.renders = 0            # displays drawn so far (SimDisplay.order)
         self.on_lever = None
         self.levers = 0             # bits: levers closed now
         self.buttons = 0

@@ -558,7 +558,13 @@ class App:
         idle = c.state == E.IDLE
         if self.restore_failed and not idle:  # a game started: "Err rESt" has been seen
             self.restore_failed = False
-        for lever in LEVERS:
+        # The side that waits is drawn first: after a press, that is the time the player
+        # who pressed looks at (with its increment), a whole display's bus time sooner.
+        first = LEFT
+        if c.state == E.RUNNING:
+            first = self.lever_of_side(1 - c.turn)
+        for k in LEVERS:
+            lever = first ^ k
             side = self.side_of_lever(lever)
             v = self.views[lever]
             changed = force
@@ -610,10 +616,10 @@ class App:
                     self.displays[lever].draw(v)
                 else:
                     self.displays[lever].render(v)
-        if self.two_phase[LEFT]:
-            self.displays[LEFT].finish()
-        if self.two_phase[RIGHT]:
-            self.displays[RIGHT].finish()
+        if self.two_phase[first]:
+            self.displays[first].finish()
+        if self.two_phase[1 - first]:
+            self.displays[1 - first].finish()
 
     def _time(self, v, c, side):
         s = self.scratch

@@ -108,34 +108,41 @@ class TM1637:
         sleep_us(self._delay)
 
     def _byte(self, b):
-        released = False
+        # Locals: each attribute lookup is a few us of bytecode on the M0+, and a bit here
+        # costs ~70 us on the emulated RP2040 (the bus, not the chip, sets the pace).
+        dio = self.dio
+        clk = self.clk
+        d = self._delay
         i = 0
         while i < 8:  # LSB first; DIO set while CLK is low, sampled on the rising edge
-            self.dio.value(b & 1)
-            sleep_us(self._delay)
-            self.clk.value(1)
-            sleep_us(self._delay)
-            if i == 7 and b & 1:
-                # Last bit high: let go of DIO now (the pull-up keeps the line high, so
-                # this is no STOP), so it is not driven high when the chip pulls it low.
-                self.dio.init(self._in)
-                released = True
-            self.clk.value(0)
+            dio.value(b & 1)
+            sleep_us(d)
+            clk.value(1)
+            sleep_us(d)
+            if i == 7:
+                # Let go of DIO before the 8th falling edge, from which the chip pulls it
+                # low (ACK). A last bit high: now (the pull-up keeps the line high, so this
+                # is no STOP); a last bit low: only after that edge (released now, the line
+                # would rise while CLK is high: a STOP).
+                if b & 1:
+                    dio.init(self._in)
+                    clk.value(0)
+                else:
+                    clk.value(0)
+                    dio.init(self._in)
+            else:
+                clk.value(0)
             b >>= 1
             i += 1
-        # ACK: the chip holds DIO low from the 8th falling edge to the 9th. A last bit low
-        # is let go only now (before, the line would rise while CLK is high: a STOP).
-        if not released:
-            self.dio.init(self._in)
-        sleep_us(self._delay)
-        self.clk.value(1)
-        sleep_us(self._delay)
-        if self.dio.value() and self.nacks < 0x3FFFFFF:
+        sleep_us(d)
+        clk.value(1)
+        sleep_us(d)
+        if dio.value() and self.nacks < 0x3FFFFFF:
             self.nacks += 1
-        self.clk.value(0)
-        sleep_us(self._delay)
-        self.dio.value(0)  # drive low again (CLK is low, so this is no condition)
-        self.dio.init(self._out)
+        clk.value(0)
+        sleep_us(d)
+        dio.value(0)  # drive low again (CLK is low, so this is no condition)
+        dio.init(self._out)
 
     def _command(self, cmd):
         self._start()
@@ -143,18 +150,24 @@ class TM1637:
         self._stop()
 
     # ---- API -------------------------------------------------------------------------
-    def write(self, segments, pos=0):
-        """Write the segment bytes of bytearray `segments` from digit `pos` on."""
-        self._command(TM1637_CMD_DATA)
+    def write(self, segments, pos=0, n=-1, setup=True):
+        """Write n (all: -1) segment bytes of bytearray `segments` from digit `pos` on.
+        setup=False sends the address frame alone: the chip keeps the data command and
+        the display control from the last write (datasheet: "command or data transferred
+        before remain effective"), so a write in a hurry costs 5 bytes on the wire, not 7."""
+        if setup:
+            self._command(TM1637_CMD_DATA)
         self._start()
         self._byte(TM1637_CMD_ADDR | (pos & 7))
-        n = len(segments)
+        if n < 0:
+            n = len(segments)
         i = 0
         while i < n:
             self._byte(segments[i])
             i += 1
         self._stop()
-        self._command(TM1637_CMD_CTRL | TM1637_DISPLAY_ON | self._brightness)
+        if setup:
+            self._command(TM1637_CMD_CTRL | TM1637_DISPLAY_ON | self._brightness)
 
     def brightness(self, v=None):
         """Set brightness 0..7 (0 is dim, not off); with no argument, return it."""
@@ -216,6 +229,8 @@ class TM1637Display:
         self._seg = bytearray(4)    # being composed
         self._shown = bytearray(4)  # what the module holds
         self._version = -1
+        # what the module holds from each digit on, made once: a short write allocates nothing
+        self._from = tuple(memoryview(self._shown)[k:] for k in range(4))
         self.tm.write(self._shown, 0)  # blank
 
     def render(self, view):
@@ -243,14 +258,28 @@ class TM1637Display:
             if view.battery_low and self.dots:
                 seg[3] |= SEG_DOT
         shown = self._shown
-        if (seg[0] == shown[0] and seg[1] == shown[1] and seg[2] == shown[2]
-                and seg[3] == shown[3]):
+        first = 0
+        while first < 4 and seg[first] == shown[first]:
+            first += 1
+        if first == 4:
             return
+        last = 3
+        while seg[last] == shown[last]:
+            last -= 1
         shown[0] = seg[0]
         shown[1] = seg[1]
         shown[2] = seg[2]
         shown[3] = seg[3]
-        self.tm.write(shown, 0)
+        if view.running or view.paused or view.idle or view.flag or view.test \
+                or view.text_on:
+            self.tm.write(shown, 0)
+        else:
+            # The side that waits while the other's clock runs: the digits of a press
+            # (the time with its increment), shown first. Only the digits that changed,
+            # without the set-up frames; this side's next turn writes everything again
+            # (running: the whole module each second), which also restores a module that
+            # lost its set-up (a reset on its own supply).
+            self.tm.write(self._from[first], first, last - first + 1, False)
 
     def _text(self, t):
         """view.text (8 characters, right-aligned) on 4 digits: its last four, except that

@@ -41,6 +41,24 @@ def test_press_is_charged_at_the_lever_instant_and_the_display_switches():
     assert board.right.drawn_at - 5000321 <= 1000
 
 
+def test_the_side_that_pressed_is_drawn_first():
+    # Its time with the increment is what the player who pressed looks at; the other
+    # display (whose clock now runs) follows in the same pass.
+    board, app = boot()
+    start(board, app, 1000)
+    board.press_lever(RIGHT, 5000321)   # Black's lever while White runs: ignored, no pass
+    board.press_lever(LEFT, 6000321)    # White presses
+    until(app, board, 6002)             # the pass that takes it
+    assert app.clock.turn == E.BLACK
+    assert board.left.drawn_at == board.right.drawn_at       # one pass
+    assert board.left.order < board.right.order
+    board.press_lever(RIGHT, 7000321)   # Black presses
+    until(app, board, 7002)
+    assert app.clock.turn == E.WHITE
+    assert board.left.drawn_at == board.right.drawn_at
+    assert board.right.order < board.left.order
+
+
 def test_bounce_train_makes_one_press_at_the_first_edge():
     board, app = boot()
     start(board, app, 1000)

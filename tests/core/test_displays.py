@@ -94,6 +94,18 @@ class Bus:
     def read(self, name):
         return self.dio() if name == "dio" else self._clk_level()
 
+    def digits(self):
+        """The chip's first 4 digits after the frames so far (auto-increment writes)."""
+        mem = [0] * 6
+        for f in self.frames:
+            if f and f[0] & 0xC0 == 0xC0:
+                a = f[0] & 7
+                for b in f[1:]:
+                    if a < 6:
+                        mem[a] = b
+                    a += 1
+        return mem[:4]
+
 
 class FakePin:
     IN = 0
@@ -149,11 +161,15 @@ def shown(bus, d, v):
     assert bus.errors == [], bus.errors
     if not new:
         return None
-    assert len(new) == 3, new
-    assert new[0] == [0x40]                    # data command: write, auto-increment
-    assert new[1][0] == 0xC0 and len(new[1]) == 5  # address 0, then four digits
-    assert new[2] == [0x88 | 7]                # display on, brightness 7
-    return new[1][1:]
+    if len(new) == 1:   # a short write (the waiting side): the address frame alone
+        a = new[0][0]
+        assert a & 0xF8 == 0xC0 and 1 < len(new[0]) <= 5 - (a & 7), new
+    else:
+        assert len(new) == 3, new
+        assert new[0] == [0x40]                    # data command: write, auto-increment
+        assert new[1][0] == 0xC0 and len(new[1]) == 5  # address 0, then four digits
+        assert new[2] == [0x88 | 7]                # display on, brightness 7
+    return bus.digits()
 
 
 def test_tm1637_init_frames_and_clear():
@@ -178,6 +194,34 @@ def test_tm1637_write_brightness_and_missing_chip():
     bus, d = tm_display(chip=False)
     assert d.tm.nacks == 9  # every byte of the init and the clear: no exception
     assert T.segment(ord("8")) == 0x7F and T.segment(ord("K")) == 0
+
+
+def test_tm1637_waiting_side_writes_only_the_changed_digits_without_set_up():
+    # A press in a running game: the side that pressed now waits, and its time (with the
+    # increment) goes out first and short: the address frame alone, from the first digit
+    # that changed to the last. Its next turn (running) writes the whole module again,
+    # set-up frames included.
+    bus, d = tm_display()
+    assert shown(bus, d, view(b"    2:31", running=True, idle=False)) == [
+        0x00, 0x5B, 0x4F, 0x06]                         # 2 31, colon off (odd second)
+    n = len(bus.frames)
+    d.render(view(b"    2:33", idle=False))              # waits: 2:33, colon steady
+    assert bus.errors == []
+    assert bus.frames[n:] == [[0xC1, 0x5B | 0x80, 0x4F, 0x4F]], bus.frames[n:]
+    n = len(bus.frames)
+    d.render(view(b"    2:33", idle=False))              # nothing changed: nothing sent
+    assert bus.frames[n:] == []
+    d.render(view(b"    2:13", idle=False))              # one digit: one byte
+    assert bus.frames[n:] == [[0xC2, 0x06]], bus.frames[n:]
+    # its turn again: everything, with the set-up
+    assert shown(bus, d, view(b"    2:12", running=True, idle=False)) == [
+        0x00, 0x5B | 0x80, 0x06, 0x5B]
+    # paused, flag, menu text: whole writes too
+    assert shown(bus, d, view(b"    2:12", paused=True, idle=False)) is None
+    assert shown(bus, d, view(b"    2:11", paused=True, idle=False)) == [
+        0x00, 0x5B | 0x80, 0x06, 0x06]
+    assert shown(bus, d, view(b"    0:00", flag=FLAG_FIRST, idle=False))[0] == 0x71
+    assert d.tm.nacks == 0
 
 
 def test_tm1637_minutes_seconds_and_colon():
