@@ -120,8 +120,8 @@ class App:
             show(self, False)
         self.led_lever = -2     # the running-side LED last set (-2: not yet, so boot sets it)
         self.displays = board.displays()
-        # Displays that draw in two halves (SSD1306Display: draw, then finish) show which
-        # side runs on both before either sends the rest (see refresh).
+        # Displays that draw in steps (SSD1306Display: bar, draw, finish) show which side
+        # runs on both before either draws the rest (see refresh).
         self.two_phase = (hasattr(self.displays[LEFT], "finish"),
                           hasattr(self.displays[RIGHT], "finish"))
         # Displays that show in turn what has no room (TM1637: flag order, stage, which side
@@ -613,13 +613,15 @@ class App:
             if changed:
                 v.touch()
                 if self.two_phase[lever]:
-                    self.displays[lever].draw(v)
+                    self.displays[lever].bar(v)   # which side runs: both at once
                 else:
                     self.displays[lever].render(v)
-        if self.two_phase[first]:
-            self.displays[first].finish()
-        if self.two_phase[1 - first]:
-            self.displays[1 - first].finish()
+        for k in LEVERS:   # then the rest, the side that pressed first (see above)
+            lever = first ^ k
+            if self.two_phase[lever]:
+                d = self.displays[lever]
+                d.draw(self.views[lever])   # nothing when its view did not change
+                d.finish()
 
     def _time(self, v, c, side):
         s = self.scratch

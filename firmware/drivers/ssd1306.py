@@ -565,10 +565,11 @@ class SSD1306Display:
     """A SideView on an SSD1306 128x64 (layout above). Redraws only when view.version
     changed, only the parts that changed, and sends only the changed columns.
 
-    render(view) draws and sends. The app uses the two halves instead: draw(view) on both
-    displays, then finish() on both. draw() sends only page 0, the running bar, at once:
-    on a press both bars (which side runs) are on the glass after about 270 bytes, before
-    either display's digits go out."""
+    render(view) draws and sends. The app uses three steps instead: bar(view) on both
+    displays (page 0, the running bar, sent at once when it changed: on a press both bars,
+    which side runs, are on the glass after about 270 bytes), then draw(view) and finish()
+    on the side that pressed, then on the other. draw() composes the rest in the
+    framebuffer (milliseconds of Python on an RP2040), finish() sends it."""
 
     def __init__(self, i2c, addr=0x3C, external_vcc=False):
         self.oled = SSD1306(i2c, addr, external_vcc)
@@ -613,6 +614,17 @@ class SSD1306Display:
         self._stage = self._passed = self._paused = self._batt = self._white = _NONE
         self._pair = None
         self._pkey = _NONE
+
+    def bar(self, view):
+        """The running bar alone, sent now if it changed (draw() would do it otherwise)."""
+        if view.test or self._lit:
+            return   # the self-test's screen, and the one after it: draw() does it all
+        v = 1 if view.running else 0
+        if v != self._run:
+            self._run = v
+            o = self.oled
+            o.paint(0, 0, WIDTH, _BAR_H, v)
+            o.update(0, 0)
 
     def finish(self):
         """Send what draw() left (everything below the bar)."""

@@ -760,9 +760,10 @@ def test_ssd1306_one_digit_is_one_rectangle_of_its_changed_columns():
     assert read_digit(bus, 85, 16, 24, 40, 6) == 57
 
 
-def test_ssd1306_draw_sends_the_bar_first_finish_the_rest():
-    # The app: draw() on both displays (each sends only its bar), then finish() on both;
-    # both bars are on the glass before any digit goes out.
+def test_ssd1306_bar_sends_both_bars_before_either_draws():
+    # The app: bar() on both displays (each sends only its bar), then draw() and finish()
+    # on the side that pressed, then on the other: both bars are on the glass before any
+    # digit is even drawn.
     a, b = CountingI2C(0x3C), CountingI2C(0x3D)
     da, db = S.SSD1306Display(a, 0x3C), S.SSD1306Display(b, 0x3D)
     va, vb = SideView(), SideView()
@@ -779,12 +780,19 @@ def test_ssd1306_draw_sends_the_bar_first_finish_the_rest():
     vb.running = True
     va.touch()
     vb.touch()
-    da.draw(va)
-    db.draw(vb)
+    before = bytes(da.oled.buffer[128:])
+    da.bar(va)
+    db.bar(vb)
     assert a.windows == [(0, 127, 0, 0)] and b.windows == [(0, 127, 0, 0)]
     assert a.lit(0, 0, 128, 7) == 0 and b.lit(0, 0, 128, 7) == 128 * 7
+    assert bytes(da.oled.buffer[128:]) == before            # nothing drawn below it yet
+    da.bar(va)                                             # unchanged: no traffic
+    assert a.windows == [(0, 127, 0, 0)]
+    da.draw(va)
+    assert a.windows == [(0, 127, 0, 0)]                   # draw() composes, sends nothing
     assert read_digit(a, 85, 16, 24, 40, 6) == 56          # still 2:58 on the glass
     da.finish()
+    db.draw(vb)
     db.finish()
     assert a.ram == da.oled.buffer and b.ram == db.oled.buffer
     assert read_digit(a, 85, 16, 24, 40, 6) == 48 and len(b.windows) == 1
