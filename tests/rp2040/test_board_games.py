@@ -20,7 +20,8 @@ moves, times to the millisecond).
 Emulated time is not wall time: the emulator runs at 0.1-0.25x real time on a busy 2-core
 machine, so each is long (measured 2026-12-01, the test's call, deploy not counted: the
 classical game 1,250-1,280 s a build with two emulators of this file running beside others,
-2,240 s with four; the blitz game, 6 min of emulated time, about 2.5 times the classical).
+2,240 s with four; the blitz game, 6 min of emulated time, 3,370 s on pico-tm1637 with two
+emulators running, deploy included).
 """
 
 import json
