@@ -2,7 +2,8 @@
 it must show, for any control (stages, a flag). Used by test_board_games.py.
 
 test_board.py's check_frames and wait_ready are used as they are (they only ask a game for
-`t0` and `remaining(side, us)`); `sample` here reads the instant from the state itself.
+`t0`, `presses` and `remaining(side, us)`); `sample` here reads the instant from the state
+itself.
 """
 
 from displays import expected, fmt_time, shown, simulate, ssd1306_ram

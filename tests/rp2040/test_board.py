@@ -14,7 +14,7 @@ import os
 import random
 
 import pytest
-from displays import expected, fmt_time, shown, simulate, ssd1306_running
+from displays import SEG_CHARS, expected, fmt_time, shown, simulate, ssd1306_running
 from emu import HERE, EmuClock
 
 CONTROL = "3m+2s"   # the clock's default preset fide-blitz, written out with its units
@@ -98,23 +98,71 @@ class Game:
         return max(0, int(round(ms)))
 
 
+# A frame shows simulate's time at the instant its loop pass read the clock, and a pass reads
+# the clock before it draws: the frame is sent (its bus transaction ends) up to FRAME_LAG_US
+# after that instant. Measured on pico-tm1637 (the first 65 s of the blitz game, 93 frames):
+# 5.2-9.6 ms for one module, 11.6-12.7 ms for the second module of a pass that draws both;
+# the bound leaves room for a collection in the pass (18-20 ms on the M0+). The engine's
+# ms line has its own phase: PHASE_US either way. A press is shown on the pressing side's
+# display within SWITCH_US of its edge (the bench's lever-to-display: 11-60 ms typical on
+# pico-tm1637, ~150 ms at worst, a press in a periodic save or a host request; docs/BENCHMARKS.md).
+FRAME_LAG_US = 30_000
+PHASE_US = 2_000
+SWITCH_US = 150_000
+
+
+def texts_between(game, side, kind, lo_us, hi_us):
+    """[(instant, text)]: what simulate's time for `side` shows at instants in [lo_us, hi_us],
+    in time order. Exact: presses fall on whole ms from t0 and times are whole ms, so
+    simulate's (rounded) ms only change at whole or half ms from t0: every such instant
+    and one inside each piece between them (a quarter ms grid) is looked at."""
+    out = [(lo_us, expected(fmt_time(game.remaining(side, lo_us)), kind))]
+    j = -(-int(lo_us - game.t0) // 250)
+    us = game.t0 + j * 250
+    while us <= hi_us:
+        if us > lo_us:
+            text = expected(fmt_time(game.remaining(side, us)), kind)
+            if text != out[-1][1]:
+                out.append((us, text))
+        us += 250
+    return out
+
+
 def check_frames(game, frames, kinds, until_us):
-    """Every frame drawn after the start shows simulate's time at its instant, allowing the
-    display a lag of up to 30 ms and the engine's ms line a phase of 2 ms."""
+    """Every frame drawn after the start shows simulate's time at an instant its pass may have
+    read the clock: from FRAME_LAG_US before the frame to PHASE_US after it, and never
+    before the instant the display's previous frame showed (a display's passes come in
+    order: a press's old time only until the frame that shows the press). Each press's new
+    time is on the pressing side's display within SWITCH_US. Returns the frames checked."""
+    drawn = [(us, i, snap["type"], shown(snap)) for us, i, snap in frames
+             if game.t0 + 50_000 <= us <= until_us]
     checked = 0
-    for us, i, snap in frames:
-        if us < game.t0 + 50_000 or us > until_us:
-            continue
+    shown_at = [None, None]  # per display: the earliest instant its last frame can show
+    for us, i, kind, got in drawn:
         side = WHITE if i == 0 else BLACK
-        got = shown(snap)
-        if snap["type"] == "ssd1306" and got == "":
+        if kind == "ssd1306" and got == "":
             continue  # a frame in the middle of a redraw (the main area cleared)
-        want = {expected(fmt_time(game.remaining(side, us - d)), kinds[i])
-                for d in (-2000, 0, 2000, 10_000, 30_000)}
-        if snap["type"] == "ssd1306" and got not in want:
+        lo = us - FRAME_LAG_US - PHASE_US
+        if shown_at[i] is not None:
+            lo = max(lo, shown_at[i] - PHASE_US)
+        seen = texts_between(game, side, kinds[i], lo, us + PHASE_US)
+        at = [t for t, text in seen if text == got]
+        if kind == "ssd1306" and not at:
             continue  # partial redraws show half-drawn digits between two writes
-        assert got in want, "%s at %d us shows %r, simulate: %r" % (side, us, got, want)
+        assert at, "%s at %d us shows %r, simulate from %d us: %r" % (side, us, got, lo, seen)
+        shown_at[i] = at[0]
         checked += 1
+    for us, _lever, side in game.presses[1:]:  # the first only starts the clock
+        i = 0 if side == WHITE else 1
+        if us + SWITCH_US > until_us or not drawn or us < drawn[0][0]:
+            continue  # after the frames looked at, or before them (a part of a game)
+        new = expected(fmt_time(game.remaining(side, us + 1000)), kinds[i])
+        if new == expected(fmt_time(game.remaining(side, us - 1000)), kinds[i]):
+            continue  # the press changes nothing on the display (no increment)
+        first = [f_us for f_us, f_i, _kind, text in drawn if f_i == i and us <= f_us
+                 and text == new][:1]
+        assert first and first[0] - us <= SWITCH_US, \
+            "%s's press at %d us: %r shown %s" % (side, us, new, first or "never")
     return checked
 
 
@@ -128,6 +176,50 @@ def sample(game, clk, at_us, kinds):
                 for d in (-2000, 0, 30_000)}
         assert got in want, "%s at %d us: %r, simulate %r" % (side, at_us, got, want)
     return st
+
+
+# Frames recorded on pico-tm1637 in the blitz game of test_board_games.py (seed 7), 55-64 s
+# after Black's starting press: (us after it, display, digits shown). White's display turns
+# to 2:31 when White has 151.000 s left, 2 ms before White's press at 60.681 s (2:31 + 2 s
+# = 2:33); that pass read the clock before the edge and sent its frame 3.7 ms after it; the
+# next pass shows the press (12.5 ms after the edge) and Black's 3:13 (17.4 ms).
+RECORDED_BLITZ_FRAMES = [
+    (55516400, 0, "233"), (56515418, 0, "232"), (57035415, 0, "234"), (57522486, 1, "311"),
+    (58204058, 1, "313"), (58683828, 0, "233"), (59684153, 0, "232"), (60684737, 0, "231"),
+    (60693508, 0, "233"), (60698406, 1, "313"), (61007696, 1, "312"), (62008264, 1, "311"),
+    (62681693, 0, "233"), (62686603, 1, "313"), (63677608, 0, "232")]
+
+
+def test_frame_check_on_recorded_tm1637_frames_of_a_press_mid_redraw():
+    """check_frames takes the 2:31 frame sent across White's press (its pass read the
+    clock 2 ms before the edge), and refuses what the firmware would get wrong: that old
+    time shown after the press's frame, a frame later than its pass could have read the
+    clock, a press never shown."""
+    from game import StagedGame
+    from test_board_games import BLITZ, blitz_thinks
+
+    seg = {c: b for b, c in SEG_CHARS.items() if c.isdigit()}
+    t0 = 1_000_000
+    game = StagedGame(BLITZ, blitz_thinks()).place(t0)
+    kinds = ["tm1637", "tm1637"]
+
+    def frames(rows):
+        return [(t0 + us, i, {"type": "tm1637", "segments": [0] + [seg[c] for c in text]})
+                for us, i, text in sorted(rows)]
+
+    def refused(rows):
+        with pytest.raises(AssertionError):
+            check_frames(game, frames(rows), kinds, t0 + 63_800_000)
+
+    rows = RECORDED_BLITZ_FRAMES
+    assert check_frames(game, frames(rows), kinds, t0 + 63_800_000) == len(rows)
+    # the frame the old five-point check refused: no instant it looked at showed 2:31
+    assert not any(shown(frames(rows[7:8])[0][2]) == expected(fmt_time(game.remaining(
+        WHITE, t0 + 60_684_737 - d)), "tm1637") for d in (-2000, 0, 2000, 10_000, 30_000))
+    refused(rows + [(60695000, 0, "232")])          # the old time after the press's frame
+    refused(rows[:7] + [(60716000, 0, "232")] + rows[8:])   # 2:32 sent 35 ms after the edge
+    refused([r for r in rows if r[0] != 60693508])  # White's press never shown
+    refused(rows + [(61500000, 1, "310")])          # a time Black never had
 
 
 def test_short_game_by_lever_edges_matches_simulate(deployed, tmp_path):
