@@ -147,9 +147,11 @@ def check_status(clk, game):
 # presses in, White's panel read 2:27 where simulate gives 2:20-2:21 (state read at 91,848,659
 # us, 85,314.6 ms into the game, 5.6 ms after White's time crossed 2:21 -> 2:20 at 85,309 ms).
 # An SSD1306 redraw takes 25-45 ms of I2C writes and the last digit, 1 -> 0, read as a 7
-# (segments a, b, c: a cell half drawn). check_frames skips such partial frames; `sample`
-# reads the panel's RAM whenever the state is read and does not. Not yet verified by a dump
-# of the frames there; skipped on pico-ssd1306 until `sample` reads a panel between redraws.
+# (segments a, b, c: a cell half drawn). A dump of the same game's first 86 s (same t0 to
+# 8 us) shows that redraw's frames: 2:27 at 85,314.3 ms, 2:2? at 85,316.2, 2:20 at 85,317.6;
+# the state was read between the first two. check_frames skips such partial frames (and
+# passes over those 86 s, 174 frames); `sample` does not. Skipped on pico-ssd1306 until
+# `sample` reads a panel between redraws (e.g. again once its redraw's frames are done).
 def test_blitz_game_to_a_flag_matches_simulate_and_stays_silent(deployed, tmp_path):
     board, image, _ = deployed
     if board == "pico-ssd1306":
