@@ -190,9 +190,13 @@ def test_watch_on_a_terminal_redraws_in_place_and_ctrl_c_stops_it(clocks):
     (a, b), tmp = clocks
     master, slave = pty.openpty()
     env = dict(os.environ, COLUMNS="120", LINES="30", TERM="xterm")
+    # Ctrl-C as a terminal sends it: with SIGINT at its default in the child. A shell runs
+    # a background job (`make test &`, nohup) with SIGINT ignored, the child would inherit
+    # that, and Python keeps an ignored SIGINT ignored (no KeyboardInterrupt at all).
     p = subprocess.Popen([sys.executable, "-m", "chessclock.cli", "watch", "--port", a,
                           "--port", b, "--interval", "0.2"], stdin=slave, stdout=slave,
-                         stderr=slave, env=env)
+                         stderr=slave, env=env,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     os.close(slave)
     out = b""
     deadline = time.monotonic() + 20
