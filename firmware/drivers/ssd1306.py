@@ -619,12 +619,17 @@ class SSD1306Display:
         """The running bar alone, sent now if it changed (draw() would do it otherwise)."""
         if view.test or self._lit:
             return   # the self-test's screen, and the one after it: draw() does it all
+        if self._paint_bar(view):
+            self.oled.update(0, 0)
+
+    def _paint_bar(self, view):
+        """The bar in the framebuffer when which side runs changed; True if it did."""
         v = 1 if view.running else 0
-        if v != self._run:
-            self._run = v
-            o = self.oled
-            o.paint(0, 0, WIDTH, _BAR_H, v)
-            o.update(0, 0)
+        if v == self._run:
+            return False
+        self._run = v
+        self.oled.paint(0, 0, WIDTH, _BAR_H, v)   # page 0 holds the bar alone
+        return True
 
     def finish(self):
         """Send what draw() left (everything below the bar)."""
@@ -648,10 +653,7 @@ class SSD1306Display:
             self._lit = False
             o.fill(0)
         f = self._field
-        v = 1 if view.running else 0
-        if v != self._run:
-            self._run = v
-            o.paint(0, 0, WIDTH, _BAR_H, v)   # page 0 holds the bar alone
+        self._paint_bar(view)
         # status line (or the pairing at set-up)
         pair = view.pair if view.idle else None
         if not self._pairing(pair, view):
