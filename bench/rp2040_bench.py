@@ -298,6 +298,10 @@ def main(argv=None):
     ap.add_argument("--quiet", action="store_true",
                     help="lever to display of presses 1-1.5 s apart only (no aim): the "
                     "press's own cost, a reference")
+    ap.add_argument("--image", choices=("files", "romfs"), default="files",
+                    help="the image the latency runs on: the files (`make deploy`, the "
+                    "METRIC) or ROMFS (`make deploy-romfs`: the bytecode out of the heap, "
+                    "shorter collections; logged, no METRIC)")
     ap.add_argument("--reuse", action="store_true",
                     help="reuse a flash image deployed by an earlier run of the same build")
     args = ap.parse_args(argv)
@@ -308,7 +312,8 @@ def main(argv=None):
     for board in args.builds.split(","):
         b = board.replace("-", "_")
         rnd = random.Random(9)
-        image, uf2 = flash_image(board, romfs=False)
+        files = "heap" in only or ("latency" in only and args.image == "files")
+        image, uf2 = flash_image(board, romfs=False) if files else (None, None)
         if "heap" in only:
             least, fbytes, samples, rtts = heap_game(board, image, uf2, rnd, args.game_presses)
             log("%s files: %d heap samples" % (board, samples))
@@ -328,10 +333,13 @@ def main(argv=None):
             log("%s romfs: %d heap samples" % (board, samples))
             print("METRIC rp2040_heap_free_min_%s_romfs %d bytes" % (b, least), flush=True)
         if "latency" in only:
+            on_romfs = args.image == "romfs"
+            limage, luf2 = flash_image(board, romfs=True) if on_romfs else (image, uf2)
             allres, flog, marks, leds = latency_run(
-                board, image, uf2, args.presses, rnd,
+                board, limage, luf2, args.presses, rnd,
                 ("quiet",) if args.quiet else ("save", "serial", "gc", "plain"))
-            name = "%s-latency%s.json" % (board, "-quiet" if args.quiet else "")
+            name = "%s-latency%s%s.json" % (board, "-quiet" if args.quiet else "",
+                                              "-romfs" if on_romfs else "")
             (WORK / name).write_text(json.dumps(
                 {"results": allres, "flash": flog, "marks": marks, "leds": leds}))
             res = [r for r in allres if r["class"] == "taken"]
@@ -358,6 +366,10 @@ def main(argv=None):
             if args.quiet:
                 log("quiet presses, lever to display worst %d us (reference, no METRIC)"
                     % worst)
+            elif on_romfs:
+                log("%s on the ROMFS image: lever to display worst %d us (no METRIC: the "
+                    "figure is the files image's, what `make deploy` puts on a board)"
+                    % (board, worst))
             else:
                 print("METRIC rp2040_lever_to_display_worst_us_%s %d us" % (b, worst),
                       flush=True)
