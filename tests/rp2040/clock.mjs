@@ -17,7 +17,11 @@
 // flash operations with interrupts off): a lever edge in that window is stamped late.
 // Power cuts: `cut` stops the emulator now, or inside the n-th flash operation from now
 // (an erase leaves a prefix of the sector erased; a program writes a prefix of its bytes),
-// and saves the flash as it was; `boot` with that image is the power coming back.
+// and saves the flash as it was; `boot` with that image is the power coming back. `tap` saves
+// the same image (at an instant, or inside the n-th flash operation from it) and lets the
+// clock go on: what a power cut there would leave, without ending the game, so that one game
+// gives many cut images (a flash chip keeps nothing else across a cut: RAM is lost). Taps are
+// planned at emulated instants ahead: the emulator runs on between two ops.
 import fs from 'node:fs';
 import net from 'node:net';
 import readline from 'node:readline';
@@ -38,6 +42,8 @@ let cutPlan = null; // {afterOps, frac}: cut inside a flash operation
 let flashOps = 0;
 let flashLog = []; // [us, 'erase'|'program', addr, count]
 let cutDone = null;
+let tapPlans = []; // [{atOp, frac, file}] armed: save a cut image inside a flash operation
+const taps = []; // [{file, us, where, flashOps}] the images saved by `tap`
 const frames = []; // [us, display index, snapshot]
 const busLog = []; // [us, addr, nbytes] every I2C transaction (ssd1306 builds)
 const latency = { pending: null, results: [], late: [] };
@@ -108,6 +114,7 @@ function powerUp(flashFile) {
       flashOps++;
       flashLog.push([p.micros, code === 0xe0 ? 'erase' : 'program', addr, count]);
       if (cutPlan && flashOps >= cutPlan.atOp) return cutInside(code, addr, count, r);
+      for (const plan of tapPlans.filter((t) => flashOps >= t.atOp)) tapInside(plan, code, addr, count, r);
     }
     trap(code);
     const ns = code === 0xe0 ? ERASE_NS_PER_SECTOR * Math.ceil(count / 4096)
@@ -145,6 +152,23 @@ function cutInside(code, addr, count, r) {
   if (code === 0xe0) mcu.flash.fill(0xff, addr, addr + k); // a partly erased sector
   else for (let i = 0; i < k; i++) mcu.flash[addr + i] &= mcu.readUint8((r[1] >>> 0) + i);
   cutNow(`inside flash ${code === 0xe0 ? 'erase' : 'program'} @0x${addr.toString(16)} (${k}/${count} bytes)`);
+}
+
+// The image a cut inside this operation would leave: the flash with a prefix of the
+// operation done, saved aside; the emulated chip then does the whole operation.
+function tapInside(plan, code, addr, count, r) {
+  const img = Buffer.from(pico.mcu.flash.subarray(0, FLASH_SIZE));
+  const k = Math.floor(count * plan.frac);
+  if (code === 0xe0) img.fill(0xff, addr, addr + k);
+  else for (let i = 0; i < k; i++) img[addr + i] &= pico.mcu.readUint8((r[1] >>> 0) + i);
+  tapSave(plan, img, `inside flash ${code === 0xe0 ? 'erase' : 'program'} @0x${addr.toString(16)} (${k}/${count} bytes)`);
+}
+
+function tapSave(plan, img, where) {
+  plan.done = true;
+  tapPlans = tapPlans.filter((t) => t !== plan);
+  fs.writeFileSync(plan.file, img);
+  taps.push({ file: plan.file, us: pico.micros, where, flashOps });
 }
 
 function cutNow(where) {
@@ -208,6 +232,7 @@ const ops = {
     frames.length = 0;
     busLog.length = 0;
     flashLog = [];
+    tapPlans = [];
     powerUp(flash);
     await pico.start();
     return { us: pico.micros };
@@ -273,6 +298,20 @@ const ops = {
     if (timeoutUs) at(pico, pico.micros + timeoutUs, () => { if (cutPlan) { cutPlan.file = file; cutNow('no flash op within timeout, at ' + pico.micros + ' us'); } });
     return await done;
   },
+  async tap({ file, atUs, afterOps, frac = 0.5, untilUs }) {
+    // the image of a cut at atUs, or inside the afterOps-th flash operation from atUs (at
+    // untilUs if none comes by then), saved to `file`; the clock goes on. atUs must be ahead.
+    if (atUs < pico.micros) throw new Error(`tap at ${atUs} us: the emulator is at ${pico.micros} already`);
+    const plan = { file, frac, atOp: Infinity, done: false };
+    const img = () => Buffer.from(pico.mcu.flash.subarray(0, FLASH_SIZE));
+    at(pico, atUs, () => {
+      if (afterOps == null) tapSave(plan, img(), 'between flash operations');
+      else { plan.atOp = flashOps + afterOps; tapPlans.push(plan); }
+    });
+    if (untilUs != null) at(pico, untilUs, () => { if (!plan.done) tapSave(plan, img(), 'no flash operation in time'); });
+    return {};
+  },
+  async taps() { return { taps: taps.splice(0) }; },
   async heap_mark() {
     // bench: the app's boot.py wrapper keeps the least gc.mem_free() in a bytearray that
     // starts with HEAPMIN!; found in SRAM and read (no serial traffic, nothing perturbed)

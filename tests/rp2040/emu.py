@@ -91,6 +91,8 @@ class EmuClock:
         if not line:
             raise EmuError("the emulator exited (op %s)" % op)
         r = json.loads(line)
+        if r.get("id") != self._id:
+            raise EmuError("op %s #%d: a reply out of step: %s" % (op, self._id, line[:200]))
         if "error" in r:
             raise EmuError("%s: %s" % (op, r["error"]))
         return r
@@ -123,6 +125,17 @@ class EmuClock:
         return self.op("cut", file=str(file), afterOps=after_ops, frac=frac,
                        timeoutUs=timeout_us)
 
+    def tap(self, file, at_us, after_ops=None, frac=0.5, until_us=None):
+        """Plan the image a power cut would leave, saved to `file`: at emulated instant at_us
+        (ahead of the emulator), or inside the after_ops-th flash operation from it (cut at
+        `frac` of its bytes; at until_us if none comes by then). The clock runs on."""
+        self.op("tap", file=str(file), atUs=at_us, afterOps=after_ops, frac=frac,
+                untilUs=until_us)
+
+    def taps(self):
+        """[{file, us, where, flashOps}]: the images `tap` saved since the last call."""
+        return self.op("taps")["taps"]
+
     def send_at(self, us, data):
         """Bytes from the host that reach the USB CDC at emulated instant `us`."""
         self.op("send_at", us=us, data=data.decode("latin1"))
@@ -137,6 +150,11 @@ class EmuClock:
 
     def heap_mark(self):
         return self.op("heap_mark")
+
+    def bus_log(self, since=0):
+        """[[us, addr, nbytes]] every I2C transaction since index `since`, and the next index."""
+        r = self.op("bus_log", since=since)
+        return r["log"], r["next"]
 
     def flash_log(self, since=0):
         r = self.op("flash_log", since=since)

@@ -104,10 +104,34 @@ def sample(game, clk, at_us, kinds):
     st = clk.state()
     for i, side in ((0, WHITE), (1, BLACK)):
         got = shown(st["displays"][i])
-        want = {expected(fmt_time(game.remaining(side, st["us"] - d)), kinds[i])
-                for d in (-2000, 0, 30_000)}
+        want = _want(game, side, st["us"], kinds[i])
+        if got not in want and kinds[i] == "ssd1306":
+            # An SSD1306 redraw goes out in rectangles 1-2 ms apart over 25-45 ms: a panel
+            # read between two of them shows half-drawn digits (a 1 turning 0 reads 7).
+            # Read it again once its writes are done; that panel is checked as strictly.
+            st = settled(clk)
+            got = shown(st["displays"][i])
+            want = _want(game, side, st["us"], kinds[i])
         assert got in want, "%s at %d us: %r, simulate %r" % (side, st["us"], got, want)
     return st
+
+
+def _want(game, side, us, kind):
+    return {expected(fmt_time(game.remaining(side, us - d)), kind) for d in (-2000, 0, 30_000)}
+
+
+def settled(clk, quiet_us=5000, limit_us=200_000):
+    """Run on until the I2C bus has been quiet for quiet_us (a redraw's rectangles go out
+    1-2 ms apart: it is done); the state then."""
+    _, nxt = clk.bus_log(1 << 30)
+    last = start = clk.now()
+    while clk.now() - last < quiet_us:
+        assert clk.now() - start < limit_us, "the displays' bus never went quiet"
+        clk.run_for(1000)
+        log, nxt = clk.bus_log(nxt)
+        if log:
+            last = log[-1][0]
+    return clk.state()
 
 
 def flag_shown(snap):

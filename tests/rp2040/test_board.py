@@ -282,64 +282,123 @@ def wait_until_app(clk, timeout_us=8_000_000):
     raise AssertionError("the app did not draw anything")
 
 
-def power_cuts(deployed, tmp_path, n, seed):
-    """Cut the power n times during a game (mostly inside flash operations); after each,
-    the clock comes back paused with a state it saved: the moves of the last press whose
-    save completed (or the one before), the waiting side's time exact."""
+def plan_cuts(clk, game, rnd, tmp_path):
+    """Play `game` with a cut image saved after each of its moves (clk.tap: what a power
+    cut there would leave; the clock plays on): mostly inside the press's own flash writes
+    (the log, then the state, 10-25 ms after the edge: the first or second operation from
+    0-10 ms after it, cut at a random byte), inside the periodic save when a think is longer
+    than its 10 s, else at a random instant of the think. Returns [(image, tap)]."""
+    presses = game.presses
+    images = []
+    for k in range(1, len(presses)):
+        us = presses[k][0]
+        end = presses[k + 1][0] if k + 1 < len(presses) else us + 1_000_000
+        img = tmp_path / ("cut%03d.bin" % k)
+        if end - us > 10_500_000:   # a long think: the 10 s periodic save falls in it
+            clk.tap(img, us + 1_000_000, after_ops=1, frac=rnd.random(), until_us=end - 1000)
+        elif rnd.random() < 0.8:
+            clk.tap(img, us + rnd.randint(0, 10) * 1000, after_ops=rnd.randint(1, 2),
+                    frac=rnd.random(), until_us=end - 1000)
+        else:
+            clk.tap(img, us + rnd.randint(30_000, max(30_000, int(end - us) - 2000)))
+        images.append(img)
+    game.play(clk, bounce=())
+    clk.run_until(presses[-1][0] + 1_000_000)
+    taps = clk.taps()
+    assert [t["file"] for t in taps] == [str(i) for i in images], taps  # one a move, in order
+    return list(zip(images, taps, strict=True))
+
+
+def check_cut(game, status, tap):
+    """After the power comes back from a cut at tap["us"]: paused, with a state the clock
+    saved: the moves of a press before the cut (its last saved press, or the one before
+    when the cut fell inside the writes of the last), that press's waiting side exact."""
+    assert status["state"] == "paused", status
+    done = [e for e in game.events if e["t_ms"] <= (tap["us"] - game.t0) / 1000]
+    moves = (int(status["white_moves"]), int(status["black_moves"]))
+    cands = []
+    wm = bm = 0
+    for e in done:
+        if e["type"] == "press":
+            wm += e["side"] == WHITE
+            bm += e["side"] == BLACK
+        cands.append(((wm, bm), e))
+    match = [e for mv, e in cands if mv == moves]
+    assert match, "restored moves %r, not a saved state of %r" % (moves, cands[-3:])
+    e = match[-1]
+    if e["type"] == "press":
+        w = e["side"]
+        got = int(status["white_ms" if w == WHITE else "black_ms"])
+        assert abs(got - e[w + "_ms"]) <= STAMP_MS, (got, e)
+    return moves
+
+
+def check_cut_log(clk, tty, tmp_path, k, game, tap, moves):
+    """The log after a cut: pulled, signed with the arbiter's key the clock kept, verified
+    AUTHENTIC, and every press whose record was complete is in it, in order: at least the
+    restored state's moves (the log is written before the state), none the game did not make."""
+    r = clk.chessclock("log-pull", "--port", tty, "--archive", tmp_path / "archive",
+                       "--game", "cut%d" % k, "--json", "--timeout", "600", timeout=3000)
+    pulled = json.loads(r.stdout)[0]["result"]
+    assert pulled["signed"], pulled
+    r = clk.chessclock("log", "verify", pulled["file"], check=False)
+    assert r.returncode == 0 and "verification: AUTHENTIC" in r.stdout, r.stdout + r.stderr
+    r = clk.chessclock("log", "export", pulled["file"], "--format", "jsonl")
+    sides = [e.get("side") for e in map(json.loads, r.stdout.splitlines())
+             if e["type"] == "press"]
+    made = [e["side"] for e in game.events
+            if e["type"] == "press" and e["t_ms"] <= (tap["us"] - game.t0) / 1000]
+    assert sum(moves) <= len(sides) <= len(made), (moves, len(sides), len(made))
+    assert sides == made[:len(sides)], (sides, made)
+
+
+def power_cuts(deployed, tmp_path, n, seed, pulls=0, monkeypatch=None):
+    """n power cuts in one game (the clock keyed with an arbiter's key): a cut image saved
+    after each of n moves (plan_cuts), then each booted on its own, as the power coming
+    back: checked by `chessclock status` (check_cut), and `pulls` of them by `log pull` and
+    `log verify` (check_cut_log). Returns how many cuts fell inside a flash operation."""
     board, image, _ = deployed
     rnd = random.Random(seed)
-    inside = 0
+    thinks = [rnd.randint(200, 900) + rnd.random() for _ in range(n)]
+    for k in rnd.sample(range(n), max(1, n // 40)):
+        thinks[k] = rnd.randint(10_600, 11_500) + rnd.random()
     with EmuClock(board, workdir=tmp_path) as clk:
-        for k in range(n):
-            clk.boot(image)
-            wait_until_app(clk)
-            t0 = clk.now() + 200_000
-            thinks = [rnd.randint(200, 1500) + rnd.random() for _ in range(rnd.randint(1, 6))]
-            game = Game(t0, thinks)
-            game.play(clk, bounce=())
-            last_us = game.presses[-1][0]
-            # A press is saved in two flash writes 10-25 ms after its edge (the log, then
-            # the state, one a pass): stop within 10 ms and cut inside one of them, or
-            # later inside the periodic save 10 s on when both were already done.
-            clk.run_until(last_us + rnd.randint(0, 1000) * 10)
-            cut = tmp_path / "cut.bin"
-            if rnd.random() < 0.8:
-                r = clk.cut(cut, after_ops=rnd.randint(1, 2), frac=rnd.random(),
-                            timeout_us=12_000_000)
-                inside += "inside" in r["where"]
-            else:
-                r = clk.cut(cut)
-            cut_us = r["us"]
-            status = boot_and_status(clk, cut, board)
-            print("cut %d of %d: %s" % (k + 1, n, r["where"]), flush=True)
-            assert status["state"] == "paused", status
-            done = [e for e in game.events if e["t_ms"] <= (cut_us - t0) / 1000]
-            moves = (int(status["white_moves"]), int(status["black_moves"]))
-            cands = []
-            for e in done:
-                wm = sum(1 for x in done[:done.index(e) + 1] if x.get("side") == WHITE
-                         and x["type"] == "press")
-                bm = sum(1 for x in done[:done.index(e) + 1] if x.get("side") == BLACK
-                         and x["type"] == "press")
-                cands.append(((wm, bm), e))
-            match = [e for mv, e in cands if mv == moves]
-            assert match, "restored moves %r, not a saved state of %r" % (moves, cands)
-            e = match[-1]
-            if e["type"] == "press":
-                w = e["side"]
-                got = int(status["white_ms" if w == WHITE else "black_ms"])
-                assert abs(got - e[w + "_ms"]) <= STAMP_MS, (got, e)
+        clk.boot(image)
+        wait_until_app(clk)
+        if pulls:  # the arbiter's key, in a home of the test's own (chessclock key use)
+            monkeypatch.setenv("CHESSCLOCK_HOME", str(tmp_path / "home"))
+            monkeypatch.delenv("CHESSCLOCK_KEY", raising=False)
+            tty = clk.serial()
+            key = tmp_path / "arbiter.key"
+            for args in (("key", "new", key), ("key", "use", key)):
+                clk.chessclock(*args, timeout=600)
+            clk.chessclock("key", "set", "--port", tty, "--timeout", "600", timeout=3000)
+            clk.run_for(300_000)
+        game = Game(clk.now() + 2_000_000, thinks)  # ahead of the ops that plan it
+        cuts = plan_cuts(clk, game, rnd, tmp_path)
+        every = max(1, n // pulls) if pulls else 0
+        inside = 0
+        for k, (img, tap) in enumerate(cuts):
+            status = boot_and_status(clk, img, board)
+            moves = check_cut(game, status, tap)
+            inside += "inside" in tap["where"]
+            print("cut %d of %d at %d us, %s: %r" % (k + 1, n, tap["us"] - game.t0,
+                                                     tap["where"], moves), flush=True)
+            if every and k % every == every - 1:
+                check_cut_log(clk, clk.serial(), tmp_path, k, game, tap, moves)
+            img.unlink()
     return inside
 
 
 # In the long tier since the journal (2.5-3.5 min of make test's 15): CI runs it there.
 @pytest.mark.board_long
-def test_a_few_power_cuts_come_back_paused_with_saved_times(deployed, tmp_path):
-    power_cuts(deployed, tmp_path, 3, seed=1)
+def test_a_few_power_cuts_come_back_paused_with_saved_times(deployed, tmp_path, monkeypatch):
+    power_cuts(deployed, tmp_path, 3, seed=1, pulls=1, monkeypatch=monkeypatch)
 
 
 @pytest.mark.board_long
-def test_power_cuts_many(deployed, tmp_path):
+def test_power_cuts_many(deployed, tmp_path, monkeypatch):
     n = int(os.environ.get("RP2040_CUTS", "200"))
-    inside = power_cuts(deployed, tmp_path, n, seed=2)
+    inside = power_cuts(deployed, tmp_path, n, seed=2, pulls=max(1, n // 20),
+                        monkeypatch=monkeypatch)
     assert inside >= n // 2

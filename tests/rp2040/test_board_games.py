@@ -143,19 +143,12 @@ def check_status(clk, game):
     assert abs(int(st[other + "_ms"]) - final[other + "_ms"]) <= STAMP_MS, (st, final)
 
 
-# TODO (2026-12-01): pico-ssd1306 fails in `sample`, not in the firmware as far as seen: 20
-# presses in, White's panel read 2:27 where simulate gives 2:20-2:21 (state read at 91,848,659
-# us, 85,314.6 ms into the game, 5.6 ms after White's time crossed 2:21 -> 2:20 at 85,309 ms).
-# An SSD1306 redraw takes 25-45 ms of I2C writes and the last digit, 1 -> 0, read as a 7
-# (segments a, b, c: a cell half drawn). A dump of the same game's first 86 s (same t0 to
-# 8 us) shows that redraw's frames: 2:27 at 85,314.3 ms, 2:2? at 85,316.2, 2:20 at 85,317.6;
-# the state was read between the first two. check_frames skips such partial frames (and
-# passes over those 86 s, 174 frames); `sample` does not. Skipped on pico-ssd1306 until
-# `sample` reads a panel between redraws (e.g. again once its redraw's frames are done).
+# On pico-ssd1306, `sample` once read a panel mid-redraw: White's 2:21 -> 2:20 read 2:27 (the
+# last digit's 1 -> 0 half drawn, segments a, b, c) 5.6 ms after White's time crossed, between
+# that redraw's rectangles at 85,314.3 and 85,316.2 ms. `sample` now reads such a panel again
+# once the bus is quiet (game.settled).
 def test_blitz_game_to_a_flag_matches_simulate_and_stays_silent(deployed, tmp_path):
     board, image, _ = deployed
-    if board == "pico-ssd1306":
-        pytest.skip("TODO: sample reads the panel mid-redraw (see the comment above)")
     with EmuClock(board, workdir=tmp_path) as clk:
         clk.boot(image)
         game = StagedGame(BLITZ, blitz_thinks())  # simulate first: the emulator runs meanwhile
