@@ -101,6 +101,8 @@ class Link:
         self.read_end_size = -1
         self.sent_max = -1      # highest sequence number sent to the host since boot
         self.after = None       # run on the next pass, after the reply went out
+        self.job = None         # the steps left of a request begun (_steps)
+        self.reply = b""        # the last reply
         self.ops = {
             "hello": (self.op_hello, 0), "status": (self.op_status, 0),
             "control": (self.op_control, 0), "auth": (self.op_auth, 0),
@@ -130,6 +132,9 @@ class Link:
 
     # ---- the loop ------------------------------------------------------------------
     def poll(self):
+        if self.job is not None:   # a request begun in an earlier pass: its next steps
+            self._run_job()
+            return
         if self.flood_n and self.app.now - self.auth_logged_at >= _AUTH_LOG_MS:
             self._log_flood()
         if self.after is not None:
@@ -168,7 +173,8 @@ class Link:
                         self.cpos = i
                         n = self.n
                         self.n = 0
-                        self.handle(bytes(line[:n]))
+                        self.job = self._steps(bytes(line[:n]))
+                        self._run_job()
                         return
                     continue
                 if b == P.REQ_MARK and (self.n or self.overflow):
@@ -199,8 +205,27 @@ class Link:
         if s is not None:
             s.write(data)
 
+    def _run_job(self):
+        """The request's steps, up to the end, or until a lever edge comes in: its press is
+        shown first (the next pass), and the rest of the request follows it."""
+        job = self.job
+        for _ in job:
+            if self.app.edge_first():
+                return
+        self.job = None
+
     def handle(self, line):
-        """Answer one request line (bytes without its newline); returns the reply."""
+        """Answer one request line (bytes without its newline) at once; returns the reply."""
+        for _ in self._steps(line):
+            pass
+        return self.reply
+
+    def _steps(self, line):
+        """Answer one request line, in steps (a generator): decode, carry out, encode, send.
+        A status on the RP2040 is ~1 ms to decode, ~2 to carry out, ~4 to encode: between
+        two steps a lever edge that came in goes first (_run_job), so a press never waits
+        for a whole request. Nothing changes on the clock before the carrying out; the reply
+        says what was true then."""
         self.requests += 1
         rid = -1
         try:
@@ -213,20 +238,24 @@ class Link:
                 self.authorise(rid, op, mac, signed)
             elif mac is not None:
                 raise P.ProtocolError(P.E_ARGS, "this operation takes no mac", rid)
+            yield
             # What a change writes to the event log says it came from the host.
             self.app.log_reason = EV.R_HOST if flags & CHANGE else 0
             try:
-                reply = P.encode_ok(rid, fn(args))
+                pairs = fn(args)
             finally:
                 self.app.log_reason = 0
+            yield
+            reply = P.encode_ok(rid, pairs)
         except P.ProtocolError as e:
             reply = P.encode_error(e.rid if e.rid >= 0 else rid, e.code, e.detail)
         except ValueError as e:  # the engine or the notation refused: nothing changed
             reply = P.encode_error(rid, P.E_STATE, str(e.args[0]) if e.args else "refused")
         except Exception as e:  # a bug must not stop the clock
             reply = P.encode_error(rid, P.E_INTERNAL, type(e).__name__)
+        self.reply = reply
+        yield
         self.send(reply)
-        return reply
 
     # ---- authorisation ---------------------------------------------------------------
     def in_game(self):

@@ -246,3 +246,56 @@ def test_a_request_waits_for_the_press_of_an_edge_that_came_in_during_the_pass()
     assert app.link.requests == 1
     run_until(app, board, board.t + 20000)
     assert _replies(port.out) == [1]
+
+
+def test_an_edge_during_a_request_is_shown_before_the_rest_of_the_request():
+    # The edge's interrupt fires while the link carries out a status (on a board: ~2 ms of
+    # its ~7): the reply is neither encoded nor sent in that pass; the next pass takes and
+    # shows the press, then finishes the request, whose reply says what was true before it.
+    port = FakePort()
+    board, app = _app(port)
+    board.press_buttons(BTN_START, 100000)
+    run_until(app, board, 300000)
+    assert app.clock.state == E.RUNNING and app.clock.turn == E.WHITE
+    lever = app.lever_of_side(E.WHITE)
+    link = app.link
+    real = link.op_status
+    encoded = []
+
+    def op_status(args):
+        board.press_lever(lever, board.t)
+        board.advance_to(board.t)    # its interrupt, now
+        return real(args)
+
+    link.op_status = op_status
+    link.ops["status"] = (op_status, 0)
+    real_encode = P.encode_ok
+
+    def encode_ok(rid, pairs):
+        encoded.append((app.clock.turn, board.right.renders + board.left.renders))
+        return real_encode(rid, pairs)
+
+    P.encode_ok = encode_ok
+    try:
+        _request(port, 1, "status")
+        renders = board.right.renders + board.left.renders
+        app.step()
+        assert link.requests == 1 and app.ring.pending()
+        assert port.out == b"" and encoded == []        # the rest waits for the press
+        app.step()
+        assert app.clock.turn == E.BLACK and app.clock.moves[E.WHITE] == 1
+        assert encoded and encoded[0][0] == E.BLACK and encoded[0][1] > renders  # shown first
+        run_until(app, board, board.t + 20000)
+    finally:
+        P.encode_ok = real_encode
+        link.ops["status"] = (real, 0)
+    out = _replies(port.out)
+    assert out == [1]
+    fields = P.decode_reply(port.out.split(b"\n")[0])[2]
+    assert fields["turn"] == "white" and fields["wmoves"] == "0"   # as it was when carried out
+    # a request alone, no edge: all its steps in the pass that reads its end
+    _request(port, 2, "status")
+    while link.requests < 2:
+        app.step()
+        board.advance_to(board.t + 1000)
+    assert link.job is None and (port.queued or _replies(port.out) == [1, 2])
