@@ -309,6 +309,18 @@ def plan_cuts(clk, game, rnd, tmp_path):
     return list(zip(images, taps, strict=True))
 
 
+def flash_quiet(clk, quiet_us, limit_us=60_000_000):
+    """Run until no flash operation for quiet_us (of emulated time)."""
+    _, nxt, _ = clk.flash_log(1 << 30)
+    last = start = clk.now()
+    while clk.now() - last < quiet_us:
+        assert clk.now() - start < limit_us, "the flash never went quiet"
+        clk.run_for(250_000)
+        ops, nxt, _ = clk.flash_log(nxt)
+        if ops:
+            last = ops[-1][0]
+
+
 def check_cut(game, status, tap):
     """After the power comes back from a cut at tap["us"]: paused, with a state the clock
     saved: the moves of a press before the cut (its last saved press, or the one before
@@ -373,7 +385,10 @@ def power_cuts(deployed, tmp_path, n, seed, pulls=0, monkeypatch=None):
             for args in (("key", "new", key), ("key", "use", key)):
                 clk.chessclock(*args, timeout=600)
             clk.chessclock("key", "set", "--port", tty, "--timeout", "600", timeout=3000)
-            clk.run_for(300_000)
+        # An idle clock folds its journal into the files and erases it (45 ms a sector,
+        # interrupts held): a press then is stamped at the erase's end (docs/FIRMWARE.md),
+        # so the game starts once the flash has been quiet for 2 s.
+        flash_quiet(clk, 2_000_000)
         game = Game(clk.now() + 2_000_000, thinks)  # ahead of the ops that plan it
         cuts = plan_cuts(clk, game, rnd, tmp_path)
         every = max(1, n // pulls) if pulls else 0
