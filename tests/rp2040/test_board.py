@@ -4,8 +4,10 @@ Quick tier (make test): the vendored files, deploy + verify through mpremote ove
 boot from main.py, a short game played by lever edges and checked against `chessclock
 simulate` to the displayed digit, LEDs, the host's `chessclock status`.
 Long tier (make test-board, marked board_long): 3 power cuts (CI runs them, .ci/run's
-BOARD_K), and RP2040_CUTS power cuts per build, most of them inside flash operations, each
-checked by status and `log pull` + `log verify`.
+BOARD_K), and RP2040_CUTS power cuts per build (default 200). The cuts of a run fall in one
+game, a cut image saved after each move (most inside the press's flash writes), each booted
+on its own and checked by `chessclock status`; one in 20 (and one of the 3) also by `log
+pull` + `log verify` with the arbiter's key.
 """
 
 import hashlib
