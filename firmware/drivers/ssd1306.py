@@ -166,6 +166,10 @@ class SSD1306:
         self.dlo = bytearray(PAGES)      # first changed column of each page (mask not 0)
         self.dhi = bytearray(PAGES)      # last changed column
         self._win = bytearray((CTRL_CMD, SET_COL_ADDR, 0, WIDTH - 1, SET_PAGE_ADDR, 0, 0))
+        # the same with the addressing mode first, when it changes (_window)
+        self._mwin = bytearray((CTRL_CMD, SET_MEM_ADDR, 0, SET_COL_ADDR, 0, WIDTH - 1,
+                                SET_PAGE_ADDR, 0, 0))
+        self._mode = 0                   # the panel's addressing: 0 horizontal, 1 vertical
         self._cmd1 = bytearray((CTRL_CMD, 0))
         self._cmd2 = bytearray((CTRL_CMD, 0, 0))
         self._out = bytearray(1 + WIDTH * PAGES)   # 0x40 and the data of one rectangle
@@ -185,7 +189,7 @@ class SSD1306:
         self.i2c.writeto(self.addr, bytes((
             CTRL_CMD,
             SET_DISP,                      # off
-            SET_MEM_ADDR, 0x00,            # horizontal addressing
+            SET_MEM_ADDR, 0x00,            # horizontal addressing (see _window)
             SET_DISP_START_LINE,           # start line 0
             SET_SEG_REMAP | 0x01,          # column 127 mapped to SEG0
             SET_MUX_RATIO, HEIGHT - 1,
@@ -202,6 +206,7 @@ class SSD1306:
             DEACTIVATE_SCROLL,
             SET_DISP | 0x01,               # on
         )))
+        self._mode = 0
         self.fill(0)
         self.update()
 
@@ -280,13 +285,26 @@ class SSD1306:
                 mask[p] = 0
                 p += 1
 
-    def _send(self, p0, p1, x0, x1):
-        w = self._win
-        w[2] = x0
-        w[3] = x1
-        w[5] = p0
-        w[6] = p1
+    def _window(self, x0, x1, p0, p1, mode):
+        """The window the next data fills: columns x0..x1 of pages p0..p1, page after page
+        (mode 0, horizontal addressing) or column after column (1, vertical: a digit's glyph,
+        whose columns can then be cut); the mode command only when it changes."""
+        if mode == self._mode:
+            w = self._win
+            k = 0
+        else:
+            self._mode = mode
+            w = self._mwin
+            w[2] = mode
+            k = 2
+        w[k + 2] = x0
+        w[k + 3] = x1
+        w[k + 5] = p0
+        w[k + 6] = p1
         self.i2c.writeto(self.addr, w)
+
+    def _send(self, p0, p1, x0, x1):
+        self._window(x0, x1, p0, p1, 0 if p0 < p1 else self._mode)
         if self.fb is not None:
             # framebuf's blit: the window's columns, page after page, into _out[1:]
             n = x1 - x0 + 1
@@ -316,16 +334,12 @@ class SSD1306:
         self.sent += j - 1
         self.i2c.writeto(self.addr, self._view(j))
 
-    def send_rect(self, x0, x1, p0, p1, data):
-        """Send `data` (0x40, then the window's bytes page after page) to columns x0..x1 of
-        pages p0..p1 as it is: the caller has put the same bytes in the framebuffer (a
-        prebuilt glyph, a constant bar), so nothing is copied and nothing is marked."""
-        w = self._win
-        w[2] = x0
-        w[3] = x1
-        w[5] = p0
-        w[6] = p1
-        self.i2c.writeto(self.addr, w)
+    def send_rect(self, x0, x1, p0, p1, data, mode=0):
+        """Send `data` (0x40, then the window's bytes in `mode`'s order, see _window) to
+        columns x0..x1 of pages p0..p1 as it is: the caller has put the same bytes in the
+        framebuffer (a prebuilt glyph, a constant bar), so nothing is copied and nothing is
+        marked. One page is the same in both orders."""
+        self._window(x0, x1, p0, p1, mode if p0 < p1 else self._mode)
         self.i2c.writeto(self.addr, data)
         self.sent += len(data) - 1
 
@@ -534,45 +548,80 @@ def _segments(k, w, h, t):
 
 
 def _build_glyphs(big):
-    """The 12 glyphs of one digit size (0-9, '-', blank): for each, a bytearray of 0x40 and
-    its cell's bytes page after page (what a window over the cell takes, sent as it is),
-    and memoryviews of its pages (copied into the framebuffer without allocating)."""
+    """The 12 glyphs of one digit size (0-9, '-', blank), each its cell's bytes twice: page
+    after page as memoryviews of each page (copied into the framebuffer without
+    allocating), and column after column behind a 0x40 (sent as it is in vertical
+    addressing, where any run of columns is contiguous); and, for each change of glyph
+    a -> b, the first and last column that differ (lo, hi at a * 12 + b; lo 255: none).
+    A 7-segment glyph's columns are alike within each of three zones (the left stroke,
+    the middle, the right stroke), so a zone is compared by one of its columns."""
     if big:
         w, h, t, top = BIG_W, BIG_H, BIG_T, 0
     else:
         w, h, t, top = SMALL_W, SMALL_H, SMALL_T, (_MAIN_H - SMALL_H) // 2
+    n = w * _CELL_PAGES
     sends = []
     pages = []
     g = 0
     while g < 12:
         segs = SEG7[g] if g < 10 else (0x40 if g == 10 else 0)
-        buf = bytearray(1 + w * _CELL_PAGES)
-        buf[0] = CTRL_DATA
+        pm = bytearray(n)
         k = 0
         while k < 7:
             if (segs >> k) & 1:
                 sx, sy, sw, sh = _segments(k, w, h, t)
                 y = top + sy
                 while y < top + sy + sh:
-                    i = 1 + (y >> 3) * w + sx
+                    i = (y >> 3) * w + sx
                     bit = 1 << (y & 7)
                     x = 0
                     while x < sw:
-                        buf[i + x] |= bit
+                        pm[i + x] |= bit
                         x += 1
                     y += 1
             k += 1
-        mv = memoryview(buf)
+        cm = bytearray(1 + n)
+        cm[0] = CTRL_DATA
+        mv = memoryview(pm)
         p = 0
         while p < _CELL_PAGES:
-            pages.append(mv[1 + p * w:1 + (p + 1) * w])
+            pages.append(mv[p * w:(p + 1) * w])
+            x = 0
+            while x < w:
+                cm[1 + x * _CELL_PAGES + p] = pm[p * w + x]
+                x += 1
             p += 1
-        sends.append(buf)
+        sends.append(cm)
         g += 1
-    return sends, pages
+    lo = bytearray(144)
+    hi = bytearray(144)
+    a = 0
+    while a < 12:
+        b = 0
+        while b < 12:
+            zl = _column_differs(sends[a], sends[b], 0)
+            zm = _column_differs(sends[a], sends[b], t)
+            zr = _column_differs(sends[a], sends[b], w - t)
+            lo[a * 12 + b] = 0 if zl else (t if zm else (w - t if zr else 255))
+            hi[a * 12 + b] = w - 1 if zr else (w - t - 1 if zm else t - 1)
+            b += 1
+        a += 1
+    return sends, pages, lo, hi
 
 
-_GLYPHS = []   # [small, big]: (sends, pages) each, built by the first SSD1306Display
+def _column_differs(ga, gb, x):
+    i = 1 + x * _CELL_PAGES
+    end = i + _CELL_PAGES
+    while i < end:
+        if ga[i] != gb[i]:
+            return True
+        i += 1
+    return False
+
+
+_GLYPHS = []   # [small, big]: _build_glyphs' tuples, built by the first SSD1306Display
+_RUNS = {}     # memoryviews of glyph columns c0..c1 (see SSD1306Display.finish)
+
 
 # The running bar's page (rows 0-6 lit or dark, row 7 dark: page 0 holds the bar alone),
 # sent as it is, and its bytes for the framebuffer.
@@ -652,6 +701,7 @@ class SSD1306Display:
         self._ncells = 0                 # digit cells drawn, to be sent by finish():
         self._cellx = bytearray(8)       # their x
         self._cellg = bytearray(8)       # their glyph (+ 16: big)
+        self._cello = bytearray(8)       # the glyph they held
         if not _GLYPHS:
             _GLYPHS.append(_build_glyphs(0))
             _GLYPHS.append(_build_glyphs(1))
@@ -702,18 +752,34 @@ class SSD1306Display:
 
     def finish(self):
         """Send what draw() left (everything below the bar): the digits that changed, each
-        its cell's glyph in one window and one data write, then the rest."""
+        the columns of its cell that differ from the glyph it held, in one window and one
+        data write straight from the glyph's bytes; then the rest."""
         n = self._ncells
         if n:
             self._ncells = 0
             o = self.oled
             i = 0
             while i < n:
-                x = self._cellx[i]
                 g = self._cellg[i]
-                w = BIG_W if g & 16 else SMALL_W
-                o.send_rect(x, x + w - 1, _CELL_P0, _CELL_P0 + _CELL_PAGES - 1,
-                            _GLYPHS[g >> 4][0][g & 15])
+                big = g >> 4
+                g &= 15
+                tab = _GLYPHS[big]
+                c0 = tab[2][self._cello[i] * 12 + g]
+                if c0 != 255:
+                    c1 = tab[3][self._cello[i] * 12 + g]
+                    glyph = tab[0][g]
+                    key = ((big * 12 + g) * 32 + c0) * 32 + c1
+                    run = _RUNS.get(key)
+                    if run is None:   # once a run: a slice allocates
+                        run = memoryview(glyph)[c0 * _CELL_PAGES:1 + (c1 + 1) * _CELL_PAGES]
+                        _RUNS[key] = run
+                    # the byte before the run stands in for the 0x40 while it is sent
+                    j = c0 * _CELL_PAGES
+                    keep = glyph[j]
+                    glyph[j] = CTRL_DATA
+                    x = self._cellx[i]
+                    o.send_rect(x + c0, x + c1, _CELL_P0, _CELL_P0 + _CELL_PAGES - 1, run, 1)
+                    glyph[j] = keep
                 i += 1
         if self._pending:
             self._pending = False
@@ -943,13 +1009,14 @@ class SSD1306Display:
         i = 0
         while i < n:
             if t[i] != shown[i]:
+                was = shown[i]   # what the cell holds (unless the layout is new)
                 shown[i] = t[i]
                 self.cell_x[i] = nx[i]
                 if cls[i] != _CLS_SKIP:
-                    self._draw_char(t[i], nx[i], big)
+                    self._draw_char(t[i], nx[i], big, was)
             i += 1
 
-    def _draw_char(self, c, x, big):
+    def _draw_char(self, c, x, big, was=32):
         o = self.oled
         if c == 58 or c == 46:   # ':' and '.': drawn once a layout (they never change)
             if big:
@@ -968,7 +1035,7 @@ class SSD1306Display:
             return
         # A digit: its cell's bytes are the glyph's, whatever the cell held (nothing else
         # is drawn in a cell), copied page by page into the framebuffer; sent by finish()
-        # as they are (one window, one write), or with the area when it was cleared.
+        # from the glyph (the columns that changed), or with the area when it was cleared.
         g = _glyph_of(c)
         w = BIG_W if big else SMALL_W
         pages = _GLYPHS[big][1]
@@ -989,6 +1056,7 @@ class SSD1306Display:
             return
         self._cellx[n] = x
         self._cellg[n] = g | (16 if big else 0)
+        self._cello[n] = _glyph_of(was)
         self._ncells = n + 1
 
 
