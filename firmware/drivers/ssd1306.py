@@ -949,6 +949,26 @@ class SSD1306Display:
         n = len(t)
         if n > 8:
             n = 8
+        shown = self._shown
+        if self._main == 0:
+            # Only digits changed into digits (a running second, a press): the layout is
+            # the same (spaces, ':' and '.' decide it), so skip working it out again.
+            i = 0
+            while i < n:
+                a = t[i]
+                b = shown[i]
+                if a != b and (a == 32 or a == 58 or a == 46 or b == 32 or b == 58 or b == 46):
+                    break
+                i += 1
+            if i == n:
+                i = 0
+                while i < n:
+                    if t[i] != shown[i]:
+                        b = shown[i]
+                        shown[i] = t[i]
+                        self._draw_char(t[i], self.cell_x[i], self._big, b)
+                    i += 1
+                return
         big = 0 if (n == 8 and t[2] == 58) else 1  # h:mm:ss needs the small digits
         if big:
             w = BIG_W
@@ -997,7 +1017,6 @@ class SSD1306Display:
                 nx[i] = x
                 x += (w if k == _CLS_DIGIT else th) + gap
             i += 1
-        shown = self._shown
         if not same:
             self._main = 0
             self._big = big
