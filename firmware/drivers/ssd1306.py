@@ -623,9 +623,10 @@ _GLYPHS = []   # [small, big]: _build_glyphs' tuples, built by the first SSD1306
 _RUNS = {}     # memoryviews of glyph columns c0..c1 (see SSD1306Display.finish)
 
 
-# The running bar's page (rows 0-6 lit or dark, row 7 dark: page 0 holds the bar alone),
-# sent as it is, and its bytes for the framebuffer.
-_BAR_SEND = (bytes((CTRL_DATA,)) + bytes(WIDTH), bytes((CTRL_DATA,)) + b"\x7f" * WIDTH)
+# The running bar's page (its rows lit or dark, the rest of page 0 dark: the page holds
+# the bar alone), sent as it is, and its bytes for the framebuffer.
+_BAR_SEND = (bytes((CTRL_DATA,)) + bytes(WIDTH),
+             bytes((CTRL_DATA,)) + bytes(((1 << _BAR_H) - 1,)) * WIDTH)
 _BAR_PAGE = (memoryview(_BAR_SEND[0])[1:], memoryview(_BAR_SEND[1])[1:])
 
 
@@ -778,8 +779,11 @@ class SSD1306Display:
                     keep = glyph[j]
                     glyph[j] = CTRL_DATA
                     x = self._cellx[i]
-                    o.send_rect(x + c0, x + c1, _CELL_P0, _CELL_P0 + _CELL_PAGES - 1, run, 1)
-                    glyph[j] = keep
+                    try:
+                        o.send_rect(x + c0, x + c1, _CELL_P0, _CELL_P0 + _CELL_PAGES - 1,
+                                    run, 1)
+                    finally:   # a bus error must not leave the glyph changed
+                        glyph[j] = keep
                 i += 1
         if self._pending:
             self._pending = False

@@ -814,6 +814,35 @@ def test_ssd1306_a_digit_is_one_window_and_one_write_of_its_glyph():
     assert [c for c in bus.cmds if c[0] == 0x20][-1] == (0x20, 0)
 
 
+class FlakyI2C(CountingI2C):
+    """A bus whose data writes fail while `fail` is set (a panel unplugged)."""
+
+    fail = False
+
+    def writeto(self, addr, buf):
+        if self.fail and buf[0] == 0x40:
+            raise OSError(5)
+        CountingI2C.writeto(self, addr, buf)
+
+
+def test_ssd1306_a_bus_error_leaves_the_glyphs_as_they_were():
+    # A digit's run of columns goes out with the byte before it standing in for the 0x40
+    # control byte, in the glyph shared by every display: a failed write must put it back.
+    bus = FlakyI2C()
+    d = S.SSD1306Display(bus)
+    d.render(view(b"    3:06"))
+    bus.fail = True
+    raises(OSError, d.render, view(b"    3:08"))   # 6 -> 8: columns 18-23 of the 8
+    bus = CountingI2C()
+    d = S.SSD1306Display(bus)
+    d.render(view(b"    3:00"))
+    bus.reset()
+    v = view(b"    3:08")                             # 0 -> 8: columns 6-17 of the 8
+    d.render(v)
+    assert bus.windows == [(91, 102, 2, 6)]
+    assert bus.ram == full_redraw(v).ram == d.oled.buffer
+
+
 def test_ssd1306_bar_sends_both_bars_before_either_draws():
     # The app: bar() on both displays (each sends only its bar), then draw() and finish()
     # on the side that pressed, then on the other: both bars are on the glass before any
