@@ -176,6 +176,8 @@ class SSD1306:
         self._out[0] = CTRL_DATA
         self._outmv = memoryview(self._out)
         self._views = {}                 # length -> memoryview of _out (see _view)
+        self._rows = {}                  # start | end << 10 -> memoryview of buffer (_send)
+        self._bufmv = memoryview(self.buffer)
         self.sent = 0                    # data bytes sent (benchmarks, tests)
         self.fb = None                   # framebuf over buffer (None: Python loops)
         self._blits = {}                 # width | pages << 8 -> FrameBuffer over _out[1:]
@@ -305,6 +307,27 @@ class SSD1306:
 
     def _send(self, p0, p1, x0, x1):
         self._window(x0, x1, p0, p1, 0 if p0 < p1 else self._mode)
+        a = p0 * WIDTH + x0
+        if a and (p0 == p1 or (x0 == 0 and x1 == WIDTH - 1)):
+            # One page, or whole rows (a new layout's main area): the bytes lie in a row in
+            # the framebuffer. Sent from there, the byte before them standing in for the
+            # 0x40 meanwhile: no copy.
+            b = p1 * WIDTH + x1 + 1
+            key = a | (b << 10)
+            v = self._rows.get(key)
+            if v is None:
+                v = self._bufmv[a - 1:b]
+                if len(self._rows) < _VIEWS:
+                    self._rows[key] = v
+            fb = self.buffer
+            keep = fb[a - 1]
+            fb[a - 1] = CTRL_DATA
+            try:
+                self.i2c.writeto(self.addr, v)
+            finally:
+                fb[a - 1] = keep
+            self.sent += b - a
+            return
         if self.fb is not None:
             # framebuf's blit: the window's columns, page after page, into _out[1:]
             n = x1 - x0 + 1
@@ -430,6 +453,25 @@ class SSD1306:
                 i += 1
             if lo >= 0:
                 self._mark(p, lo - p * WIDTH, hi - p * WIDTH)
+            p += 1
+
+    def clear_pages(self, p0, p1):
+        """Pages p0..p1 dark and marked whole (a new layout of the main area: it goes out
+        in one window of whole rows, see _send), without comparing byte by byte."""
+        if self.fb is not None:
+            self.fb.fill_rect(0, p0 * 8, WIDTH, (p1 - p0 + 1) * 8, 0)
+        else:
+            fb = self.buffer
+            i = p0 * WIDTH
+            end = (p1 + 1) * WIDTH
+            while i < end:
+                fb[i] = 0
+                i += 1
+        p = p0
+        while p <= p1:
+            self.dmask[p] = _ALL
+            self.dlo[p] = 0
+            self.dhi[p] = WIDTH - 1
             p += 1
 
     def text(self, chars, x, y, n=-1, scale=1):
@@ -919,7 +961,7 @@ class SSD1306Display:
 
     # ---- main area -------------------------------------------------------------------
     def _clear_main(self):
-        self.oled.fill_rect(0, _MAIN_Y, WIDTH, _MAIN_H, 0)
+        self.oled.clear_pages(_MAIN_Y >> 3, (_MAIN_Y + _MAIN_H - 1) >> 3)
         self._cleared = True     # the whole area goes out with update(): no cell on its own
         self._ncells = 0
         i = 0
