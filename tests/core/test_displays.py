@@ -814,6 +814,19 @@ def test_ssd1306_a_digit_is_one_window_and_one_write_of_its_glyph():
     assert [c for c in bus.cmds if c[0] == 0x20][-1] == (0x20, 0)
 
 
+def test_ssd1306_a_new_layout_is_one_window_of_whole_rows():
+    # 9:59 -> 10:01 after an increment: the main area (pages 2-6) is laid out afresh and
+    # goes out as one window of whole rows, sent from the framebuffer as it lies.
+    bus = CountingI2C()
+    d = S.SSD1306Display(bus)
+    d.render(view(b"    9:59", running=True))
+    bus.reset()
+    v = view(b"   10:01")
+    d.render(v)
+    assert bus.windows == [(0, 127, 0, 0), (0, 127, 2, 6)] and bus.n_tx == 4
+    assert bus.ram == full_redraw(v).ram == d.oled.buffer
+
+
 class FlakyI2C(CountingI2C):
     """A bus whose data writes fail while `fail` is set (a panel unplugged)."""
 
