@@ -8,18 +8,20 @@
 # groups, and the first and last column. update() sends only those, as rectangles: a run of
 # groups (cut to the exact first/last column), grown down over the next pages while that
 # costs less than more rectangles; one column/page window command and one data write each (0x40
-# control byte in front, copied into a preallocated bytearray). A changed digit is two I2C
-# writes of about its own columns, not ten of 16-column chunks.
+# control byte in front, copied into a preallocated bytearray).
 # show() sends everything. Per-frame paths (fill_rect, pixel, text, update,
 # SSD1306Display.render) do not allocate.
 #
-# `framebuf` (C, on both ports and the unix port) where it is exact and saves Python loops
-# on the RP2040's M0+ (a press's redraw cost ~50 ms in Python there): paint() fills a
-# rectangle the caller knows changes whole (a digit's segment, the running bar) and marks
-# it; _send() copies a rectangle into the send buffer with a blit. fill_rect() stays the
-# byte-comparing Python loop (it marks only the bytes that really changed: clearing areas
-# that may already be blank). Without framebuf (CPython: the host's tests) both fall back
-# to the Python loops, with the same bytes on the glass.
+# What a press redraws goes out without update()'s copy: on the RP2040's M0+ the Python
+# around each rectangle, and framebuf's blit (about 1 us a pixel), cost more than the bus
+# (measured on the emulated Pico: 2 x 4.9 ms for the bars and 13-16 ms for three digits,
+# segment by segment). The running bar is one of two constant pages, and a big or small
+# digit is its whole cell (24 or 16 columns of pages 2-6; nothing else is drawn there) from
+# a glyph built once: copied into the framebuffer page by page (slice assignments from
+# memoryviews: no allocation) and sent from the glyph's own bytes, one window and one data
+# write a digit (send_rect). `framebuf` (C, on both MicroPython ports) copies update()'s
+# other rectangles into the send buffer with a blit; without it (CPython: the host's tests)
+# a Python loop does, with the same bytes on the glass.
 
 from clockcore import const
 
@@ -126,16 +128,6 @@ del _i
 
 # 7-segment shapes of '0'..'9' for the big digits: bit 0..6 = a..g.
 SEG7 = b"\x3f\x06\x5b\x4f\x66\x6d\x7d\x07\x7f\x6f"
-# The segments whose rectangles overlap segment k's (corners): a lit one is drawn again
-# after k is cleared.
-SEG_TOUCH = b"\x22\x45\x4a\x14\x68\x51\x36"
-
-
-def seg7(c):
-    """The segments of ASCII c as a big digit: 0-9, '-' (g); nothing for the rest."""
-    if 48 <= c <= 57:
-        return SEG7[c - 48]
-    return 0x40 if c == 45 else 0
 
 
 def glyph_column(c, col):
@@ -174,12 +166,18 @@ class SSD1306:
         self.dlo = bytearray(PAGES)      # first changed column of each page (mask not 0)
         self.dhi = bytearray(PAGES)      # last changed column
         self._win = bytearray((CTRL_CMD, SET_COL_ADDR, 0, WIDTH - 1, SET_PAGE_ADDR, 0, 0))
+        # the same with the addressing mode first, when it changes (_window)
+        self._mwin = bytearray((CTRL_CMD, SET_MEM_ADDR, 0, SET_COL_ADDR, 0, WIDTH - 1,
+                                SET_PAGE_ADDR, 0, 0))
+        self._mode = 0                   # the panel's addressing: 0 horizontal, 1 vertical
         self._cmd1 = bytearray((CTRL_CMD, 0))
         self._cmd2 = bytearray((CTRL_CMD, 0, 0))
         self._out = bytearray(1 + WIDTH * PAGES)   # 0x40 and the data of one rectangle
         self._out[0] = CTRL_DATA
         self._outmv = memoryview(self._out)
         self._views = {}                 # length -> memoryview of _out (see _view)
+        self._rows = {}                  # start | end << 10 -> memoryview of buffer (_send)
+        self._bufmv = memoryview(self.buffer)
         self.sent = 0                    # data bytes sent (benchmarks, tests)
         self.fb = None                   # framebuf over buffer (None: Python loops)
         self._blits = {}                 # width | pages << 8 -> FrameBuffer over _out[1:]
@@ -193,7 +191,7 @@ class SSD1306:
         self.i2c.writeto(self.addr, bytes((
             CTRL_CMD,
             SET_DISP,                      # off
-            SET_MEM_ADDR, 0x00,            # horizontal addressing
+            SET_MEM_ADDR, 0x00,            # horizontal addressing (see _window)
             SET_DISP_START_LINE,           # start line 0
             SET_SEG_REMAP | 0x01,          # column 127 mapped to SEG0
             SET_MUX_RATIO, HEIGHT - 1,
@@ -210,6 +208,7 @@ class SSD1306:
             DEACTIVATE_SCROLL,
             SET_DISP | 0x01,               # on
         )))
+        self._mode = 0
         self.fill(0)
         self.update()
 
@@ -288,13 +287,47 @@ class SSD1306:
                 mask[p] = 0
                 p += 1
 
-    def _send(self, p0, p1, x0, x1):
-        w = self._win
-        w[2] = x0
-        w[3] = x1
-        w[5] = p0
-        w[6] = p1
+    def _window(self, x0, x1, p0, p1, mode):
+        """The window the next data fills: columns x0..x1 of pages p0..p1, page after page
+        (mode 0, horizontal addressing) or column after column (1, vertical: a digit's glyph,
+        whose columns can then be cut); the mode command only when it changes."""
+        if mode == self._mode:
+            w = self._win
+            k = 0
+        else:
+            self._mode = mode
+            w = self._mwin
+            w[2] = mode
+            k = 2
+        w[k + 2] = x0
+        w[k + 3] = x1
+        w[k + 5] = p0
+        w[k + 6] = p1
         self.i2c.writeto(self.addr, w)
+
+    def _send(self, p0, p1, x0, x1):
+        self._window(x0, x1, p0, p1, 0 if p0 < p1 else self._mode)
+        a = p0 * WIDTH + x0
+        if a and (p0 == p1 or (x0 == 0 and x1 == WIDTH - 1)):
+            # One page, or whole rows (a new layout's main area): the bytes lie in a row in
+            # the framebuffer. Sent from there, the byte before them standing in for the
+            # 0x40 meanwhile: no copy.
+            b = p1 * WIDTH + x1 + 1
+            key = a | (b << 10)
+            v = self._rows.get(key)
+            if v is None:
+                v = self._bufmv[a - 1:b]
+                if len(self._rows) < _VIEWS:
+                    self._rows[key] = v
+            fb = self.buffer
+            keep = fb[a - 1]
+            fb[a - 1] = CTRL_DATA
+            try:
+                self.i2c.writeto(self.addr, v)
+            finally:
+                fb[a - 1] = keep
+            self.sent += b - a
+            return
         if self.fb is not None:
             # framebuf's blit: the window's columns, page after page, into _out[1:]
             n = x1 - x0 + 1
@@ -323,6 +356,15 @@ class SSD1306:
             p += 1
         self.sent += j - 1
         self.i2c.writeto(self.addr, self._view(j))
+
+    def send_rect(self, x0, x1, p0, p1, data, mode=0):
+        """Send `data` (0x40, then the window's bytes in `mode`'s order, see _window) to
+        columns x0..x1 of pages p0..p1 as it is: the caller has put the same bytes in the
+        framebuffer (a prebuilt glyph, a constant bar), so nothing is copied and nothing is
+        marked. One page is the same in both orders."""
+        self._window(x0, x1, p0, p1, mode if p0 < p1 else self._mode)
+        self.i2c.writeto(self.addr, data)
+        self.sent += len(data) - 1
 
     def _view(self, n):
         # The first n bytes of _out. A slice allocates, so the few lengths a display uses
@@ -413,34 +455,23 @@ class SSD1306:
                 self._mark(p, lo - p * WIDTH, hi - p * WIDTH)
             p += 1
 
-    def paint(self, x, y, w, h, c, mark=True):
-        """fill_rect() for a rectangle the caller knows differs in every column it covers
-        (a segment turned on or off): filled by framebuf when there is one, and its
-        columns marked without comparing byte by byte; mark=False when the bytes it can
-        change are marked already (a lit segment drawn again over a cleared neighbour's
-        corner)."""
-        fb = self.fb
-        if fb is None:
-            self.fill_rect(x, y, w, h, c)
-            return
-        fb.fill_rect(x, y, w, h, 1 if c else 0)
-        if not mark:
-            return
-        x1 = x + w - 1
-        if x < 0:
-            x = 0
-        if x1 >= WIDTH:
-            x1 = WIDTH - 1
-        y1 = y + h - 1
-        if y < 0:
-            y = 0
-        if y1 >= HEIGHT:
-            y1 = HEIGHT - 1
-        if x > x1 or y > y1:
-            return
-        p = y >> 3
-        while p <= (y1 >> 3):
-            self._mark(p, x, x1)
+    def clear_pages(self, p0, p1):
+        """Pages p0..p1 dark and marked whole (a new layout of the main area: it goes out
+        in one window of whole rows, see _send), without comparing byte by byte."""
+        if self.fb is not None:
+            self.fb.fill_rect(0, p0 * 8, WIDTH, (p1 - p0 + 1) * 8, 0)
+        else:
+            fb = self.buffer
+            i = p0 * WIDTH
+            end = (p1 + 1) * WIDTH
+            while i < end:
+                fb[i] = 0
+                i += 1
+        p = p0
+        while p <= p1:
+            self.dmask[p] = _ALL
+            self.dlo[p] = 0
+            self.dhi[p] = WIDTH - 1
             p += 1
 
     def text(self, chars, x, y, n=-1, scale=1):
@@ -525,12 +556,126 @@ SMALL_H = const(32)
 SMALL_T = const(4)
 SMALL_GAP = const(3)
 
+# A digit's cell: its width, from the main area's first page (rows 16..55, 5 pages),
+# whatever the size: the small digits' 32 rows sit 4 rows down in it. Nothing else is drawn
+# in a cell, so a digit is its cell's bytes whole: a prebuilt glyph (below).
+_CELL_P0 = const(2)
+_CELL_PAGES = const(5)
+_BLANK = const(11)     # glyph of a character with no segments (0-9 are 0-9, '-' is 10)
+
 _NONE = const(-2)      # "nothing drawn yet": differs from every view value
 _NO_X = const(255)     # cell_x of a character not drawn
 _CLS_SKIP = const(0)   # leading space: takes no room
 _CLS_DIGIT = const(1)  # digit or other character: a digit cell
 _CLS_COLON = const(2)
 _CLS_DOT = const(3)
+
+
+def _segments(k, w, h, t):
+    """Segment k (0..6: a..g) of a w x h digit of stroke t: (x, y, w, h) in the digit."""
+    m = (h - t) // 2          # top of the middle bar
+    if k == 0:
+        return 0, 0, w, t
+    if k == 1:
+        return w - t, 0, t, m + t
+    if k == 2:
+        return w - t, m, t, h - m
+    if k == 3:
+        return 0, h - t, w, t
+    if k == 4:
+        return 0, m, t, h - m
+    if k == 5:
+        return 0, 0, t, m + t
+    return 0, m, w, t
+
+
+def _build_glyphs(big):
+    """The 12 glyphs of one digit size (0-9, '-', blank), each its cell's bytes twice: page
+    after page as memoryviews of each page (copied into the framebuffer without
+    allocating), and column after column behind a 0x40 (sent as it is in vertical
+    addressing, where any run of columns is contiguous); and, for each change of glyph
+    a -> b, the first and last column that differ (lo, hi at a * 12 + b; lo 255: none).
+    A 7-segment glyph's columns are alike within each of three zones (the left stroke,
+    the middle, the right stroke), so a zone is compared by one of its columns."""
+    if big:
+        w, h, t, top = BIG_W, BIG_H, BIG_T, 0
+    else:
+        w, h, t, top = SMALL_W, SMALL_H, SMALL_T, (_MAIN_H - SMALL_H) // 2
+    n = w * _CELL_PAGES
+    sends = []
+    pages = []
+    g = 0
+    while g < 12:
+        segs = SEG7[g] if g < 10 else (0x40 if g == 10 else 0)
+        pm = bytearray(n)
+        k = 0
+        while k < 7:
+            if (segs >> k) & 1:
+                sx, sy, sw, sh = _segments(k, w, h, t)
+                y = top + sy
+                while y < top + sy + sh:
+                    i = (y >> 3) * w + sx
+                    bit = 1 << (y & 7)
+                    x = 0
+                    while x < sw:
+                        pm[i + x] |= bit
+                        x += 1
+                    y += 1
+            k += 1
+        cm = bytearray(1 + n)
+        cm[0] = CTRL_DATA
+        mv = memoryview(pm)
+        p = 0
+        while p < _CELL_PAGES:
+            pages.append(mv[p * w:(p + 1) * w])
+            x = 0
+            while x < w:
+                cm[1 + x * _CELL_PAGES + p] = pm[p * w + x]
+                x += 1
+            p += 1
+        sends.append(cm)
+        g += 1
+    lo = bytearray(144)
+    hi = bytearray(144)
+    a = 0
+    while a < 12:
+        b = 0
+        while b < 12:
+            zl = _column_differs(sends[a], sends[b], 0)
+            zm = _column_differs(sends[a], sends[b], t)
+            zr = _column_differs(sends[a], sends[b], w - t)
+            lo[a * 12 + b] = 0 if zl else (t if zm else (w - t if zr else 255))
+            hi[a * 12 + b] = w - 1 if zr else (w - t - 1 if zm else t - 1)
+            b += 1
+        a += 1
+    return sends, pages, lo, hi
+
+
+def _column_differs(ga, gb, x):
+    i = 1 + x * _CELL_PAGES
+    end = i + _CELL_PAGES
+    while i < end:
+        if ga[i] != gb[i]:
+            return True
+        i += 1
+    return False
+
+
+_GLYPHS = []   # [small, big]: _build_glyphs' tuples, built by the first SSD1306Display
+_RUNS = {}     # memoryviews of glyph columns c0..c1 (see SSD1306Display.finish)
+
+
+# The running bar's page (its rows lit or dark, the rest of page 0 dark: the page holds
+# the bar alone), sent as it is, and its bytes for the framebuffer.
+_BAR_SEND = (bytes((CTRL_DATA,)) + bytes(WIDTH),
+             bytes((CTRL_DATA,)) + bytes(((1 << _BAR_H) - 1,)) * WIDTH)
+_BAR_PAGE = (memoryview(_BAR_SEND[0])[1:], memoryview(_BAR_SEND[1])[1:])
+
+
+def _glyph_of(c):
+    if 48 <= c <= 57:
+        return c - 48
+    return 10 if c == 45 else _BLANK
 
 
 def _put_uint(buf, i, v, width):
@@ -595,6 +740,14 @@ class SSD1306Display:
         self._pair = None                # the pairing shown at set-up (view.pair), or None
         self._pkey = _NONE               # board and side they were drawn for
         self._lit = False                # the self-test lit every pixel
+        self._cleared = False            # this draw cleared the main area (a new layout)
+        self._ncells = 0                 # digit cells drawn, to be sent by finish():
+        self._cellx = bytearray(8)       # their x
+        self._cellg = bytearray(8)       # their glyph (+ 16: big)
+        self._cello = bytearray(8)       # the glyph they held
+        if not _GLYPHS:
+            _GLYPHS.append(_build_glyphs(0))
+            _GLYPHS.append(_build_glyphs(1))
 
     def render(self, view):
         self.draw(view)
@@ -605,6 +758,7 @@ class SSD1306Display:
         draw starts afresh."""
         self._main = _NONE
         self._big = _NONE
+        self._ncells = 0
         i = 0
         while i < 8:
             self.cell_x[i] = _NO_X
@@ -620,7 +774,7 @@ class SSD1306Display:
         if view.test or self._lit:
             return   # the self-test's screen, and the one after it: draw() does it all
         if self._paint_bar(view):
-            self.oled.update(0, 0)
+            self._send_bar()
 
     def _paint_bar(self, view):
         """The bar in the framebuffer when which side runs changed; True if it did."""
@@ -628,11 +782,51 @@ class SSD1306Display:
         if v == self._run:
             return False
         self._run = v
-        self.oled.paint(0, 0, WIDTH, _BAR_H, v)   # page 0 holds the bar alone
+        o = self.oled
+        o.buffer[0:WIDTH] = _BAR_PAGE[v]   # page 0 holds the bar alone
+        o._mark(0, 0, WIDTH - 1)
         return True
 
+    def _send_bar(self):
+        # page 0 is one of two constants: sent as it is, no copy
+        o = self.oled
+        o.dmask[0] = 0
+        o.send_rect(0, WIDTH - 1, 0, 0, _BAR_SEND[self._run])
+
     def finish(self):
-        """Send what draw() left (everything below the bar)."""
+        """Send what draw() left (everything below the bar): the digits that changed, each
+        the columns of its cell that differ from the glyph it held, in one window and one
+        data write straight from the glyph's bytes; then the rest."""
+        n = self._ncells
+        if n:
+            self._ncells = 0
+            o = self.oled
+            i = 0
+            while i < n:
+                g = self._cellg[i]
+                big = g >> 4
+                g &= 15
+                tab = _GLYPHS[big]
+                c0 = tab[2][self._cello[i] * 12 + g]
+                if c0 != 255:
+                    c1 = tab[3][self._cello[i] * 12 + g]
+                    glyph = tab[0][g]
+                    key = ((big * 12 + g) * 32 + c0) * 32 + c1
+                    run = _RUNS.get(key)
+                    if run is None:   # once a run: a slice allocates
+                        run = memoryview(glyph)[c0 * _CELL_PAGES:1 + (c1 + 1) * _CELL_PAGES]
+                        _RUNS[key] = run
+                    # the byte before the run stands in for the 0x40 while it is sent
+                    j = c0 * _CELL_PAGES
+                    keep = glyph[j]
+                    glyph[j] = CTRL_DATA
+                    x = self._cellx[i]
+                    try:
+                        o.send_rect(x + c0, x + c1, _CELL_P0, _CELL_P0 + _CELL_PAGES - 1,
+                                    run, 1)
+                    finally:   # a bus error must not leave the glyph changed
+                        glyph[j] = keep
+                i += 1
         if self._pending:
             self._pending = False
             self.oled.update(1, PAGES - 1)
@@ -642,6 +836,7 @@ class SSD1306Display:
             return
         self._version = view.version
         self._pending = True
+        self._cleared = False
         o = self.oled
         if view.test:   # the self-test: every pixel lit
             o.fill(1)
@@ -740,7 +935,8 @@ class SSD1306Display:
                     f[0] = 68  # D
                     _delay_text(f, view.delay_ds)
                 o.text(f, _X_DELAY, _BOTTOM_Y, 6)
-        o.update(0, 0)   # the running bar first (see the class)
+        if o.dmask[0]:
+            self._send_bar()   # the running bar first (see the class)
 
     def _pairing(self, pair, view):
         """The pairing at set-up in place of the status and bottom lines; True while it
@@ -765,7 +961,9 @@ class SSD1306Display:
 
     # ---- main area -------------------------------------------------------------------
     def _clear_main(self):
-        self.oled.fill_rect(0, _MAIN_Y, WIDTH, _MAIN_H, 0)
+        self.oled.clear_pages(_MAIN_Y >> 3, (_MAIN_Y + _MAIN_H - 1) >> 3)
+        self._cleared = True     # the whole area goes out with update(): no cell on its own
+        self._ncells = 0
         i = 0
         while i < 8:
             self.cell_x[i] = _NO_X
@@ -797,6 +995,26 @@ class SSD1306Display:
         n = len(t)
         if n > 8:
             n = 8
+        shown = self._shown
+        if self._main == 0:
+            # Only digits changed into digits (a running second, a press): the layout is
+            # the same (spaces, ':' and '.' decide it), so skip working it out again.
+            i = 0
+            while i < n:
+                a = t[i]
+                b = shown[i]
+                if a != b and (a == 32 or a == 58 or a == 46 or b == 32 or b == 58 or b == 46):
+                    break
+                i += 1
+            if i == n:
+                i = 0
+                while i < n:
+                    if t[i] != shown[i]:
+                        b = shown[i]
+                        shown[i] = t[i]
+                        self._draw_char(t[i], self.cell_x[i], self._big, b)
+                    i += 1
+                return
         big = 0 if (n == 8 and t[2] == 58) else 1  # h:mm:ss needs the small digits
         if big:
             w = BIG_W
@@ -845,7 +1063,6 @@ class SSD1306Display:
                 nx[i] = x
                 x += (w if k == _CLS_DIGIT else th) + gap
             i += 1
-        shown = self._shown
         if not same:
             self._main = 0
             self._big = big
@@ -857,72 +1074,55 @@ class SSD1306Display:
         i = 0
         while i < n:
             if t[i] != shown[i]:
-                was = shown[i]   # what the cell holds (0: cleared, the layout is new)
+                was = shown[i]   # what the cell holds (unless the layout is new)
                 shown[i] = t[i]
                 self.cell_x[i] = nx[i]
                 if cls[i] != _CLS_SKIP:
                     self._draw_char(t[i], nx[i], big, was)
             i += 1
 
-    def _draw_char(self, c, x, big, was=0):
+    def _draw_char(self, c, x, big, was=32):
         o = self.oled
-        if big:
-            w = BIG_W
-            h = BIG_H
-            t = BIG_T
-            y = _MAIN_Y
-        else:
-            w = SMALL_W
-            h = SMALL_H
-            t = SMALL_T
-            y = _MAIN_Y + (_MAIN_H - SMALL_H) // 2
-        if c == 58:  # ':'
-            o.fill_rect(x, y + h // 3 - t // 2, t, t, 1)
-            o.fill_rect(x, y + (2 * h) // 3 - t // 2, t, t, 1)
+        if c == 58 or c == 46:   # ':' and '.': drawn once a layout (they never change)
+            if big:
+                h = BIG_H
+                t = BIG_T
+                y = _MAIN_Y
+            else:
+                h = SMALL_H
+                t = SMALL_T
+                y = _MAIN_Y + (_MAIN_H - SMALL_H) // 2
+            if c == 58:
+                o.fill_rect(x, y + h // 3 - t // 2, t, t, 1)
+                o.fill_rect(x, y + (2 * h) // 3 - t // 2, t, t, 1)
+            else:
+                o.fill_rect(x, y + h - t, t, t, 1)
             return
-        if c == 46:  # '.'
-            o.fill_rect(x, y + h - t, t, t, 1)
+        # A digit: its cell's bytes are the glyph's, whatever the cell held (nothing else
+        # is drawn in a cell), copied page by page into the framebuffer; sent by finish()
+        # from the glyph (the columns that changed), or with the area when it was cleared.
+        g = _glyph_of(c)
+        w = BIG_W if big else SMALL_W
+        pages = _GLYPHS[big][1]
+        k = g * _CELL_PAGES
+        fb = o.buffer
+        i = _CELL_P0 * WIDTH + x
+        p = 0
+        while p < _CELL_PAGES:
+            fb[i:i + w] = pages[k + p]
+            i += WIDTH
+            p += 1
+        n = self._ncells
+        if self._cleared or n == 8:
+            p = _CELL_P0
+            while p < _CELL_P0 + _CELL_PAGES:
+                o._mark(p, x, x + w - 1)
+                p += 1
             return
-        s = seg7(c)
-        # The cell holds the segments of `was` at this size (0 after a new layout cleared
-        # the main area): only the segments that differ are cleared, then drawn, and the
-        # lit ones whose corners a cleared one took are drawn again; all of a segment
-        # that changes changes (paint), so just those bytes are marked and sent.
-        old = seg7(was)
-        off = old & ~s
-        touched = 0
-        k = 0
-        while k < 7:
-            if (off >> k) & 1:
-                touched |= SEG_TOUCH[k]
-            k += 1
-        new = s & ~old
-        again = s & old & touched
-        m = (h - t) // 2          # top of the middle bar
-        on = 0
-        while on < 2:
-            segs = off if on == 0 else new | again
-            k = 0
-            while segs:
-                if segs & 1:
-                    mk = on == 0 or (new >> k) & 1 == 1
-                    if k == 0:    # a
-                        o.paint(x, y, w, t, on, mk)
-                    elif k == 1:  # b
-                        o.paint(x + w - t, y, t, m + t, on, mk)
-                    elif k == 2:  # c
-                        o.paint(x + w - t, y + m, t, h - m, on, mk)
-                    elif k == 3:  # d
-                        o.paint(x, y + h - t, w, t, on, mk)
-                    elif k == 4:  # e
-                        o.paint(x, y + m, t, h - m, on, mk)
-                    elif k == 5:  # f
-                        o.paint(x, y, t, m + t, on, mk)
-                    else:         # g
-                        o.paint(x, y + m, w, t, on, mk)
-                segs >>= 1
-                k += 1
-            on += 1
+        self._cellx[n] = x
+        self._cellg[n] = g | (16 if big else 0)
+        self._cello[n] = _glyph_of(was)
+        self._ncells = n + 1
 
 
 def _delay_text(f, ds):
