@@ -177,7 +177,9 @@ board-test: $(STAMP) socat
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests/rp2040 -m "not board_long" -k "tm1637 or vendored"
 
 # BOARD_K narrows it (a pytest -k expression): CI runs the pico-tm1637 and ROMFS tests but
-# the many power cuts (.ci/run); 200 cuts a build take 2-5 hours (30-90 s a cut).
+# the many power cuts (.ci/run); 200 cuts a build: one 200-move game with a cut image after
+# each move (~30 min), then a boot and a status per image (~10 s a cut on an idle machine,
+# 1-2 min beside two other emulators on 2 cores): 1-6 hours a build.
 BOARD_K ?=
 test-board: $(STAMP) socat
 	cd tests/rp2040 && npm ci --no-audit --no-fund --loglevel=error
