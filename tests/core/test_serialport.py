@@ -218,15 +218,20 @@ def test_the_link_loads_at_boot_where_the_board_has_room_else_at_the_first_byte(
         assert _replies(port.out) == [1]
 
 
-def test_a_request_waits_for_the_press_of_an_edge_that_came_in_during_the_pass():
-    # The edge's interrupt fires after the pass read the levers (here: as it reads the
-    # buttons): the host's request (slow on a board) waits one pass, the press comes first.
-    port = FakePort()
+def _white_running(port):
+    """A game started by START, White's clock running; (board, app, White's lever)."""
     board, app = _app(port)
     board.press_buttons(BTN_START, 100000)
     run_until(app, board, 300000)
     assert app.clock.state == E.RUNNING and app.clock.turn == E.WHITE
-    lever = app.lever_of_side(E.WHITE)
+    return board, app, app.lever_of_side(E.WHITE)
+
+
+def test_a_request_waits_for_the_press_of_an_edge_that_came_in_during_the_pass():
+    # The edge's interrupt fires after the pass read the levers (here: as it reads the
+    # buttons): the host's request (slow on a board) waits one pass, the press comes first.
+    port = FakePort()
+    board, app, lever = _white_running(port)
     real = board.read_buttons
     fired = []
 
@@ -253,11 +258,7 @@ def test_an_edge_during_a_request_is_shown_before_the_rest_of_the_request():
     # its ~7): the reply is neither encoded nor sent in that pass; the next pass takes and
     # shows the press, then finishes the request, whose reply says what was true before it.
     port = FakePort()
-    board, app = _app(port)
-    board.press_buttons(BTN_START, 100000)
-    run_until(app, board, 300000)
-    assert app.clock.state == E.RUNNING and app.clock.turn == E.WHITE
-    lever = app.lever_of_side(E.WHITE)
+    board, app, lever = _white_running(port)
     link = app.link
     real = link.op_status
     encoded = []
