@@ -112,6 +112,18 @@ class App:
         self.ring = LeverRing()
         self.filter = LeverFilter(board.ticks_diff)
         self.timebase = Timebase(board.ticks_us(), board.ticks_diff)
+        # The host's serial link (clockapp/link.py): loaded now where the board says the
+        # heap has room (importing it later holds one pass, and a press in it, for the
+        # import), otherwise at the first byte from the host: a clock with no cable
+        # attached then does not carry its ~23 KB of code. Before the first draw: once
+        # the displays show a time, the clock takes its buttons (the import is ~250 ms on
+        # a Pico; a start press in it was lost, found on the emulated Pico).
+        self.serial_port = board.serial()
+        self._link = None
+        if self.serial_port is not None and board.link_at_boot():
+            self._load_link()
+        # Lever edges are stamped from now on; the first loop pass takes them in order.
+        board.attach_levers(self.ring.push)
         self.now = 0
         self.views = (SideView(), SideView())      # indexed by lever: LEFT, RIGHT
         self.scratch = bytearray(b" " * 8)
@@ -173,15 +185,6 @@ class App:
             self.session.selftest(self.now)
             self.buttons = self.buttons_raw = BTN_PLUS   # its release is no menu press
         self.flush()
-        # The host's serial link (clockapp/link.py): loaded now where the board says the
-        # heap has room (importing it later holds one pass, and a press in it, for the
-        # import), otherwise at the first byte from the host: a clock with no cable
-        # attached then does not carry its ~23 KB of code.
-        self.serial_port = board.serial()
-        self._link = None
-        if self.serial_port is not None and board.link_at_boot():
-            self._load_link()
-        board.attach_levers(self.ring.push)
 
     @property
     def link(self):

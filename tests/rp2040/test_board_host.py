@@ -124,9 +124,15 @@ def test_a_host_that_never_reads_does_not_stop_the_displays(deployed, tmp_path):
     with EmuClock(board, workdir=tmp_path) as clk:
         clk.boot(image)
         wait_until_app(clk)
-        t = clk.now() + 100_000
+        # Start soon after the displays first show a time (within ~0.1 s of it): the clock
+        # takes its buttons from then on (the link used to be imported after the first
+        # draw, and a start press there was lost).
+        t = clk.now() + 20_000
         clk.press("start", at=t, hold=100_000)
-        clk.run_until(t + 300_000)
+        clk.run_until(t + 1_300_000)
+        frames, _ = clk.frames()
+        assert [us for us, i, _ in frames if i == 0 and us > t + 150_000], \
+            "the start press was lost: White's display does not run"
         clk.op("stall_host", on=True)
         t0 = clk.now()
         rid = 0
