@@ -105,6 +105,9 @@ class Buzzer:
 class App:
     def __init__(self, board):
         self.board = board
+        # Nothing is drawn until the clock takes its buttons (the end of __init__): a time
+        # shown while the game was still set up and saved lost a start press pressed at once.
+        self.booting = True
         self.store = storage.Store(board.storage_root(), board.storage_fs(), board.journal())
         self.store.feed = board.feed_watchdog
         self.settings = Settings()
@@ -115,7 +118,7 @@ class App:
         # The host's serial link (clockapp/link.py): loaded now where the board says the
         # heap has room (importing it later holds one pass, and a press in it, for the
         # import), otherwise at the first byte from the host: a clock with no cable
-        # attached then does not carry its ~23 KB of code. Before the first draw: once
+        # attached then does not carry its ~23 KB of code. Before anything is drawn: once
         # the displays show a time, the clock takes its buttons (the import is ~250 ms on
         # a Pico; a start press in it was lost, found on the emulated Pico).
         self.serial_port = board.serial()
@@ -185,6 +188,8 @@ class App:
             self.session.selftest(self.now)
             self.buttons = self.buttons_raw = BTN_PLUS   # its release is no menu press
         self.flush()
+        self.booting = False
+        self.refresh(True)
 
     @property
     def link(self):
@@ -543,6 +548,8 @@ class App:
 
     # ---- what the displays show ------------------------------------------------------
     def refresh(self, force):
+        if self.booting:
+            return
         c = self.clock
         # The running-side LEDs first (an arbiter sees them from 10 m); the board is told
         # only when the lit lever changes (an int compare: no allocation in the loop).
