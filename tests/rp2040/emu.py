@@ -160,6 +160,20 @@ class EmuClock:
         r = self.op("flash_log", since=since)
         return r["log"], r["next"], r["bytes"]
 
+    def run_until_quiet(self, log, quiet_us, step_us, limit_us):
+        """Run in steps of step_us until `log` ("bus_log" or "flash_log": entries start with
+        their instant) has had nothing new for quiet_us of emulated time."""
+        read = getattr(self, log)
+        nxt = read(1 << 30)[1]
+        last = start = self.now()
+        while self.now() - last < quiet_us:
+            assert self.now() - start < limit_us, "the %s never went quiet" % log
+            self.run_for(step_us)
+            got = read(nxt)
+            nxt = got[1]
+            if got[0]:
+                last = got[0][-1][0]
+
     # ---- the serial port -------------------------------------------------------------
     def serial(self):
         """A pty linked to the emulated USB CDC (socat), for mpremote and chessclock."""

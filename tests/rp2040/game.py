@@ -123,14 +123,7 @@ def _want(game, side, us, kind):
 def settled(clk, quiet_us=5000, limit_us=200_000):
     """Run on until the I2C bus has been quiet for quiet_us (a redraw's rectangles go out
     1-2 ms apart: it is done); the state then."""
-    _, nxt = clk.bus_log(1 << 30)
-    last = start = clk.now()
-    while clk.now() - last < quiet_us:
-        assert clk.now() - start < limit_us, "the displays' bus never went quiet"
-        clk.run_for(1000)
-        log, nxt = clk.bus_log(nxt)
-        if log:
-            last = log[-1][0]
+    clk.run_until_quiet("bus_log", quiet_us, 1000, limit_us)
     return clk.state()
 
 

@@ -313,14 +313,7 @@ def plan_cuts(clk, game, rnd, tmp_path):
 
 def flash_quiet(clk, quiet_us, limit_us=60_000_000):
     """Run until no flash operation for quiet_us (of emulated time)."""
-    _, nxt, _ = clk.flash_log(1 << 30)
-    last = start = clk.now()
-    while clk.now() - last < quiet_us:
-        assert clk.now() - start < limit_us, "the flash never went quiet"
-        clk.run_for(250_000)
-        ops, nxt, _ = clk.flash_log(nxt)
-        if ops:
-            last = ops[-1][0]
+    clk.run_until_quiet("flash_log", quiet_us, 250_000, limit_us)
 
 
 def check_cut(game, status, tap):
