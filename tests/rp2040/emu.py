@@ -11,6 +11,7 @@ Used by tests/rp2040/test_*.py and bench/rp2040_bench.py. Needs node (and `npm c
 tests/rp2040, see ensure_npm()) and socat for the serial side.
 """
 
+import contextlib
 import json
 import os
 import shutil
@@ -80,6 +81,7 @@ class EmuClock:
                                      text=True, bufsize=1)
         self.socat = None
         self._id = 0
+        self._held = 0          # depth of held() blocks
 
     # ---- the control channel -------------------------------------------------------
     def op(self, op, **args):
@@ -96,6 +98,22 @@ class EmuClock:
         if "error" in r:
             raise EmuError("%s: %s" % (op, r["error"]))
         return r
+
+    @contextlib.contextmanager
+    def held(self):
+        """The emulated clock stands still inside (clock.mjs hold/go) while the caller plans
+        presses, taps and bytes at instants ahead: planning takes host time, and on a loaded
+        machine the emulator ran past a planned press. Planning ops only: nothing that runs
+        the emulator (run_until, serial, chessclock). Nests."""
+        self._held += 1
+        if self._held == 1:
+            self.op("hold")
+        try:
+            yield
+        finally:
+            self._held -= 1
+            if self._held == 0:
+                self.op("go")
 
     def boot(self, flash=None):
         """Power on: from the UF2 (a new board) or a saved flash image (power back)."""

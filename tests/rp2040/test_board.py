@@ -80,8 +80,10 @@ class Game:
         self.events = [e for e in simulate(CONTROL, script) if e["type"] in ("start", "press")]
 
     def play(self, clk, n=None, bounce=(300, 900)):
-        for us, lever, _ in self.presses[:n]:
-            clk.press(lever, at=us, hold=60_000, bounce=bounce)
+        """Schedule the presses, the emulated clock held meanwhile (clk.held)."""
+        with clk.held():
+            for us, lever, _ in self.presses[:n]:
+                clk.press(lever, at=us, hold=60_000, bounce=bounce)
 
     def remaining(self, side, us):
         """Time left of `side` at emulated instant `us` (ms), from simulate's events."""
@@ -292,19 +294,21 @@ def plan_cuts(clk, game, rnd, tmp_path):
     than its 10 s, else at a random instant of the think. Returns [(image, tap)]."""
     presses = game.presses
     images = []
-    for k in range(1, len(presses)):
-        us = presses[k][0]
-        end = presses[k + 1][0] if k + 1 < len(presses) else us + 1_000_000
-        img = tmp_path / ("cut%03d.bin" % k)
-        if end - us > 10_500_000:   # a long think: the 10 s periodic save falls in it
-            clk.tap(img, us + 1_000_000, after_ops=1, frac=rnd.random(), until_us=end - 1000)
-        elif rnd.random() < 0.8:
-            clk.tap(img, us + rnd.randint(0, 10) * 1000, after_ops=rnd.randint(1, 2),
-                    frac=rnd.random(), until_us=end - 1000)
-        else:
-            clk.tap(img, us + rnd.randint(30_000, max(30_000, int(end - us) - 2000)))
-        images.append(img)
-    game.play(clk, bounce=())
+    with clk.held():   # the taps and the presses planned with the emulated clock still
+        for k in range(1, len(presses)):
+            us = presses[k][0]
+            end = presses[k + 1][0] if k + 1 < len(presses) else us + 1_000_000
+            img = tmp_path / ("cut%03d.bin" % k)
+            if end - us > 10_500_000:   # a long think: the 10 s periodic save falls in it
+                clk.tap(img, us + 1_000_000, after_ops=1, frac=rnd.random(),
+                        until_us=end - 1000)
+            elif rnd.random() < 0.8:
+                clk.tap(img, us + rnd.randint(0, 10) * 1000, after_ops=rnd.randint(1, 2),
+                        frac=rnd.random(), until_us=end - 1000)
+            else:
+                clk.tap(img, us + rnd.randint(30_000, max(30_000, int(end - us) - 2000)))
+            images.append(img)
+        game.play(clk, bounce=())
     clk.run_until(presses[-1][0] + 1_000_000)
     taps = clk.taps()
     assert [t["file"] for t in taps] == [str(i) for i in images], taps  # one a move, in order
@@ -387,7 +391,7 @@ def power_cuts(deployed, tmp_path, n, seed, pulls=0, monkeypatch=None):
         # interrupts held): a press then is stamped at the erase's end (docs/FIRMWARE.md),
         # so the game starts once the flash has been quiet for 2 s.
         flash_quiet(clk, 2_000_000)
-        game = Game(clk.now() + 2_000_000, thinks)  # ahead of the ops that plan it
+        game = Game(clk.now() + 2_000_000, thinks)  # planned with the clock held (plan_cuts)
         cuts = plan_cuts(clk, game, rnd, tmp_path)
         every = max(1, n // pulls) if pulls else 0
         inside = 0

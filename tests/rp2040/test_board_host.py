@@ -138,15 +138,16 @@ def test_a_host_that_never_reads_does_not_stop_the_displays(deployed, tmp_path):
         rid = 0
         presses = []
         lever = "left"
-        for k in range(6):                   # 6 s: a press every second, requests between
-            for j in range(10):
-                rid += 1
-                clk.send_at(t0 + k * 1_000_000 + j * 100_000 + 7_000,
-                            P.encode_request(rid, "status", []))
-            at = t0 + k * 1_000_000 + 500_000
-            clk.press(lever, at=at, hold=60_000)
-            presses.append((at, 0 if lever == "left" else 1))
-            lever = "right" if lever == "left" else "left"
+        with clk.held():
+            for k in range(6):               # 6 s: a press every second, requests between
+                for j in range(10):
+                    rid += 1
+                    clk.send_at(t0 + k * 1_000_000 + j * 100_000 + 7_000,
+                                P.encode_request(rid, "status", []))
+                at = t0 + k * 1_000_000 + 500_000
+                clk.press(lever, at=at, hold=60_000)
+                presses.append((at, 0 if lever == "left" else 1))
+                lever = "right" if lever == "left" else "left"
         clk.run_until(t0 + 6_500_000)
         frames, _ = clk.frames()
         clk.op("stall_host", on=False)
