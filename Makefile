@@ -180,7 +180,11 @@ board-test: $(STAMP) socat
 # the many power cuts (.ci/run); 200 cuts a build: one 200-move game with a cut image after
 # each move (~30 min), then a boot and a status per image (~10 s a cut on an idle machine,
 # 1-2 min beside two other emulators on 2 cores): 1-6 hours a build.
+# Its files (flash images, cut images) go to a folder of its own, build/test-board.PID, removed
+# when it passes: under pytest's numbered /tmp folders, three later pytest sessions (any
+# make test) deleted a long run's images under it.
 BOARD_K ?=
 test-board: $(STAMP) socat
 	cd tests/rp2040 && npm ci --no-audit --no-fund --loglevel=error
-	$(BIN)/python -m pytest -q -p no:cacheprovider --durations=0 tests/rp2040 $(if $(BOARD_K),-k "$(BOARD_K)")
+	t=build/test-board.$$$$; $(BIN)/python -m pytest -q -p no:cacheprovider --durations=0 \
+		--basetemp=$$t tests/rp2040 $(if $(BOARD_K),-k "$(BOARD_K)") && rm -rf $$t
