@@ -54,6 +54,10 @@ function send(obj) {
 
 // ---- one power-up --------------------------------------------------------------------
 function powerUp(flashFile) {
+  // The board before is gone (a power cut): stopped, or it would run on beside the new one
+  // in this process (a game's emulator with taps runs on; 200 cut images booted after it
+  // ran 200 emulators at once, each cut slower than the one before).
+  if (pico) pico.stop();
   const opts = { uf2: flashFile ? undefined : cfg.uf2, flashImage: flashFile };
   if (!flashFile && cfg.romfs) opts.romfsImage = cfg.romfs;
   pico = new Pico(opts);
