@@ -178,8 +178,8 @@ board-test: $(STAMP) socat
 
 # BOARD_K narrows it (a pytest -k expression): CI runs the pico-tm1637 and ROMFS tests but
 # the many power cuts (.ci/run); 200 cuts a build: one 200-move game with a cut image after
-# each move (~30 min), then a boot and a status per image (~10 s a cut on an idle machine,
-# 1-2 min beside two other emulators on 2 cores): 1-6 hours a build.
+# each move (~15 min), then a boot and a status per image (~12 s a cut beside one other
+# emulator run on 2 cores; 1-3 min before a boot stopped the board before it): ~1 hour a build.
 # Its files (flash images, cut images) go to a folder of its own, build/test-board.PID, removed
 # when it passes: under pytest's numbered /tmp folders, three later pytest sessions (any
 # make test) deleted a long run's images under it.
