@@ -151,6 +151,33 @@ def test_a_full_journal_spills_its_records_into_log_bin_in_order():
     assert store.load_state() == saved[-1]
 
 
+def test_a_spill_short_of_heap_goes_in_smaller_writes():
+    """A heap with no block for a whole chunk (the RP2040 at boot after a power cut: a
+    2.6 KB join raised MemoryError and the clock did not come back): the records go in
+    smaller writes, none lost, none twice."""
+    real = Store._copy_logs
+    calls = []
+
+    def copy(self, limit):
+        calls.append(limit)
+        if limit > 300:
+            raise MemoryError("memory allocation failed")
+        return real(self, limit)
+
+    Store._copy_logs = copy
+    try:
+        board, app, saved = _game(1, 100)
+    finally:
+        Store._copy_logs = real
+    store = app.store
+    assert app.clock.moves == [50, 50]
+    records = [bytes(p) for p in store.read_log()]
+    seqs = [seq_of(p) for p in records]
+    assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))   # none lost, none twice
+    assert store.fold_phase == 2 and _file_records(store) == records
+    assert 4096 in calls and 256 in calls
+
+
 def test_a_value_past_int32_is_saved_whole_not_as_changed_fields():
     board = SimBoard(fresh_dir(), journal_blocks=2)
     store = Store(board.root, board.fs, board.journal())
