@@ -139,14 +139,20 @@ def test_paused_the_journal_is_folded_into_the_files_then_erased():
     assert J.KIND_LOG in _kinds(store.jr)
 
 
-def test_a_full_journal_spills_its_records_into_log_bin_in_order():
-    board, app, saved = _game(1, 100)          # one block: full after some 40 presses
+def _spilled_whole(app):
+    """50 moves each, and every log record in log.bin once, in order, the spill done."""
     store = app.store
     assert app.clock.moves == [50, 50]
     records = [bytes(p) for p in store.read_log()]
     seqs = [seq_of(p) for p in records]
     assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))   # none lost, none twice
     assert store.fold_phase == 2 and _file_records(store) == records
+
+
+def test_a_full_journal_spills_its_records_into_log_bin_in_order():
+    board, app, saved = _game(1, 100)          # one block: full after some 40 presses
+    store = app.store
+    _spilled_whole(app)
     assert G.decode(store.load_state())[0].moves == [50, 50]
     assert store.load_state() == saved[-1]
 
@@ -169,12 +175,7 @@ def test_a_spill_short_of_heap_goes_in_smaller_writes():
         board, app, saved = _game(1, 100)
     finally:
         Store._copy_logs = real
-    store = app.store
-    assert app.clock.moves == [50, 50]
-    records = [bytes(p) for p in store.read_log()]
-    seqs = [seq_of(p) for p in records]
-    assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))   # none lost, none twice
-    assert store.fold_phase == 2 and _file_records(store) == records
+    _spilled_whole(app)
     assert 4096 in calls and 256 in calls
 
 
