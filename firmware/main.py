@@ -69,17 +69,25 @@ def main():
     except ImportError as e:
         _fail("the clock application (clockapp/app) is missing or incomplete", e)
         return _to_repl(root)
-    if _in_hall(board):
+    hall = _in_hall(board)   # a Wi-Fi clock publishing to the hall (docs/HALL.md)
+    if hall:
         try:
-            from clockapp.hallpub import run  # a Wi-Fi clock publishing to the hall (docs/HALL.md)
+            from clockapp import hallpub
         except ImportError as e:
             _fail("the hall publisher (clockapp/hallpub) is missing or incomplete", e)
             return _to_repl(root)
     try:
-        run(board)
+        # An error starts the clock again from flash (paused, logged): a few times a
+        # power-on, then it comes here (clockapp/app.py run).
+        run(board, _restarting, hallpub.with_station if hall else None)
     except Exception as e:  # a bug: the REPL must not open on a key
         _fail("the clock stopped", e)
         return _to_repl(root)
+
+
+def _restarting(e):
+    print("chessclock: an error; the clock starts again from flash, paused")
+    sys.print_exception(e)
 
 
 def _in_hall(board):

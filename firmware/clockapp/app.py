@@ -30,6 +30,7 @@ _BUTTON_DEBOUNCE_MS = const(30)
 SAVE_EVERY_MS = const(10000)    # a running game is saved at least this often
 _FLASH_WAITS_MAX = const(50)    # a lever chattering without end puts flash off no longer
 _BATTERY_EVERY_MS = const(10000)
+RESTARTS = const(2)   # run(): starts again after an error, a power-on (the last: no saved game)
 _HOLD_LOG_US = const(2000000)    # a lever held this long is logged once (Art. 6.2.5 hovering)
 
 BAD_STATE = "state.bad"  # a saved game that could not be restored, kept for the arbiter
@@ -103,7 +104,7 @@ class Buzzer:
 
 
 class App:
-    def __init__(self, board):
+    def __init__(self, board, restarts=0):
         self.board = board
         # Nothing is drawn until the clock takes its buttons (the end of __init__): a time
         # shown while the game was still set up and saved lost a start press pressed at once.
@@ -173,7 +174,7 @@ class App:
         self.seal = Seal(self)  # adjournment: seal mode and the sealed snapshot (seal.py)
         self.session = Session(self)   # self-test, scheduled start, marks (session.py)
         self.restore_failed = False  # a saved game could not be read: shown until a button
-        restored = self._restore()
+        restored = self._restore() if restarts < RESTARTS else self._set_aside()
         if not restored:
             try:
                 self.new_game(self.settings.spec)
@@ -182,6 +183,8 @@ class App:
         self.log(EV.EV_BOOT, E.NOBODY, self.now,
                  EV.BOOT_RESTORED if restored else
                  EV.BOOT_RESTORE_FAILED if self.restore_failed else EV.BOOT_NEW)
+        if restarts:   # run(): this boot follows an error, not a power-on
+            self.log(EV.EV_RESTARTED, E.NOBODY, self.now, restarts)
         self.session.new_game()
         # PLUS held at power-on: the self-test (RGC 5.3.1: the delegate checks the clock)
         if board.read_buttons() == BTN_PLUS and not restored:
@@ -251,6 +254,14 @@ class App:
         self.preset = presets.find(meta.get("spec", "")) if meta else None
         self.seal.restore(meta)
         return True
+
+    def _set_aside(self):
+        """run()'s last restart: the saved game is kept as BAD_STATE, not restored."""
+        payload = self.store.load_state()
+        if payload is not None:
+            self.store.save(BAD_STATE, payload)
+            self.restore_failed = True
+        return False
 
     def game_meta(self):
         """What a saved game (and a sealed snapshot) carries beside the clock."""
@@ -362,6 +373,13 @@ class App:
     def flush(self):
         if self.logw is not None:
             self.logw.flush(self.clock)
+
+    def last_writes(self):
+        """run(), after an error: the game and its log saved as they are (flash allowing),
+        so that the restart comes back to this instant, not to the last save."""
+        if self.clock is not None and not self.flash_off:
+            self.save_state()
+            self.flush()
 
     # ---- one loop pass ---------------------------------------------------------------
     def step(self):
@@ -690,14 +708,41 @@ def _show(v, text):
     return changed
 
 
-def run(board):
-    """The board's entry point (main.py): never returns while the clock runs."""
+def run(board, report=None, start=None):
+    """The board's entry point (main.py): never returns while the clock runs.
+
+    An error (a bug, a MemoryError at boot) does not leave a dead clock: the clock starts
+    again from flash, paused with the saved times as after a power cut, and logs
+    EV_RESTARTED; report(e) says why on the console. At most RESTARTS times a power-on,
+    the last without the saved game (kept as state.bad, "Err rESt" shown: the game that
+    failed twice may be what fails); then the error goes to main.py (the REPL).
+    start(app): what runs the app (App.run; clockapp/hallpub.py adds its station)."""
     try:
         import micropython
         micropython.kbd_intr(-1)  # Ctrl-C over USB must not stop a running game
     except (ImportError, AttributeError):
         pass
     import gc
-    gc.collect()  # what importing left behind, before the long-lived buffers are allocated
-    App(board).run()
+    attempt = 0
+    while True:
+        app = None    # the failed attempt's App goes with the collection
+        gc.collect()  # what importing (or the failed attempt) left, before the buffers
+        try:
+            app = App(board, attempt)
+            if start is None:
+                app.run()
+            else:
+                start(app)
+            return
+        except Exception as e:  # whatever it was, the clock comes back
+            if app is not None:   # the times and events of the game it ran, if it can
+                try:
+                    app.last_writes()
+                except Exception:  # the saved game is restored then
+                    pass
+            if attempt >= RESTARTS:
+                raise
+            if report is not None:
+                report(e)
+            attempt += 1
 

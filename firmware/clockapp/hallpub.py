@@ -389,15 +389,11 @@ def station_of(app, config):
     return HallStation(app, pub, key, hall, station, clock_id)
 
 
-def run(board):
-    """main.py's entry: the clock's loop, with the hall station when hall.json says so."""
-    try:
-        import micropython
-        micropython.kbd_intr(-1)  # as clockapp.app.run: Ctrl-C must not stop a game
-    except (ImportError, AttributeError):
-        pass
-    from clockapp.app import LOOP_US, App
-    app = App(board)
+def with_station(app):
+    """main.py's loop for a clock in the hall: the app's, and the station's step a pass
+    (clockapp.app.run starts it, and starts it again after an error)."""
+    from clockapp.app import LOOP_US
+    board = app.board
     hall = station_of(app, load_config(board.storage_root() + "hall.json"))
     if hall is None:
         app.run()

@@ -47,6 +47,8 @@ EV_LOG_LOST = const(43)      # arg: events lost while the RAM ring was full
 EV_WALL_CLOCK = const(44)    # the clock was given the wall-clock time; arg: unix seconds
 EV_LOG_PRUNED = const(45)    # old pulled games removed; arg: the first sequence number kept
 EV_LOW_CHARGE = const(46)    # the fuel gauge's state of charge fell below the warning; arg %
+EV_RESTARTED = const(47)     # after the boot record: the clock started again after an error
+                             # (clockapp/app.py run), not a power-on; arg: restarts so far
 # Adjournment (clockapp/seal.py, docs/ADJOURNMENT.md): codes 48-52.
 EV_SEAL_START = const(48)    # seal mode: the sealer's clock runs; arg: session closed (from 1)
 EV_SEAL_ALERT = const(49)    # 15 minutes of sealing (P6); arg: ms of sealing so far

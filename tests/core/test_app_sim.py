@@ -554,6 +554,64 @@ def test_a_saved_game_that_cannot_be_restored_is_logged_shown_and_kept():
     assert recs[-1].snapshot is None
 
 
+def run_with_errors(board, fail_on):
+    """clockapp.app.run on the simulator: each App is started with a pass; the ones whose
+    number (from 1) is in fail_on start the game (if new), press White's lever 1 s on,
+    run 1.5 s more, and raise. The apps, and what run reported, in order."""
+    apps, reported = [], []
+
+    def start_app(app):
+        apps.append(app)
+        app.step()
+        if len(apps) in fail_on:
+            if app.clock.state == E.IDLE and not app.restore_failed:
+                start(board, app, board.t // 1000 + 100)
+                board.press_lever(LEFT, board.t + 1000000)
+                until(app, board, board.t // 1000 + 1000)
+            until(app, board, board.t // 1000 + 1500)
+            raise RuntimeError("bug %d" % len(apps))
+    A.run(board, reported.append, start_app)
+    return apps, reported
+
+
+def test_an_error_starts_the_clock_again_paused_where_it_was():
+    """An error in a game (a bug, a MemoryError) does not leave a dead clock at the REPL
+    (the emulated Pico's 100-cut runs met a MemoryError at boot): the game and its log
+    are saved as they are and the clock comes back paused on those times, not those of
+    the last save; the log says it restarted."""
+    board = SimBoard(fresh_dir())
+    (first, second), reported = run_with_errors(board, (1,))
+    assert [str(e) for e in reported] == ["bug 1"]
+    before, c = first.clock, second.clock
+    assert c.state == E.PAUSED and c.turn == E.BLACK and c.moves == [1, 0]
+    # Black ran 1.5 s past White's press: charged, not the 10 s save's time
+    assert c.main == before.main and c.main[E.BLACK] <= 180000 - 1400, (c.main, before.main)
+    assert board.left.view.paused and not second.restore_failed
+    log = read_log(second)
+    assert [r[0] for r in log[-2:]] == [EV.EV_BOOT, EV.EV_RESTARTED], log[-3:]
+    assert log[-2][3] == EV.BOOT_RESTORED and log[-1][3] == 1
+    assert [r[0] for r in log].count(EV.EV_PRESS) == 1      # the press before the error kept
+
+
+def test_errors_that_persist_set_the_game_aside_then_reach_the_repl():
+    """The last restart sets the saved game aside (it may be what fails: kept as state.bad,
+    "Err rESt" shown); an error after that goes to main.py, which leaves the REPL
+    without the key (tests/host/test_main_repl.py)."""
+    board = SimBoard(fresh_dir())
+    (a, b, c), reported = run_with_errors(board, (1, 2))
+    assert len(reported) == 2 and not b.restore_failed and b.clock.state == E.PAUSED
+    assert c.restore_failed and c.clock.state == E.IDLE
+    assert c.store.load(A.BAD_STATE) is not None
+    assert "Err" in text(board.left) and "rESt" in text(board.right)
+    assert read_log(c)[-1][0] == EV.EV_RESTARTED and read_log(c)[-1][3] == A.RESTARTS
+    try:
+        run_with_errors(SimBoard(fresh_dir()), (1, 2, 3))
+    except RuntimeError as e:
+        assert str(e) == "bug 3"
+    else:
+        raise AssertionError("the third error did not reach main.py")
+
+
 def test_power_cut_at_every_point_of_a_game_restores_a_consistent_state():
     # One game, replayed with the power cut after 0, 37, 74, ... bytes of flash writes:
     # mid-file, between files, mid-log. Each restart must come back paused with exactly a

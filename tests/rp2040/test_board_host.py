@@ -57,9 +57,10 @@ def test_host_side_status_set_adjust_with_key_log_pull_and_verify(deployed, tmp_
         cc(clk, "start", "--port", tty)
         assert status(clk, tty)["running"] == "white"
         # two real presses by lever edges, at emulated instants
-        t = clk.now() + 200_000
-        clk.press("left", at=t, bounce=(300, 800))
-        clk.press("right", at=t + 1_500_000, bounce=(300, 800))
+        with clk.held():
+            t = clk.now() + 200_000
+            clk.press("left", at=t, bounce=(300, 800))
+            clk.press("right", at=t + 1_500_000, bounce=(300, 800))
         clk.run_until(t + 2_000_000)
         st = status(clk, tty)
         assert (st["white_moves"], st["black_moves"], st["running"]) == (1, 1, "white")
@@ -127,8 +128,9 @@ def test_a_host_that_never_reads_does_not_stop_the_displays(deployed, tmp_path):
         # Start soon after the displays first show a time (within ~0.1 s of it): the clock
         # takes its buttons from then on (the link used to be imported after the first
         # draw, and a start press there was lost).
-        t = clk.now() + 20_000
-        clk.press("start", at=t, hold=100_000)
+        with clk.held():
+            t = clk.now() + 20_000
+            clk.press("start", at=t, hold=100_000)
         clk.run_until(t + 1_300_000)
         frames, _ = clk.frames()
         assert [us for us, i, _ in frames if i == 0 and us > t + 150_000], \

@@ -44,9 +44,13 @@ def button(clk, name, at, hold=HOLD_US):
 
 def nav(clk, t, *names):
     """Press the buttons one after the other from emulated instant t, GAP_US apart; the
-    instant after the last (the emulator is run to it)."""
+    instant after the last (the emulator is run to it). The emulator runs on while the
+    test reads a display, so a press is planned with it held, and no earlier than 20 ms
+    from then (clock.mjs refuses a press in its past: CI's loaded machine met that)."""
     for name in names:
-        button(clk, name, t)
+        with clk.held():
+            t = max(t, clk.now() + 20_000)
+            button(clk, name, t)
         t += GAP_US
         clk.run_until(t)
     return t
@@ -96,9 +100,11 @@ def idle_text(board, ms):
 def two_presses(clk, control, t):
     """Black's lever starts White's clock at t; White presses 2.437 s on, Black 1.873 s
     after: what simulate says the clock holds then (its final line)."""
-    clk.press("right", at=t, hold=60_000, bounce=(300, 900))
-    clk.press("left", at=t + 2_437_000, hold=60_000, bounce=(300, 900))
-    clk.press("right", at=t + 4_310_000, hold=60_000, bounce=(300, 900))
+    with clk.held():
+        t = max(t, clk.now() + 20_000)
+        clk.press("right", at=t, hold=60_000, bounce=(300, 900))
+        clk.press("left", at=t + 2_437_000, hold=60_000, bounce=(300, 900))
+        clk.press("right", at=t + 4_310_000, hold=60_000, bounce=(300, 900))
     clk.run_until(t + 4_800_000)
     return simulate(control, [(0, "start"), (2437, "press white"), (4310, "press black")])[-1]
 
@@ -193,8 +199,9 @@ def test_arbiter_menu_corrects_a_side_and_it_is_logged(deployed, tmp_path, monke
         times_shown(clk, white, black)
         assert status(clk)["menu"] == 0
         # the arbiter holds it 2 s (bouncing): the arbiter menu, on the side White
-        t = clk.now() + 100_000
-        button(clk, "menu", t, hold=2_500_000)
+        with clk.held():
+            t = clk.now() + 100_000
+            button(clk, "menu", t, hold=2_500_000)
         t += 2_500_000 + GAP_US
         clk.run_until(t)
         menu_shows(clk, "SIdE", "WHIt")
