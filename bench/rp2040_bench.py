@@ -70,14 +70,16 @@ def romfs_image(out, dest):
     return dest
 
 
-def flash_image(board, romfs):
+def flash_image(board, romfs, heapmark=True):
     """The flash after deploying `board` (files, or ROMFS + main.py and board.json), with
-    bench/rp2040_heapmark.py as /boot.py. Returns (image, uf2)."""
+    bench/rp2040_heapmark.py as /boot.py (heapmark=False: no /boot.py, the clock's own
+    collections only). Returns (image, uf2)."""
     out = build(board, WORK / "build" / board)   # not tests/rp2040's build: both may run
-    work = WORK / ("%s-%s" % (board, "romfs" if romfs else "files"))
+    work = WORK / ("%s-%s%s" % (board, "romfs" if romfs else "files",
+                                "" if heapmark else "-nomark"))
     uf2 = UF2_ROMFS if romfs else UF2
-    stamp = (out / "MANIFEST.sha256").read_text() + (ROOT / "bench" / "rp2040_heapmark.py"
-                                                      ).read_text()
+    stamp = (out / "MANIFEST.sha256").read_text() + (
+        (ROOT / "bench" / "rp2040_heapmark.py").read_text() if heapmark else "no boot.py")
     if REUSE and (work / "flash.bin").is_file() and (work / "stamp").is_file() \
             and (work / "stamp").read_text() == stamp:
         return work / "flash.bin", uf2   # --reuse: the same build deployed before
@@ -93,7 +95,8 @@ def flash_image(board, romfs):
         else:
             clk.chessclock("deploy", "--board", board, "--port", tty, "--build", out,
                            timeout=3600)
-        mpremote(tty, "fs", "cp", str(ROOT / "bench" / "rp2040_heapmark.py"), ":boot.py")
+        if heapmark:
+            mpremote(tty, "fs", "cp", str(ROOT / "bench" / "rp2040_heapmark.py"), ":boot.py")
         image = work / "flash.bin"
         clk.cut(image)
     (work / "stamp").write_text(stamp)
@@ -183,6 +186,7 @@ def latency_run(board, image, uf2, n, rnd, kinds=("save", "serial", "gc", "plain
         rid = 0
         marks_next = 0
         last_rise = None
+        late = [0]
         res = []
         for k in range(n):
             kind = "periodic" if k % 50 == 49 else kinds[k % len(kinds)]
@@ -196,19 +200,29 @@ def latency_run(board, image, uf2, n, rnd, kinds=("save", "serial", "gc", "plain
                 t += rnd.randint(120, 300) * 1000
             if kind != "save":           # the previous press is shown by now: whose turn?
                 clk.run_until(t - 20_000)
-                lever = running_lever(clk)
-            if kind == "gc":
-                marks, marks_next = clk.marks(marks_next)
-                rises = [us for us, v in marks if v]
-                last_rise = rises[-1] if rises else last_rise
-                if last_rise is not None:
-                    k_ = -(-(t - last_rise) // GC_PERIOD_US)
-                    t = last_rise + k_ * GC_PERIOD_US + rnd.randint(0, 3000)
-            if kind == "serial":         # a status request reaching the clock just before
-                rid += 1
-                clk.send_at(t - rnd.randint(0, 4000), P.encode_request(rid, "status", []))
-            # a quick tap (30 ms): shorter than a sector erase
-            clk.press(lever, at=t, hold=30_000, measure=True, tag="%s:%s" % (kind, lever))
+            # Planned with the emulator held (it runs on between requests, and a press in
+            # its past is refused): an aim it has passed meanwhile (a loaded machine) is
+            # moved to 1 ms ahead, and counted.
+            with clk.held():
+                if kind != "save":
+                    lever = running_lever(clk)
+                if kind == "gc":
+                    marks, marks_next = clk.marks(marks_next)
+                    rises = [us for us, v in marks if v]
+                    last_rise = rises[-1] if rises else last_rise
+                    if last_rise is not None:
+                        k_ = -(-(t - last_rise) // GC_PERIOD_US)
+                        t = last_rise + k_ * GC_PERIOD_US + rnd.randint(0, 3000)
+                now = clk.now()
+                if t < now + 5000:
+                    t = now + 5000
+                    late[0] += 1
+                if kind == "serial":     # a status request reaching the clock just before
+                    rid += 1
+                    clk.send_at(max(now + 1000, t - rnd.randint(0, 4000)),
+                                P.encode_request(rid, "status", []))
+                # a quick tap (30 ms): shorter than a sector erase
+                clk.press(lever, at=t, hold=30_000, measure=True, tag="%s:%s" % (kind, lever))
             lever = "right" if lever == "left" else "left"
             clk.run_until(t + 1000)
             if k % 100 == 99:           # progress (the last press finished first)
@@ -217,8 +231,8 @@ def latency_run(board, image, uf2, n, rnd, kinds=("save", "serial", "gc", "plain
                 leds = clk.op("events")["leds"]
                 part = sort_presses([dict(r) for r in res], leds)
                 taken = [r["shown"] or 0 for r in part if r["class"] == "taken"]
-                log("%s: %d presses, %d taken, worst so far %d us"
-                    % (board, len(res), len(taken), max(taken, default=0)))
+                log("%s: %d presses, %d taken, worst so far %d us; %d aims moved (late)"
+                    % (board, len(res), len(taken), max(taken, default=0), late[0]))
                 (WORK / ("%s-latency-partial.json" % board)).write_text(json.dumps(
                     {"results": part, "flash": clk.flash_log()[0], "leds": leds}))
         clk.run_until(t + 300_000)
@@ -302,6 +316,11 @@ def main(argv=None):
                     help="the image the latency runs on: the files (`make deploy`, the "
                     "METRIC) or ROMFS (`make deploy-romfs`: the bytecode out of the heap, "
                     "shorter collections; logged, no METRIC)")
+    ap.add_argument("--gc", choices=("timer", "clock"), default="timer",
+                    help="the latency run's collections: a forced one every 100 ms "
+                    "(bench/rp2040_heapmark.py; presses aimed at them; the METRIC), or the "
+                    "clock's own only (no /boot.py, no collection aim: what the bench's "
+                    "timer adds to the other aims; logged, no METRIC)")
     ap.add_argument("--reuse", action="store_true",
                     help="reuse a flash image deployed by an earlier run of the same build")
     args = ap.parse_args(argv)
@@ -312,7 +331,8 @@ def main(argv=None):
     for board in args.builds.split(","):
         b = board.replace("-", "_")
         rnd = random.Random(9)
-        files = "heap" in only or ("latency" in only and args.image == "files")
+        files = "heap" in only or ("latency" in only and args.image == "files"
+                                   and args.gc == "timer")
         image, uf2 = flash_image(board, romfs=False) if files else (None, None)
         if "heap" in only:
             least, fbytes, samples, rtts = heap_game(board, image, uf2, rnd, args.game_presses)
@@ -334,12 +354,21 @@ def main(argv=None):
             print("METRIC rp2040_heap_free_min_%s_romfs %d bytes" % (b, least), flush=True)
         if "latency" in only:
             on_romfs = args.image == "romfs"
-            limage, luf2 = flash_image(board, romfs=True) if on_romfs else (image, uf2)
-            allres, flog, marks, leds = latency_run(
-                board, limage, luf2, args.presses, rnd,
-                ("quiet",) if args.quiet else ("save", "serial", "gc", "plain"))
-            name = "%s-latency%s%s.json" % (board, "-quiet" if args.quiet else "",
-                                              "-romfs" if on_romfs else "")
+            own_gc = args.gc == "clock"
+            if on_romfs or own_gc:
+                limage, luf2 = flash_image(board, romfs=on_romfs, heapmark=not own_gc)
+            else:
+                limage, luf2 = image, uf2
+            aims = ("save", "serial", "gc", "plain")
+            if args.quiet:
+                aims = ("quiet",)
+            elif own_gc:
+                aims = ("save", "serial", "plain")
+            allres, flog, marks, leds = latency_run(board, limage, luf2, args.presses, rnd,
+                                                    aims)
+            name = "%s-latency%s%s%s.json" % (board, "-quiet" if args.quiet else "",
+                                                "-romfs" if on_romfs else "",
+                                                "-owngc" if own_gc else "")
             (WORK / name).write_text(json.dumps(
                 {"results": allres, "flash": flog, "marks": marks, "leds": leds}))
             res = [r for r in allres if r["class"] == "taken"]
@@ -366,6 +395,10 @@ def main(argv=None):
             if args.quiet:
                 log("quiet presses, lever to display worst %d us (reference, no METRIC)"
                     % worst)
+            elif own_gc:
+                log("%s with the clock's own collections only: lever to display worst %d us "
+                    "(no METRIC: the METRIC's presses meet the bench's forced collections)"
+                    % (board, worst))
             elif on_romfs:
                 log("%s on the ROMFS image: lever to display worst %d us (no METRIC: the "
                     "figure is the files image's, what `make deploy` puts on a board)"

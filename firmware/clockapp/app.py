@@ -376,8 +376,10 @@ class App:
 
     def last_writes(self):
         """run(), after an error: the game and its log saved as they are (flash allowing),
-        so that the restart comes back to this instant, not to the last save."""
-        if self.clock is not None and not self.flash_off:
+        so that the restart comes back to this instant, not to the last save. Not when the
+        error came in the middle of a write (store.busy): what is in RAM may not match the
+        flash then, and the restart reads the flash as after a power cut."""
+        if self.clock is not None and not self.flash_off and not self.store.busy:
             self.save_state()
             self.flush()
 

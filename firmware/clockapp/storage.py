@@ -176,6 +176,10 @@ class Store:
         self.fold_bytes = None  # fold when the journal holds more (None: half its size)
         self.feed = None        # called between the erases of a whole journal (watchdog)
         self._fold_pos = 0      # journal position the log copy goes on from
+        # Writes under way (the guarded methods below): left above 0 by an exception in
+        # the middle of one, when the RAM state may not match the flash (App.last_writes
+        # then writes nothing more; the next boot reads the flash as after a power cut).
+        self.busy = 0
         mkdir = getattr(self.fs, "mkdir", None)
         if mkdir is not None and root not in ("", "/") and not self.fs.exists(root[:-1]):
             try:
@@ -241,6 +245,12 @@ class Store:
 
     # ---- checked files -----------------------------------------------------------
     def save(self, name, payload):
+        self.busy += 1
+        r = self._save(name, payload)
+        self.busy -= 1
+        return r
+
+    def _save(self, name, payload):
         """Write `payload` (bytes) to `name` atomically; False (and `full`) on failure, the
         previous copy then still loads."""
         path = self.root + name
@@ -393,6 +403,12 @@ class Store:
         return jr is not None and jr.clean and self.fold_phase <= 1
 
     def save_state(self, payload):
+        self.busy += 1
+        r = self._save_state(payload)
+        self.busy -= 1
+        return r
+
+    def _save_state(self, payload):
         """Save the game state: into the journal while it is open (a DYN frame when only
         the changing fields differ from its last FULL one), else into the slot not holding
         the newest one. False on failure (the previous state still loads)."""
@@ -425,6 +441,12 @@ class Store:
         return self._ok()
 
     def clear_state(self):
+        self.busy += 1
+        r = self._clear_state()
+        self.busy -= 1
+        return r
+
+    def _clear_state(self):
         """Forget the game state (the older slot goes first, so a cut in between leaves the
         newest state, never an older one)."""
         if not self._state_known:
@@ -458,6 +480,12 @@ class Store:
         return jr.end > limit
 
     def fold_step(self):
+        self.busy += 1
+        r = self._fold_step()
+        self.busy -= 1
+        return r
+
+    def _fold_step(self):
         """One step of folding the journal, for a pass with no clock running: copy a chunk
         of its log records into log.bin, or its newest state into a slot, or erase one
         block. True when it wrote or erased (the pass's one flash operation)."""
@@ -600,6 +628,12 @@ class Store:
 
     # ---- event log -----------------------------------------------------------------
     def append_log(self, record):
+        self.busy += 1
+        r = self._append_log(record)
+        self.busy -= 1
+        return r
+
+    def _append_log(self, record):
         """Append one record (bytes, at most LOG_MAX_RECORD). False (and `full`) when it
         could not be written; a torn record is skipped by read_log()."""
         if self._journal_open():
@@ -704,6 +738,12 @@ class Store:
                 pass
 
     def clear_log(self):
+        self.busy += 1
+        r = self._clear_log()
+        self.busy -= 1
+        return r
+
+    def _clear_log(self):
         """Remove the log (the journal's records too: it is erased now). True when it is
         gone."""
         if self.jr is not None and not self.jr.empty():

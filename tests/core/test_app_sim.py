@@ -593,6 +593,36 @@ def test_an_error_starts_the_clock_again_paused_where_it_was():
     assert [r[0] for r in log].count(EV.EV_PRESS) == 1      # the press before the error kept
 
 
+def test_an_error_inside_a_flash_write_writes_nothing_more():
+    """An error in the middle of a write (here the press's save) leaves the store busy:
+    what is in RAM may not match the flash, so nothing more is written before the
+    restart, which restores what the flash holds (the save before), paused."""
+    board = SimBoard(fresh_dir())
+    apps, calls = [], []
+
+    def boom(*args):
+        calls.append(args)
+        raise MemoryError("in a save")
+
+    def start_app(app):
+        apps.append(app)
+        app.step()
+        if len(apps) == 1:
+            start(board, app, 100)
+            app.store._write_slot = boom
+            board.press_lever(LEFT, board.t + 1000)
+            until(app, board, board.t // 1000 + 500)
+    A.run(board, [].append, start_app)
+    first, second = apps
+    assert len(calls) == 1 and first.store.busy == 1       # not tried again
+    c = second.clock
+    assert c.state == E.PAUSED and c.moves == [0, 0]        # the save before the press
+    codes = [r[0] for r in read_log(second)]
+    # (then the lever, still down at the restart: re-synced, a press ignored while paused)
+    last_boot = len(codes) - 1 - codes[::-1].index(EV.EV_BOOT)
+    assert codes[last_boot + 1] == EV.EV_RESTARTED, codes
+
+
 def test_errors_that_persist_set_the_game_aside_then_reach_the_repl():
     """The last restart sets the saved game aside (it may be what fails: kept as state.bad,
     "Err rESt" shown); an error after that goes to main.py, which leaves the REPL
