@@ -12,6 +12,7 @@
 # in maintenance mode (MENU held at boot: main.py does not start the app) never has one
 # and the deploy tools keep the REPL.
 
+import gc
 import json
 import sys
 import time
@@ -263,6 +264,9 @@ class McuBoard(Board):
     def clock_id(self):
         import binascii
         return self.mcu + "-" + binascii.hexlify(machine.unique_id()).decode()
+
+    def collect(self):
+        gc.collect()
 
     def feed_watchdog(self):
         wdt = self._wdt

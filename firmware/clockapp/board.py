@@ -102,6 +102,9 @@ class Board:
     def feed_watchdog(self):
         pass
 
+    def collect(self):
+        """Collect the garbage now (the app calls it where no press can be waiting)."""
+
     def maintenance_requested(self):
         """True when the user asks at boot for maintenance mode (deploy tools get the REPL)."""
         return False
