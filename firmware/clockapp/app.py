@@ -155,7 +155,7 @@ class App:
         self.dirty = False      # game state changed since the last save
         self.flushed = False    # this pass's flash write was the log's (step)
         self.flash_waits = 0    # passes in a row that put off flash for a waiting edge
-        self.collect_due = False  # a press since the last collection (step: after its save)
+        self.collect_due = False  # a press shown since the last collection (step)
         self.saved_at = 0
         self.battery_at = -_BATTERY_EVERY_MS
         self.battery_low = False    # shown: the voltage or the charge is low
@@ -426,19 +426,19 @@ class App:
         elif self.log_n and not self.flushed:
             self.flush()
             self.flushed = True  # the state's turn next pass, even if the log is stuck
+        elif self.collect_due:
+            # A press shown and its record on flash: the garbage goes now, before the
+            # state (the pass after), a few ms after the press, when the opponent cannot
+            # have moved yet. A collection holds the loop 15-20 ms on a Pico; left until
+            # the heap filled, it came wherever an allocation failed, and a press that
+            # fell in it waited for it (bench/rp2040_bench.py, docs/BENCHMARKS.md).
+            self.collect_due = False
+            b.collect()
         else:
             self.flushed = False
             if self.dirty or (self.clock.state == E.RUNNING
                               and now - self.saved_at >= SAVE_EVERY_MS):
                 self.save_state()
-                if self.collect_due:
-                    # A press shown, its record and state on flash: the garbage goes now,
-                    # a few ms after the press, when the opponent cannot have moved yet.
-                    # A collection holds the loop 15-20 ms on a Pico; left until the heap
-                    # fills, it came wherever an allocation failed, and a press that fell
-                    # in it waited for it (bench/rp2040_bench.py, docs/BENCHMARKS.md).
-                    self.collect_due = False
-                    b.collect()
             elif self.clock.state != E.RUNNING and self.store.folding():
                 self.store.fold_step()  # the journal into the files, then erased
         if not self.ring.pending():

@@ -503,29 +503,27 @@ def test_critical_battery_saves_once_then_stops_writing_flash():
     assert board.fs.written == written   # but nothing more goes to flash
 
 
-def test_the_garbage_is_collected_after_a_press_is_shown_and_saved():
-    """The clock collects in the pass that saves a press (a few ms after it, when the
-    opponent cannot have moved yet), not in the pass that shows it, and not for the 10 s
-    saves: a collection left to a full heap held a press that fell in it (issue 9)."""
+def test_the_garbage_is_collected_between_a_press_s_record_and_its_state():
+    """The clock collects in the pass after the one that shows a press and writes its
+    record, before the state goes (the pass after): when the opponent cannot have moved
+    yet. Not for the 10 s saves. A collection left to a full heap held a press that fell
+    in it (issue 9)."""
     board, app = boot()
     start(board, app, 1000)
     until(app, board, 12500)                 # a periodic save, no press: no collection
     assert board.collected == 0 and app.saved_at > 10000
     board.press_lever(LEFT, 13000000)
-    shown = collected = None
-    k = 0
+    seen = []
     while board.t < 13100000:
+        before = board.fs.written
         app.step()
-        k += 1
-        if shown is None and app.clock.moves == [1, 0]:
-            shown = k
-            assert board.collected == 0 and app.dirty      # shown, not saved yet
-        if collected is None and board.collected:
-            collected = k
-            assert not app.dirty and app.saved_at >= 13000   # the press's state is saved
+        seen.append((app.clock.moves == [1, 0], board.collected, board.fs.written > before))
         board.idle(1000)
-    assert shown is not None and collected is not None and shown < collected <= shown + 3
-    assert board.collected == 1
+    shown = [s[0] for s in seen].index(True)
+    assert seen[shown][1:] == (0, True), seen[:shown + 3]    # its record written
+    assert seen[shown + 1][1:] == (1, False), seen[:shown + 3]   # collected, no write
+    assert seen[shown + 2][1:] == (1, True), seen[:shown + 3]    # then the state
+    assert board.collected == 1 and not app.dirty
 
 
 def test_power_cut_comes_back_paused_with_the_saved_times():
