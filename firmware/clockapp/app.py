@@ -30,7 +30,7 @@ _BUTTON_DEBOUNCE_MS = const(30)
 SAVE_EVERY_MS = const(10000)    # a running game is saved at least this often
 _FLASH_WAITS_MAX = const(50)    # a lever chattering without end puts flash off no longer
 _BATTERY_EVERY_MS = const(10000)
-RESTARTS = const(2)   # run(): starts again after an error, a power-on (the last: no saved game)
+RESTARTS = const(2)   # run(): restarts after errors a power-on (the last: no saved game)
 _HOLD_LOG_US = const(2000000)    # a lever held this long is logged once (Art. 6.2.5 hovering)
 
 BAD_STATE = "state.bad"  # a saved game that could not be restored, kept for the arbiter

@@ -188,6 +188,13 @@ class Store:
                 pass
 
     # ---- low level ---------------------------------------------------------------
+    def _guarded(self, write, *args):
+        """A write counted in busy while it runs (an exception leaves it counted)."""
+        self.busy += 1
+        r = write(*args)
+        self.busy -= 1
+        return r
+
     def _failed(self, e):
         n = errno_of(e)
         self.error = n or -1
@@ -245,10 +252,7 @@ class Store:
 
     # ---- checked files -----------------------------------------------------------
     def save(self, name, payload):
-        self.busy += 1
-        r = self._save(name, payload)
-        self.busy -= 1
-        return r
+        return self._guarded(self._save, name, payload)
 
     def _save(self, name, payload):
         """Write `payload` (bytes) to `name` atomically; False (and `full`) on failure, the
@@ -403,10 +407,7 @@ class Store:
         return jr is not None and jr.clean and self.fold_phase <= 1
 
     def save_state(self, payload):
-        self.busy += 1
-        r = self._save_state(payload)
-        self.busy -= 1
-        return r
+        return self._guarded(self._save_state, payload)
 
     def _save_state(self, payload):
         """Save the game state: into the journal while it is open (a DYN frame when only
@@ -441,10 +442,7 @@ class Store:
         return self._ok()
 
     def clear_state(self):
-        self.busy += 1
-        r = self._clear_state()
-        self.busy -= 1
-        return r
+        return self._guarded(self._clear_state)
 
     def _clear_state(self):
         """Forget the game state (the older slot goes first, so a cut in between leaves the
@@ -480,10 +478,7 @@ class Store:
         return jr.end > limit
 
     def fold_step(self):
-        self.busy += 1
-        r = self._fold_step()
-        self.busy -= 1
-        return r
+        return self._guarded(self._fold_step)
 
     def _fold_step(self):
         """One step of folding the journal, for a pass with no clock running: copy a chunk
@@ -628,10 +623,7 @@ class Store:
 
     # ---- event log -----------------------------------------------------------------
     def append_log(self, record):
-        self.busy += 1
-        r = self._append_log(record)
-        self.busy -= 1
-        return r
+        return self._guarded(self._append_log, record)
 
     def _append_log(self, record):
         """Append one record (bytes, at most LOG_MAX_RECORD). False (and `full`) when it
@@ -738,10 +730,7 @@ class Store:
                 pass
 
     def clear_log(self):
-        self.busy += 1
-        r = self._clear_log()
-        self.busy -= 1
-        return r
+        return self._guarded(self._clear_log)
 
     def _clear_log(self):
         """Remove the log (the journal's records too: it is erased now). True when it is
