@@ -186,7 +186,7 @@ def latency_run(board, image, uf2, n, rnd, kinds=("save", "serial", "gc", "plain
         rid = 0
         marks_next = 0
         last_rise = None
-        late = [0]
+        late = 0             # aims the emulator had passed (moved ahead)
         res = []
         for k in range(n):
             kind = "periodic" if k % 50 == 49 else kinds[k % len(kinds)]
@@ -216,7 +216,7 @@ def latency_run(board, image, uf2, n, rnd, kinds=("save", "serial", "gc", "plain
                 now = clk.now()
                 if t < now + 5000:
                     t = now + 5000
-                    late[0] += 1
+                    late += 1
                 if kind == "serial":     # a status request reaching the clock just before
                     rid += 1
                     clk.send_at(max(now + 1000, t - rnd.randint(0, 4000)),
@@ -232,7 +232,7 @@ def latency_run(board, image, uf2, n, rnd, kinds=("save", "serial", "gc", "plain
                 part = sort_presses([dict(r) for r in res], leds)
                 taken = [r["shown"] or 0 for r in part if r["class"] == "taken"]
                 log("%s: %d presses, %d taken, worst so far %d us; %d aims moved (late)"
-                    % (board, len(res), len(taken), max(taken, default=0), late[0]))
+                    % (board, len(res), len(taken), max(taken, default=0), late))
                 (WORK / ("%s-latency-partial.json" % board)).write_text(json.dumps(
                     {"results": part, "flash": clk.flash_log()[0], "leds": leds}))
         clk.run_until(t + 300_000)
