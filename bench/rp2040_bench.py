@@ -18,7 +18,9 @@ Printed (one line per build):
   METRIC rp2040_lever_to_display_worst_us_<build> us     lever edge to the end of the last
       bus transaction that shows the switch on both displays (clock.mjs latencyCheck), worst
       over --presses presses aimed at flash writes (the press's own save, the 10 s periodic
-      save), at host requests and at garbage collections
+      save), at host requests and at garbage collections (the same timer, collecting only:
+      reading the free heap is the heap game's measurement, 8.8 ms no clock spends), on
+      the ROMFS image (`make deploy-romfs`); with --image files: ..._<build>_files
   METRIC rp2040_status_round_trip_us us                  median, the request's newline into the
       USB CDC to the reply's newline out, the `status` polls of the heap game (pico-tm1637)
   METRIC rp2040_flash_bytes_per_game_<build> B            bytes programmed into flash from
@@ -70,16 +72,17 @@ def romfs_image(out, dest):
     return dest
 
 
-def flash_image(board, romfs, heapmark=True):
+def flash_image(board, romfs, mark="heap"):
     """The flash after deploying `board` (files, or ROMFS + main.py and board.json), with
-    bench/rp2040_heapmark.py as /boot.py (heapmark=False: no /boot.py, the clock's own
-    collections only). Returns (image, uf2)."""
+    bench/rp2040_heapmark.py as /boot.py: mark="heap" collects and reads the free heap every
+    100 ms (the heap game), "gc" only collects (a /gc.only file beside it: the latency runs,
+    which need no heap figure), None puts no /boot.py (the clock's own collections only).
+    Returns (image, uf2)."""
     out = build(board, WORK / "build" / board)   # not tests/rp2040's build: both may run
-    work = WORK / ("%s-%s%s" % (board, "romfs" if romfs else "files",
-                                "" if heapmark else "-nomark"))
+    work = WORK / ("%s-%s-%s" % (board, "romfs" if romfs else "files", mark or "nomark"))
     uf2 = UF2_ROMFS if romfs else UF2
     stamp = (out / "MANIFEST.sha256").read_text() + (
-        (ROOT / "bench" / "rp2040_heapmark.py").read_text() if heapmark else "no boot.py")
+        (ROOT / "bench" / "rp2040_heapmark.py").read_text() + mark if mark else "no boot.py")
     if REUSE and (work / "flash.bin").is_file() and (work / "stamp").is_file() \
             and (work / "stamp").read_text() == stamp:
         return work / "flash.bin", uf2   # --reuse: the same build deployed before
@@ -89,14 +92,18 @@ def flash_image(board, romfs, heapmark=True):
     with EmuClock(board, uf2=uf2, build_dir=out, workdir=work) as clk:
         clk.boot()
         tty = clk.serial()
-        if romfs:   # what `make deploy ROMFS=1` does
+        if romfs:   # what `make deploy-romfs` does
             mpremote(tty, "romfs", "deploy", str(rom))
             mpremote(tty, "fs", "cp", str(out / "main.py"), str(out / "board.json"), ":")
         else:
             clk.chessclock("deploy", "--board", board, "--port", tty, "--build", out,
                            timeout=3600)
-        if heapmark:
+        if mark:
             mpremote(tty, "fs", "cp", str(ROOT / "bench" / "rp2040_heapmark.py"), ":boot.py")
+        if mark == "gc":
+            only = work / "gc.only"
+            only.write_text("the latency runs: collect, do not read the free heap\n")
+            mpremote(tty, "fs", "cp", str(only), ":gc.only")
         image = work / "flash.bin"
         clk.cut(image)
     (work / "stamp").write_text(stamp)
@@ -312,10 +319,11 @@ def main(argv=None):
     ap.add_argument("--quiet", action="store_true",
                     help="lever to display of presses 1-1.5 s apart only (no aim): the "
                     "press's own cost, a reference")
-    ap.add_argument("--image", choices=("files", "romfs"), default="files",
-                    help="the image the latency runs on: the files (`make deploy`, the "
-                    "METRIC) or ROMFS (`make deploy-romfs`: the bytecode out of the heap, "
-                    "shorter collections; logged, no METRIC)")
+    ap.add_argument("--image", choices=("files", "romfs"), default="romfs",
+                    help="the image the latency runs on: ROMFS (`make deploy-romfs`, the "
+                    "route for a clock in competition: the bytecode out of the heap, "
+                    "collections 14-17 ms instead of 20; the METRIC) or the files (`make "
+                    "deploy`, any RPI_PICO image: METRIC ..._files)")
     ap.add_argument("--gc", choices=("timer", "clock"), default="timer",
                     help="the latency run's collections: a forced one every 100 ms "
                     "(bench/rp2040_heapmark.py; presses aimed at them; the METRIC), or the "
@@ -331,9 +339,7 @@ def main(argv=None):
     for board in args.builds.split(","):
         b = board.replace("-", "_")
         rnd = random.Random(9)
-        files = "heap" in only or ("latency" in only and args.image == "files"
-                                   and args.gc == "timer")
-        image, uf2 = flash_image(board, romfs=False) if files else (None, None)
+        image, uf2 = flash_image(board, romfs=False) if "heap" in only else (None, None)
         if "heap" in only:
             least, fbytes, samples, rtts = heap_game(board, image, uf2, rnd, args.game_presses)
             log("%s files: %d heap samples" % (board, samples))
@@ -355,10 +361,7 @@ def main(argv=None):
         if "latency" in only:
             on_romfs = args.image == "romfs"
             own_gc = args.gc == "clock"
-            if on_romfs or own_gc:
-                limage, luf2 = flash_image(board, romfs=on_romfs, heapmark=not own_gc)
-            else:
-                limage, luf2 = image, uf2
+            limage, luf2 = flash_image(board, romfs=on_romfs, mark=None if own_gc else "gc")
             aims = ("save", "serial", "gc", "plain")
             if args.quiet:
                 aims = ("quiet",)
@@ -399,13 +402,9 @@ def main(argv=None):
                 log("%s with the clock's own collections only: lever to display worst %d us "
                     "(no METRIC: the METRIC's presses meet the bench's forced collections)"
                     % (board, worst))
-            elif on_romfs:
-                log("%s on the ROMFS image: lever to display worst %d us (no METRIC: the "
-                    "figure is the files image's, what `make deploy` puts on a board)"
-                    % (board, worst))
             else:
-                print("METRIC rp2040_lever_to_display_worst_us_%s %d us" % (b, worst),
-                      flush=True)
+                print("METRIC rp2040_lever_to_display_worst_us_%s%s %d us"
+                      % (b, "" if on_romfs else "_files", worst), flush=True)
             results[board + "/latency"] = by
     (WORK / "results.json").write_text(json.dumps(results))
 

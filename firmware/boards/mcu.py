@@ -21,7 +21,7 @@ import machine
 import micropython
 
 from clockapp.board import BTN_MENU, BTN_MINUS, BTN_PLUS, BTN_START, LEFT, RIGHT, Board
-from clockcore.parts import BUS_I2C, DISPLAYS, MCUS
+from clockcore.parts import BUS_I2C, DISPLAYS, MCUS, PIN_FRAMES
 
 SCHEMA = 1
 MAINTENANCE_FLAG = "maintenance.flag"   # written by enter_maintenance(), read at boot
@@ -211,9 +211,15 @@ class McuBoard(Board):
                 driver = getattr(__import__(module, None, None, (cls,)), cls)
                 if bus == BUS_I2C:
                     made.append(driver(self._i2c[d["i2c"]], d["addr"]))
-                else:
-                    out = machine.Pin.OUT
-                    made.append(driver(*[machine.Pin(d[k], out) for k in keys]))
+                    continue
+                out = machine.Pin.OUT
+                pins = [machine.Pin(d[k], out) for k in keys]
+                fast = PIN_FRAMES.get(kind, {}).get(sys.platform)
+                if fast is None:
+                    made.append(driver(*pins))
+                else:   # the same frames at register level (a press's digits ~4x sooner)
+                    frames = getattr(__import__(fast[0], None, None, (fast[1],)), fast[1])
+                    made.append(driver(*pins, frame=frames(*[d[k] for k in keys]).frame))
             self._displays = (made[LEFT], made[RIGHT])
         return self._displays
 

@@ -26,6 +26,7 @@ from clockcore.ticks import Timebase
 from clockcore.version import VERSION as LOG_FIRMWARE  # in every game header
 
 LOOP_US = const(1000)           # one pass a millisecond
+_REST_US = const(250)           # LOOP_US in quarters (rest)
 _BUTTON_DEBOUNCE_MS = const(30)
 SAVE_EVERY_MS = const(10000)    # a running game is saved at least this often
 _FLASH_WAITS_MAX = const(50)    # a lever chattering without end puts flash off no longer
@@ -397,6 +398,14 @@ class App:
         self.clock.tick(now)
         if self.seal.phase:
             self.seal.tick(now)
+        if self.ring.pending():
+            # An edge came in during this pass (or a collection held it up): taken before
+            # the displays, which then show its press this pass, not the next.
+            tick = b.ticks_us()
+            now = self.timebase.advance(tick)
+            self.now = now
+            self._levers(tick)
+            self.clock.tick(now)
         self.refresh(False)
         lk = self._link  # at most one host request: after the displays, before flash
         if lk is None and self.serial_port is not None and self.serial_port.any():
@@ -406,9 +415,9 @@ class App:
             # (capped as flash is: a chattering lever cannot starve the host).
             if not self.edge_first():
                 lk.poll()
-            sp = self.serial_port
-            if sp is not None and sp.queued:   # replies not sent yet: what the port takes now
-                sp.drain()
+                sp = self.serial_port
+                if sp is not None and sp.queued:   # replies not sent yet: what it takes now
+                    sp.drain()   # (16 bytes: ~1.3 ms on a Pico; an edge waiting goes first)
         self.buzzer.update(now)
         if now - self.battery_at >= _BATTERY_EVERY_MS:
             self._battery(now)
@@ -451,10 +460,19 @@ class App:
         return self.ring.pending() and self.flash_waits < _FLASH_WAITS_MAX
 
     def run(self):
-        b = self.board
         while True:
             self.step()
-            b.idle(LOOP_US)
+            self.rest()
+
+    def rest(self):
+        """The loop's sleep between two passes (LOOP_US), in quarters: a lever edge ends it,
+        so that its press waits a quarter of it at most."""
+        b = self.board
+        ring = self.ring
+        k = 0
+        while k < 4 and not ring.pending():
+            b.idle(_REST_US)
+            k += 1
 
     def _levers(self, tick):
         ring = self.ring
@@ -580,61 +598,81 @@ class App:
     def refresh(self, force):
         if self.booting:
             return
+        # Every pass, on a Pico ~1 ms of its ~2.5: what it reads is bound to locals once
+        # (an attribute or module lookup is microseconds of bytecode on the M0+).
         c = self.clock
+        state = c.state
+        running_now = state == E.RUNNING
+        turn = c.turn
+        white_left = self.settings.white_left
         # The running-side LEDs first (an arbiter sees them from 10 m); the board is told
         # only when the lit lever changes (an int compare: no allocation in the loop).
         lit = -1
-        if c.state == E.RUNNING:
-            lit = self.lever_of_side(c.turn)
+        if running_now:
+            lit = LEFT if (turn == E.WHITE) == white_left else RIGHT
         if lit != self.led_lever:
             self.led_lever = lit
             self.board.set_running(lit)
         # Low battery on displays with no room for a mark (the TM1637's 4 digits): 1 s in 3
         # while no clock runs, so that the time stays readable and a running game is never
         # hidden (the log has the instant of the warning).
-        moment = c.state != E.RUNNING and (self.now // 1000) % 3 == 2
-        alert = self.battery_low and moment
+        battery_low = self.battery_low
+        moment = not running_now and (self.now // 1000) % 3 == 2
+        alert = battery_low and moment
         moment = moment and self.moments
-        idle = c.state == E.IDLE
+        idle = state == E.IDLE
         if self.restore_failed and not idle:  # a game started: "Err rESt" has been seen
             self.restore_failed = False
         # The side that waits is drawn first: after a press, that is the time the player
         # who pressed looks at (with its increment), a whole display's bus time sooner.
         first = LEFT
-        if c.state == E.RUNNING:
-            first = self.lever_of_side(1 - c.turn)
+        if running_now:
+            first = RIGHT if lit == LEFT else LEFT
+        session = self.session
+        menu = self.menu
+        seal = self.seal
+        in_session = session.phase
+        in_menu = menu.active()
+        views = self.views
+        displays = self.displays
+        two_phase = self.two_phase
+        paused = state == E.PAUSED
+        show_moves = self.settings.show_moves
+        flag_at = c.flag_at
         for k in LEVERS:
             lever = first ^ k
-            side = self.side_of_lever(lever)
-            v = self.views[lever]
+            side = E.WHITE if (lever == LEFT) == white_left else E.BLACK
+            v = views[lever]
             changed = force
-            if self.session.phase:
-                changed = self.session.render(lever, v) or changed
-            elif self.menu.active():
-                changed = self.menu.render(lever, v) or changed
-            elif self.seal.phase and self.seal.render(side, v, self.now):
-                changed = self.seal.fresh or changed
+            if in_session:
+                changed = session.render(lever, v) or changed
+            elif in_menu:
+                changed = menu.render(lever, v) or changed
+            elif seal.phase and seal.render(side, v, self.now):
+                changed = seal.fresh or changed
             elif self.restore_failed:
                 changed = _show(v, _RESTORE_TEXT[lever]) or changed
             elif v.text_on:
                 v.text_on = False
                 changed = True
             changed = self._time(v, c, side) or changed
-            running = c.state == E.RUNNING and c.turn == side
+            running = running_now and turn == side
             flag = FLAG_NONE
-            if c.flag_at[side] >= 0:
+            if flag_at[side] >= 0:
                 flag = FLAG_FIRST if c.flag_order[0] == side else FLAG_SECOND
             delay_ds = -1
-            if c.turn == side and c.state != E.IDLE and c.delay_left > 0:
+            if turn == side and not idle and c.delay_left > 0:
                 delay_ds = (c.delay_left + 99) // 100
-            periods = c.periods[side] if c.periods[side] else -1
-            moves = c.moves[side] if self.settings.show_moves else -1
+            periods = c.periods[side]
+            if not periods:
+                periods = -1
+            moves = c.moves[side] if show_moves else -1
             stage = c.stage[side] + 1 if len(c.stages[side]) > 1 else 0
-            paused = c.state == E.PAUSED
+            white = side == E.WHITE
             if (v.running != running or v.flag != flag or v.delay_ds != delay_ds
                     or v.periods != periods or v.moves != moves or v.stage != stage
-                    or v.paused != paused or v.battery_low != self.battery_low
-                    or v.alert != alert or v.white != (side == E.WHITE)
+                    or v.paused != paused or v.battery_low != battery_low
+                    or v.alert != alert or v.white != white
                     or v.moment != moment or v.idle != idle):
                 v.moment = moment
                 v.idle = idle
@@ -646,22 +684,23 @@ class App:
                 v.stage = stage
                 v.stage_passed = c.stage[side] > 0
                 v.paused = paused
-                v.battery_low = self.battery_low
+                v.battery_low = battery_low
                 v.alert = alert
-                v.white = side == E.WHITE
+                v.white = white
                 changed = True
             if changed:
                 v.touch()
-                if self.two_phase[lever]:
-                    self.displays[lever].bar(v)   # which side runs: both at once
+                if two_phase[lever]:
+                    displays[lever].bar(v)   # which side runs: both at once
                 else:
-                    self.displays[lever].render(v)
-        for k in LEVERS:   # then the rest, the side that pressed first (see above)
-            lever = first ^ k
-            if self.two_phase[lever]:
-                d = self.displays[lever]
-                d.draw(self.views[lever])   # nothing when its view did not change
-                d.finish()
+                    displays[lever].render(v)
+        if two_phase[LEFT] or two_phase[RIGHT]:
+            for k in LEVERS:   # then the rest, the side that pressed first (see above)
+                lever = first ^ k
+                if two_phase[lever]:
+                    d = displays[lever]
+                    d.draw(views[lever])   # nothing when its view did not change
+                    d.finish()
 
     def _time(self, v, c, side):
         s = self.scratch

@@ -392,7 +392,6 @@ def station_of(app, config):
 def with_station(app):
     """main.py's loop for a clock in the hall: the app's, and the station's step a pass
     (clockapp.app.run starts it, and starts it again after an error)."""
-    from clockapp.app import LOOP_US
     board = app.board
     hall = station_of(app, load_config(board.storage_root() + "hall.json"))
     if hall is None:
@@ -401,4 +400,4 @@ def with_station(app):
     while True:
         app.step()
         hall.poll()
-        board.idle(LOOP_US)
+        app.rest()

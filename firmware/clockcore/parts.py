@@ -16,6 +16,12 @@ DISPLAYS = {
     "tm1637": ("drivers.tm1637", "TM1637Display", BUS_PINS, ("clk", "dio")),
     "ssd1306": ("drivers.ssd1306", "SSD1306Display", BUS_I2C, ()),
 }
+# display type -> {sys.platform: (module, class)}: the display's pin bus at register level on
+# that port, made with its pins' GPIO numbers (the keys' order above); the driver is given
+# its `frame` (BUS_PINS only). The RP2040's TM1637 frames in viper: ~10x the Python's pace.
+PIN_FRAMES = {
+    "tm1637": {"rp2": ("drivers.tm1637_rp2", "Rp2Frames")},
+}
 
 # MCU (boards.toml / board.json "mcu") -> (MicroPython's sys.platform on it, whether its pin
 # IRQs can be hard (Pin.irq(hard=True)), whether its ADC is read calibrated at 11 dB

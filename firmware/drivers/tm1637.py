@@ -72,9 +72,13 @@ def segment(c):
 
 
 class TM1637:
-    """One TM1637. clk, dio: Pin-like objects; brightness 0..7."""
+    """One TM1637. clk, dio: Pin-like objects; brightness 0..7.
+    frame: what sends one frame (START, n bytes of a bytearray, an ACK clock after each,
+    STOP) and returns how many bytes went unacknowledged; by default this class's own
+    bit-bang on the two Pin objects. boards/mcu.py gives the RP2040 the same frames at
+    register level (drivers/tm1637_rp2.py), whose Python costs ~70 us a bit here."""
 
-    def __init__(self, clk, dio, brightness=7, delay_us=TM1637_DELAY_US):
+    def __init__(self, clk, dio, brightness=7, delay_us=TM1637_DELAY_US, frame=None):
         self.clk = clk
         self.dio = dio
         self._in = dio.IN
@@ -82,6 +86,8 @@ class TM1637:
         self._delay = delay_us
         self._brightness = 7 if brightness > 7 else (0 if brightness < 0 else brightness)
         self.nacks = 0  # bytes the chip did not acknowledge (no display, bad wiring)
+        self._frame = frame if frame is not None else self._pin_frame
+        self._buf = bytearray(7)  # a frame being sent: the address command and 6 digits
         # Idle bus: both lines high (set the level before driving, so no glitch).
         clk.value(1)
         dio.value(1)
@@ -91,6 +97,21 @@ class TM1637:
         self._command(TM1637_CMD_CTRL | TM1637_DISPLAY_ON | self._brightness)
 
     # ---- bus -------------------------------------------------------------------------
+    def _send(self, n):
+        missing = self._frame(self._buf, n)
+        if missing and self.nacks < 0x3FFFFFF:
+            self.nacks += missing
+
+    def _pin_frame(self, buf, n):
+        self._start()
+        missing = 0
+        i = 0
+        while i < n:
+            missing += self._byte(buf[i])
+            i += 1
+        self._stop()
+        return missing
+
     def _start(self):
         # from idle (CLK high, DIO high): DIO falls while CLK is high, then CLK low
         self.dio.value(0)
@@ -108,6 +129,7 @@ class TM1637:
         sleep_us(self._delay)
 
     def _byte(self, b):
+        """One byte and its ACK clock; 1 if the chip did not acknowledge it."""
         # Locals: each attribute lookup is a few us of bytecode on the M0+, and a bit here
         # costs ~70 us on the emulated RP2040 (the bus, not the chip, sets the pace).
         dio = self.dio
@@ -137,17 +159,16 @@ class TM1637:
         sleep_us(d)
         clk.value(1)
         sleep_us(d)
-        if dio.value() and self.nacks < 0x3FFFFFF:
-            self.nacks += 1
+        missing = 1 if dio.value() else 0
         clk.value(0)
         sleep_us(d)
         dio.value(0)  # drive low again (CLK is low, so this is no condition)
         dio.init(self._out)
+        return missing
 
     def _command(self, cmd):
-        self._start()
-        self._byte(cmd)
-        self._stop()
+        self._buf[0] = cmd
+        self._send(1)
 
     # ---- API -------------------------------------------------------------------------
     def write(self, segments, pos=0, n=-1, setup=True):
@@ -157,15 +178,17 @@ class TM1637:
         before remain effective"), so a write in a hurry costs 5 bytes on the wire, not 7."""
         if setup:
             self._command(TM1637_CMD_DATA)
-        self._start()
-        self._byte(TM1637_CMD_ADDR | (pos & 7))
         if n < 0:
             n = len(segments)
+        if n > 6:
+            n = 6
+        buf = self._buf
+        buf[0] = TM1637_CMD_ADDR | (pos & 7)
         i = 0
         while i < n:
-            self._byte(segments[i])
+            buf[i + 1] = segments[i]
             i += 1
-        self._stop()
+        self._send(n + 1)
         if setup:
             self._command(TM1637_CMD_CTRL | TM1637_DISPLAY_ON | self._brightness)
 
@@ -217,14 +240,15 @@ class TM1637Display:
 
     moments = True   # the app sets view.moment for this display (see App.refresh)
 
-    def __init__(self, clk_pin, dio_pin, brightness=7, dots=False, delay_us=TM1637_DELAY_US):
+    def __init__(self, clk_pin, dio_pin, brightness=7, dots=False, delay_us=TM1637_DELAY_US,
+                 frame=None):
         if isinstance(clk_pin, int) or isinstance(dio_pin, int):
             import machine
             if isinstance(clk_pin, int):
                 clk_pin = machine.Pin(clk_pin, machine.Pin.OUT)
             if isinstance(dio_pin, int):
                 dio_pin = machine.Pin(dio_pin, machine.Pin.OUT)
-        self.tm = TM1637(clk_pin, dio_pin, brightness, delay_us)
+        self.tm = TM1637(clk_pin, dio_pin, brightness, delay_us, frame)
         self.dots = dots
         self._seg = bytearray(4)    # being composed
         self._shown = bytearray(4)  # what the module holds

@@ -762,3 +762,19 @@ def test_arbiter_new_game_asks_before_throwing_the_game_away():
     t = nav(board, app, t + 3000, BTN_MINUS, BTN_START, BTN_START)
     assert app.clock.state == E.IDLE and app.clock.moves == [0, 0]
     assert not app.menu.active()
+
+
+def test_the_loop_rest_ends_at_a_lever_edge():
+    """Between two passes the loop sleeps LOOP_US in quarters and wakes at an edge: a press
+    waits a quarter of the sleep for its pass at most, not the whole of it."""
+    board, app = boot()
+    start(board, app, 1000)
+    t0 = board.t
+    app.rest()
+    assert board.t - t0 == A.LOOP_US        # nothing came: the whole rest
+    t0 = board.t
+    board.press_lever(LEFT, t0 + 300)       # White's lever inside the second quarter
+    app.rest()
+    assert board.t - t0 == A.LOOP_US // 2 and app.ring.pending()
+    app.step()
+    assert app.clock.turn == E.BLACK

@@ -227,13 +227,16 @@ def _white_running(port):
     return board, app, app.lever_of_side(E.WHITE)
 
 
-def test_a_request_waits_for_the_press_of_an_edge_that_came_in_during_the_pass():
+def test_an_edge_that_came_in_during_the_pass_is_shown_in_it_before_a_request():
     # The edge's interrupt fires after the pass read the levers (here: as it reads the
-    # buttons): the host's request (slow on a board) waits one pass, the press comes first.
+    # buttons): the pass takes it before the displays (not the next pass: on a board a
+    # pass is ~2.5 ms), shows the press, and only then carries out the host's request
+    # (slow on a board), whose reply says what is true after the press.
     port = FakePort()
     board, app, lever = _white_running(port)
     real = board.read_buttons
     fired = []
+    seen = []
 
     def read_buttons():
         if not fired:
@@ -244,11 +247,22 @@ def test_a_request_waits_for_the_press_of_an_edge_that_came_in_during_the_pass()
 
     board.read_buttons = read_buttons
     _request(port, 1, "status")
+    link = app.link
+    real_poll = link.poll
+
+    def poll():
+        d = board.displays()[lever]
+        seen.append((app.clock.turn, bytes(d.view.time), board.renders))
+        return real_poll()
+
+    link.poll = poll
+    renders = board.renders
     app.step()
-    assert app.ring.pending() and port.out == b"" and app.link.requests == 0
-    app.step()                            # the press, then the request, in this pass
     assert app.clock.turn == E.BLACK and app.clock.moves[E.WHITE] == 1
-    assert app.link.requests == 1
+    turn, shown, at = seen[0]
+    assert turn == E.BLACK and at > renders   # the press was drawn before the request
+    assert shown == bytes(app.views[lever].time)
+    assert app.link.requests == 1 and not app.ring.pending()
     run_until(app, board, board.t + 20000)
     assert _replies(port.out) == [1]
 

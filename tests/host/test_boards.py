@@ -528,7 +528,18 @@ def mcu(monkeypatch):
         monkeypatch.setattr(mod, "sys", types.SimpleNamespace(
             platform="esp32" if esp32 else "rp2"))
         tm = types.ModuleType("drivers.tm1637")
-        tm.TM1637Display = lambda clk, dio: ("tm1637", clk, dio)
+        tm.TM1637Display = lambda clk, dio, frame=None: ("tm1637", clk, dio, frame)
+        fast = types.ModuleType("drivers.tm1637_rp2")   # viper: no CPython
+
+        class Rp2Frames:
+            def __init__(self, clk, dio):
+                self.gpio = (clk, dio)
+
+            def frame(self, buf, n):
+                return 0
+
+        fast.Rp2Frames = Rp2Frames
+        monkeypatch.setitem(sys.modules, "drivers.tm1637_rp2", fast)
         ss = types.ModuleType("drivers.ssd1306")
         ss.SSD1306Display = lambda i2c, addr: ("ssd1306", i2c, addr)
         monkeypatch.setitem(sys.modules, "drivers.tm1637", tm)
@@ -605,6 +616,9 @@ def test_mcu_board_outputs_battery_watchdog(mcu, tmp_path):
     left, right = board.displays()
     assert left[0] == "tm1637" and left[1].n == 10 and left[2].n == 11
     assert left[1].mode == FakePin.OUT
+    # the RP2040's TM1637 frames at register level, on the same two GPIOs (PIN_FRAMES)
+    assert left[3].__self__.gpio == (10, 11) and right[3].__self__.gpio == (right[1].n,
+                                                                           right[2].n)
     assert board.displays() == (left, right)   # made once
 
 
@@ -638,6 +652,8 @@ def test_mcu_board_on_esp32(mcu, tmp_path):
     assert "hard" not in FakePin.made[18].irq_args   # the esp32 port has no hard pin IRQs
     assert board._adc.atten == FakeADC.ATTN_11DB
     assert board.battery_mv() == 1500 * (100_000 + 47_000) // 47_000   # read_uv(): calibrated
+    left, right = board.displays()
+    assert left[0] == "tm1637" and left[3] is None   # the Python bit-bang: no RP2040 SIO here
 
 
 def test_mcu_board_ssd1306_and_maintenance(mcu, tmp_path):

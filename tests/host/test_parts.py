@@ -221,16 +221,29 @@ def test_the_board_refuses_an_unknown_display_or_mcu(monkeypatch, tmp_path):
     monkeypatch.setattr(mod, "sys", types.SimpleNamespace(platform="rp2"))
     monkeypatch.setattr(mod.time, "sleep_ms", lambda ms: None, raising=False)
     tm = types.ModuleType("drivers.tm1637")
-    tm.TM1637Display = lambda clk, dio: ("tm1637", clk.n, dio.n)
+    tm.TM1637Display = lambda clk, dio, frame: ("tm1637", clk.n, dio.n, frame())
     monkeypatch.setitem(sys.modules, "drivers.tm1637", tm)
+    fast = types.ModuleType("drivers.tm1637_rp2")   # PIN_FRAMES on rp2 (viper: no CPython)
+
+    class Rp2Frames:
+        def __init__(self, clk, dio):
+            self.gpio = (clk, dio)
+
+        def frame(self):
+            return self.gpio
+
+    fast.Rp2Frames = Rp2Frames
+    monkeypatch.setitem(sys.modules, "drivers.tm1637_rp2", fast)
     cfg = json.loads(boards.loads(PROFILE).get("p").to_json())
     with pytest.raises(mod.ConfigError, match=r"unknown MCU 'stm32' \(known: rp2040, esp32\)"):
         mod.McuBoard(dict(cfg, mcu="stm32"))
     board = mod.McuBoard(dict(cfg, displays=[cfg["displays"][0], {"type": "lcd", "clk": 1}]))
     with pytest.raises(mod.ConfigError, match=r"unknown display type 'lcd' \(known: tm1637"):
         board.displays()
-    # the registry's driver is what a known kind gets, its pins in the registry's order
-    assert mod.McuBoard(cfg).displays() == (("tm1637", 10, 11), ("tm1637", 12, 13))
+    # the registry's driver is what a known kind gets, its pins in the registry's order,
+    # and on the RP2040 the registry's frames on the same GPIOs
+    assert mod.McuBoard(cfg).displays() == (("tm1637", 10, 11, (10, 11)),
+                                            ("tm1637", 12, 13, (12, 13)))
 
 
 def test_the_build_refuses_an_unknown_display_before_compiling(tmp_path):

@@ -69,6 +69,7 @@ export class Switch {
 }
 
 const TM_DATA = 0x40;
+const MIN_CLK_PHASE_US = 2;
 const TM_ADDR = 0xc0;
 
 export class TM1637 {
@@ -91,6 +92,7 @@ export class TM1637 {
     this.bits = 0;
     this.byte = 0;
     this.bytes = [];
+    this.clkSince = 0; // emulated us of CLK's last edge
     this.dio.setInputValue(true); // the module's pull-up
     this.clk.addListener((s) => this._clk(s));
     this.dio.addListener((s) => this._dio(s));
@@ -107,7 +109,15 @@ export class TM1637 {
     const high = this._level(this.clk, state);
     if (high === this.clkHigh) return;
     this.clkHigh = high;
+    const now = this.pico.micros;
+    const phase = now - this.clkSince;
+    this.clkSince = now;
     if (!this.inFrame) return;
+    // The datasheet's clock (under 250 kHz for reads; PWCLK 400 ns): a CLK phase shorter
+    // than 2 us in a frame is a bus the firmware drives too fast (a wait loop broken)
+    if (phase < MIN_CLK_PHASE_US && this.errors.length < 20) {
+      this.errors.push('CLK ' + (high ? 'low' : 'high') + ' for ' + phase.toFixed(2) + ' us');
+    }
     if (high) {
       if (this.bits < 8) {
         if (this.dioHigh) {

@@ -269,6 +269,7 @@ const ops = {
     return {
       us: pico.micros,
       displays: m.displays.map((d) => d.snapshot()),
+      errors: m.displays.map((d) => d.errors ?? []),   // what a model found wrong on its bus
       leds: m.leds ? m.leds.levels : null,
       buzzer: m.buzzer.sounding,
       flash: pico.flashWrites,

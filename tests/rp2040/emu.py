@@ -58,7 +58,7 @@ def build(board, out=None):
 
 class EmuClock:
     def __init__(self, board, uf2=UF2, romfs=None, build_dir=None, workdir=None,
-                 no_flash_timing=False, mark_pin=None):
+                 no_flash_timing=False, mark_pin=None, hold_menu=False):
         ensure_npm()
         self.board = board
         self.build_dir = Path(build_dir or ROOT / "build" / "rp2040" / board)
@@ -76,6 +76,8 @@ class EmuClock:
             cfg["noFlashTiming"] = True
         if mark_pin is not None:
             cfg["markPin"] = mark_pin
+        if hold_menu:   # MENU held at every power-on: maintenance mode, the REPL stays free
+            cfg["holdMenu"] = True
         self.proc = subprocess.Popen(["node", str(HERE / "clock.mjs"), json.dumps(cfg)],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      text=True, bufsize=1)
