@@ -3,7 +3,7 @@
 # One loop pass (step):
 #   1. read the time (ticks -> the engine's millisecond line);
 #   2. drain the lever edges the interrupt stamped; each real press is charged at its stamp;
-#   3. buttons -> menus (menu.py);
+#   3. buttons -> menus (menu.py), unless an edge was waiting (the next pass: a press first);
 #   4. tick the engine (flags fall at their exact instants, whenever we look);
 #   5. refresh both displays (only what changed);
 #   6. buzzer, battery, and last one flash write (the log, else the game state), none
@@ -392,9 +392,11 @@ class App:
         tick = b.ticks_us()
         now = self.timebase.advance(tick)
         self.now = now
+        edge = self.edge_first()   # a press to show: the buttons and the session can wait
         self._levers(tick)
-        self._buttons(now)
-        self.session.step(now)
+        if not edge:
+            self._buttons(now)
+            self.session.step(now)
         self.clock.tick(now)
         if self.seal.phase:
             self.seal.tick(now)

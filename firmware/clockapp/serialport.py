@@ -4,6 +4,7 @@
 #   readinto(buf)  read what is waiting, at most len(buf) bytes; returns the count (0: none)
 #   write(frame)   queue one whole reply frame and send what the port takes now; False when
 #                  the queue is full and the frame was dropped whole
+#   put(frame)     queue it only (the link: the app drains after the link, no edge waiting)
 #   drain()        send more of the queue, what the port takes now (the app calls it every
 #                  loop pass); returns the bytes still queued
 #   wait(ms)       block until a byte waits, the port can take a queued byte, or ms pass
@@ -83,6 +84,13 @@ class OutQueue:
         raise NotImplementedError
 
     def write(self, data):
+        if not self.put(data):
+            return False
+        self.drain()
+        return True
+
+    def put(self, data):
+        """Queue a frame without sending any of it (the next drain() does)."""
         n = len(data)
         if self.count and (self.count >= QUEUE_FRAMES or self.queued + n > QUEUE_BYTES):
             self.dropped += 1
@@ -90,7 +98,6 @@ class OutQueue:
         self.frames[(self.head + self.count) % QUEUE_FRAMES] = data
         self.count += 1
         self.queued += n
-        self.drain()
         return True
 
     def drain(self):

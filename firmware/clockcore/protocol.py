@@ -208,16 +208,30 @@ def decode_request(line):
 
 def encode_ok(rid, pairs=()):
     """An ok reply; pairs is a sequence of (key, value) (value str, bytes or int)."""
-    # one growing bytearray: adding to bytes copies the whole body at every field
-    body = bytearray(b"%d %s ok" % (VERSION, b"-" if rid < 0 else b"%d" % rid))
+    body = ok_body(rid)
     for k, v in pairs:
-        body += b" "
-        body += k.encode()
-        body += b"="
-        if isinstance(v, int):
-            body += b"%d" % v
-        else:
-            body += escape(v)
+        add_field(body, k, v)
+    return ok_frame(body)
+
+
+# encode_ok in parts, for a caller that encodes a long reply in steps (clockapp/link.py)
+def ok_body(rid):
+    # one growing bytearray: adding to bytes copies the whole body at every field
+    return bytearray(b"%d %s ok" % (VERSION, b"-" if rid < 0 else b"%d" % rid))
+
+
+def add_field(body, k, v):
+    """k=v onto the bytearray body, in place."""
+    body += b" "
+    body += k.encode()
+    body += b"="
+    if isinstance(v, int):
+        body += b"%d" % v
+    else:
+        body += escape(v)
+
+
+def ok_frame(body):
     return frame(_REPLY_MARK, body)
 
 

@@ -267,6 +267,42 @@ def test_an_edge_that_came_in_during_the_pass_is_shown_in_it_before_a_request():
     assert _replies(port.out) == [1]
 
 
+def test_an_edge_while_a_reply_is_encoded_is_shown_before_the_rest_of_it():
+    # A status reply is encoded a few fields a step (~4 ms of a board's M0+ in all): an
+    # edge whose interrupt fires at the 2nd field is taken, and its press shown, before the
+    # reply's later fields are encoded and before any byte of it is sent.
+    port = FakePort()
+    board, app, lever = _white_running(port)
+    link = app.link
+    fields = []
+    real_add = P.add_field
+
+    def add_field(body, k, v):
+        fields.append((k, app.clock.turn))
+        if len(fields) == 2:
+            board.press_lever(lever, board.t)
+            board.advance_to(board.t)    # its interrupt, now
+        real_add(body, k, v)
+
+    P.add_field = add_field
+    try:
+        _request(port, 1, "status")
+        app.step()
+        assert link.requests == 1 and app.ring.pending() and port.out == b""
+        assert 2 <= len(fields) <= 4   # the step with the 2nd field ended, no more
+        n = len(fields)
+        app.step()                       # the press first, then the rest of the reply
+        assert app.clock.turn == E.BLACK
+        assert len(fields) > n and fields[n][1] == E.BLACK
+        run_until(app, board, board.t + 20000)
+    finally:
+        P.add_field = real_add
+    assert _replies(port.out) == [1]
+    got = P.decode_reply(port.out.split(b"\n")[0])[2]
+    assert got["turn"] == "white" and got["wmoves"] == "0"   # as it was when carried out
+    assert len(got) == len(fields)
+
+
 def test_an_edge_during_a_request_is_shown_before_the_rest_of_the_request():
     # The edge's interrupt fires while the link carries out a status (on a board: ~2 ms of
     # its ~7): the reply is neither encoded nor sent in that pass; the next pass takes and
@@ -284,13 +320,13 @@ def test_an_edge_during_a_request_is_shown_before_the_rest_of_the_request():
 
     link.op_status = op_status
     link.ops["status"] = (op_status, 0)
-    real_encode = P.encode_ok
+    real_encode = P.ok_body
 
-    def encode_ok(rid, pairs):
+    def ok_body(rid):   # the reply's encoding begins
         encoded.append((app.clock.turn, board.right.renders + board.left.renders))
-        return real_encode(rid, pairs)
+        return real_encode(rid)
 
-    P.encode_ok = encode_ok
+    P.ok_body = ok_body
     try:
         _request(port, 1, "status")
         renders = board.right.renders + board.left.renders
@@ -302,7 +338,7 @@ def test_an_edge_during_a_request_is_shown_before_the_rest_of_the_request():
         assert encoded and encoded[0][0] == E.BLACK and encoded[0][1] > renders  # shown first
         run_until(app, board, board.t + 20000)
     finally:
-        P.encode_ok = real_encode
+        P.ok_body = real_encode
         link.ops["status"] = (real, 0)
     out = _replies(port.out)
     assert out == [1]
