@@ -4,8 +4,10 @@
 #   1. read the time (ticks -> the engine's millisecond line);
 #   2. drain the lever edges the interrupt stamped; each real press is charged at its stamp;
 #   3. buttons -> menus (menu.py), unless an edge was waiting (the next pass: a press first);
-#   4. tick the engine (flags fall at their exact instants, whenever we look);
-#   5. refresh both displays (only what changed);
+#   4. tick the engine (flags fall at their exact instants, whenever we look), and drain
+#      an edge that came in meanwhile;
+#   5. refresh both displays (only what changed), then check the levers' levels (an edge
+#      the interrupt never delivered, a lever held);
 #   6. buzzer, battery, and last one flash write (the log, else the game state), none
 #      while a lever edge waits, so that a write never delays a display.
 # Nothing in a pass allocates while a clock runs and nobody touches it (make bench).
@@ -132,6 +134,7 @@ class App:
         self.now = 0
         self.views = (SideView(), SideView())      # indexed by lever: LEFT, RIGHT
         self.scratch = bytearray(b" " * 8)
+        self._formatted = [-1, -1, -1, -1]   # _time: per lever the ms, then the key, drawn
         if self.settings.pairing:   # the round's pairing at set-up (clockapp/pairing.py)
             from clockapp.pairing import show
             show(self, False)
@@ -409,6 +412,7 @@ class App:
             self._levers(tick)
             self.clock.tick(now)
         self.refresh(False)
+        self._lever_levels(tick)
         lk = self._link  # at most one host request: after the displays, before flash
         if lk is None and self.serial_port is not None and self.serial_port.any():
             lk = self.link
@@ -514,7 +518,14 @@ class App:
         if ring.dropped != self.dropped_seen:
             self.log(EV.EV_LEVER_DROPPED, E.NOBODY, self.now, ring.dropped - self.dropped_seen)
             self.dropped_seen = ring.dropped
-        # An edge the interrupt never delivered: the level says otherwise once settled.
+
+    def _lever_levels(self, tick):
+        """An edge the interrupt never delivered: the level says otherwise once settled; a
+        lever held long is logged. After the displays (a press drawn first), and not while
+        an edge waits in the ring: the level is that edge's, drained the next pass."""
+        if self.ring.pending():
+            return
+        f = self.filter
         level = self.board.read_levers()
         for lever in LEVERS:
             closed = (level >> lever) & 1 == 1
@@ -533,12 +544,12 @@ class App:
                 self.log(EV.EV_LEVER_HELD, self.side_of_lever(lever), self.now, 0)
 
     def lever_pressed(self, lever, t_ms):
+        side = E.WHITE if (lever == LEFT) == self.settings.white_left else E.BLACK
         if self.menu.active():
             # Levers do nothing inside a menu (a Black press must not start the game while
             # the arbiter sets it up); logged for disputes like any ignored press.
-            self.log(E.EV_IGNORED, self.side_of_lever(lever), t_ms, self.clock.state)
+            self.log(E.EV_IGNORED, side, t_ms, self.clock.state)
             return
-        side = self.side_of_lever(lever)
         self.clock.press(side, t_ms)
         if self.seal.phase == SEALING:  # the sealer's press hands the sealed move in
             self.seal.pressed(side, t_ms)
@@ -657,7 +668,7 @@ class App:
             elif v.text_on:
                 v.text_on = False
                 changed = True
-            changed = self._time(v, c, side) or changed
+            changed = self._time(v, c, lever, side) or changed
             running = running_now and turn == side
             flag = FLAG_NONE
             if flag_at[side] >= 0:
@@ -704,10 +715,19 @@ class App:
                     d.draw(views[lever])   # nothing when its view did not change
                     d.finish()
 
-    def _time(self, v, c, side):
-        s = self.scratch
+    def _time(self, v, c, lever, side):
         ms = c.main[side]
-        if c.sides[side].mode == MODE_UPCOUNT:
+        up = c.sides[side].mode == MODE_UPCOUNT
+        # The text is a function of these alone: formatted again only when one changed (the
+        # waiting side's time stands still; formatting is a fifth of a pass on a Pico).
+        key = side * 4 + (2 if up else 0) + (1 if self.settings.seconds_always else 0)
+        fmt = self._formatted
+        if fmt[lever] == ms and fmt[lever + 2] == key:
+            return False
+        fmt[lever] = ms
+        fmt[lever + 2] = key
+        s = self.scratch
+        if up:
             timefmt.format_up(s, ms)
         else:
             timefmt.format_time(s, ms, 20000, self.settings.seconds_always)
