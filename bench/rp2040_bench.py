@@ -252,7 +252,23 @@ def latency_run(board, image, uf2, n, rnd, kinds=("save", "serial", "gc", "plain
         flog, _, _ = clk.flash_log()
         marks, _ = clk.marks(0)
         leds = clk.op("events")["leds"]
-    return sort_presses(res, leds), flog, marks, leds
+        events = log_events(clk, image.parent / "lat" / "log")
+    return sort_presses(res, leds), flog, marks, leds, events
+
+
+def log_events(clk, folder):
+    """The clock's own account of the run: its log pulled over the USB serial (`chessclock
+    log-pull`, as an arbiter does) and counted by record type (press, ignored, lever_both,
+    missed_edge, restarted, ...)."""
+    tty = clk.serial()
+    r = clk.chessclock("log-pull", "--port", tty, "--archive", folder, "--game", "bench",
+                       "--json", "--timeout", "600", timeout=3600)
+    pulled = json.loads(r.stdout)[0]["result"]
+    r = clk.chessclock("log", "export", pulled["file"], "--format", "jsonl")
+    counts = {}
+    for e in map(json.loads, r.stdout.splitlines()):
+        counts[e["type"]] = counts.get(e["type"], 0) + 1
+    return counts
 
 
 def sort_presses(res, leds):
@@ -268,11 +284,18 @@ def sort_presses(res, leds):
                 on = name
         return on
 
+    order = sorted(r["us"] for r in res)
     for r in res:
         kind, lever = r["tag"].split(":")
         r["kind"] = kind
+        k = order.index(r["us"])
+        nxt = order[k + 1] if k + 1 < len(order) else r["us"] + 2_000_000
         if running(r["us"]) != lever:
             r["class"] = "wrong"
+        elif running(nxt - 1) == lever and nxt - r["us"] < 2_000_000:
+            # the LEDs had not switched when the next press came: not taken in time (its
+            # "shown" would be the next press's)
+            r["class"] = "lost"
         elif running(r["us"] + 2_000_000) == lever and not any(
                 r["us"] <= t < r["us"] + 2_000_000 and v for t, _, v in leds):
             r["class"] = "lost"
@@ -381,13 +404,16 @@ def main(argv=None):
                 aims = ("quiet",)
             elif own_gc:
                 aims = ("save", "serial", "plain")
-            allres, flog, marks, leds = latency_run(board, limage, luf2, args.presses, rnd,
-                                                    aims)
+            allres, flog, marks, leds, events = latency_run(board, limage, luf2, args.presses,
+                                                            rnd, aims)
+            log("%s: the clock's log of the run: %s" % (board, ", ".join(
+                "%s %d" % kv for kv in sorted(events.items()))))
             name = "%s-latency%s%s%s.json" % (board, "-quiet" if args.quiet else "",
                                                 "-romfs" if on_romfs else "",
                                                 "-owngc" if own_gc else "")
             (WORK / name).write_text(json.dumps(
-                {"results": allres, "flash": flog, "marks": marks, "leds": leds}))
+                {"results": allres, "flash": flog, "marks": marks, "leds": leds,
+                 "log": events}))
             res = [r for r in allres if r["class"] == "taken"]
             lost = [r for r in allres if r["class"] == "lost"]
             wrong = len(allres) - len(res) - len(lost)

@@ -412,7 +412,7 @@ class App:
             self._levers(tick)
             self.clock.tick(now)
         self.refresh(False)
-        self._lever_levels(tick)
+        self._lever_levels()
         lk = self._link  # at most one host request: after the displays, before flash
         if lk is None and self.serial_port is not None and self.serial_port.any():
             lk = self.link
@@ -519,26 +519,35 @@ class App:
             self.log(EV.EV_LEVER_DROPPED, E.NOBODY, self.now, ring.dropped - self.dropped_seen)
             self.dropped_seen = ring.dropped
 
-    def _lever_levels(self, tick):
+    def _lever_levels(self):
         """An edge the interrupt never delivered: the level says otherwise once settled; a
-        lever held long is logged. After the displays (a press drawn first), and not while
-        an edge waits in the ring: the level is that edge's, drained the next pass."""
+        lever held long is logged. After the displays (a press drawn first).
+        The level is read first, then the ring: an edge whose interrupt came before the
+        read is in the ring by then, and its stamp, not this look, is the press's. (Checked
+        the other way round, a collection between the two let an edge in unseen: the level
+        showed it, it was taken as missed and charged at the pass's start, up to a
+        collection earlier than the lever closed: 29 presses in 1,000 on the bench.)"""
+        b = self.board
+        tick = b.ticks_us()
+        level = b.read_levers()
         if self.ring.pending():
-            return
+            return   # the level may be that edge's: drained, with its stamp, next pass
         f = self.filter
-        level = self.board.read_levers()
+        now = -1   # the instant of this look, when needed (the pass's may be older)
         for lever in LEVERS:
             closed = (level >> lever) & 1 == 1
             if closed != f.state[lever] and f.settled(lever, tick):
                 if not closed and f.doubt[lever]:
                     f.feed(lever, tick, False)   # its open was seen, taken for bounce
                     continue
-                self.log(EV.EV_MISSED_EDGE, self.side_of_lever(lever), self.now, 1 if closed else 0)
+                if now < 0:
+                    now = self.timebase.at(tick)
+                self.log(EV.EV_MISSED_EDGE, self.side_of_lever(lever), now, 1 if closed else 0)
                 if f.feed(lever, tick, closed) == PRESS:
                     if self.session.phase:
                         self.session.lever(lever)
                     else:
-                        self.lever_pressed(lever, self.now)
+                        self.lever_pressed(lever, now)
             elif closed and not self.held_logged[lever] and f.held_us(lever, tick) >= _HOLD_LOG_US:
                 self.held_logged[lever] = True
                 self.log(EV.EV_LEVER_HELD, self.side_of_lever(lever), self.now, 0)
