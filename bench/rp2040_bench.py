@@ -148,8 +148,15 @@ def heap_game(board, image, uf2, rnd, n_presses=120, marked=True):
                 presses.append((t, lever))
                 lever = "right" if lever == "left" else "left"
             polled = clk.now()
-            for at, lv in presses:
-                clk.press(lv, at=at, hold=60_000, bounce=(250, 700))
+            shift = 0      # the emulator runs on while a status is answered: on a loaded
+            for k, (at, lv) in enumerate(presses):   # machine it passed a planned press
+                with clk.held():
+                    now = clk.now()
+                    if at + shift < now + 5000:      # moved 5 ms ahead, the gaps kept
+                        shift = now + 5000 - at
+                    at += shift
+                    presses[k] = (at, lv)
+                    clk.press(lv, at=at, hold=60_000, bounce=(250, 700))
                 while polled + 1_000_000 <= at:
                     polled += 1_000_000
                     clk.run_until(polled)
