@@ -240,6 +240,28 @@ class Writer:
         self.n += 1
         return True
 
+    def log_press(self, side, t, arg, clock):
+        """log(EV_PRESS, side, t, arg, clock): the same slot, the same record, without the
+        general path's calls. A press's record is kept before its display is drawn, and
+        those calls were ~1 ms of the emulated Pico's M0+ (docs/BENCHMARKS.md)."""
+        n = self.n
+        if n == SLOTS:
+            self.lost += 1
+            return False
+        r = self.ring
+        i = ((self.head + n) % SLOTS) * _W
+        r[i] = EV_PRESS
+        r[i + 1] = side
+        r[i + 2] = t
+        r[i + 3] = arg
+        m = clock.main
+        r[i + 4] = m[0]
+        r[i + 5] = m[1]
+        r[i + 6] = clock.moves[side]   # extras_into's EV_PRESS fields: moves, stage
+        r[i + 7] = clock.stage[side]
+        self.n = n + 1
+        return True
+
     def log_big(self, ev, side, t, arg, clock, body):
         """A record with a body: a header or boot (header_body()/snapshot_body() bytes), a
         seal's digest, an adjourned game's digest and snapshot."""

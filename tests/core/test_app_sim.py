@@ -780,6 +780,62 @@ def test_the_loop_rest_ends_at_a_lever_edge():
     assert app.clock.turn == E.BLACK
 
 
+def _edge_during_the_first_display(waits):
+    """White presses; while the pass that takes it draws White's display (drawn first: the
+    side that pressed), the release's interrupt fires (on a board: a collection held the
+    pass and the edge came in it). What that pass drew and did after that display."""
+    board, app = boot()
+    start(board, app, 1000)
+    left, right = board.displays()
+    assert app.lever_of_side(E.WHITE) == LEFT
+    real_render = left.render
+    seen = []
+
+    def render(view):
+        real_render(view)
+        if app.clock.turn == E.BLACK and not seen:
+            seen.append(right.renders)
+            board.advance_to(board.t + 3000)   # the release's interrupt, in this pass
+            seen.append(app.ring.pending())
+
+    levels = []
+    real_levels = app._lever_levels
+
+    def lever_levels():
+        levels.append(board.t)
+        real_levels()
+
+    left.render = render
+    app._lever_levels = lever_levels
+    until(app, board, 2000)
+    board.press_lever(LEFT, board.t + 100, hold_us=2500)
+    board.advance_to(board.t + 200)
+    levels.clear()
+    app.flash_waits = waits
+    app.step()
+    assert app.clock.turn == E.BLACK and seen[1], seen
+    return board, app, right, seen[0], levels
+
+
+def test_an_edge_during_the_first_display_ends_the_pass_there():
+    """The edge is the next pass's first work: neither the other display nor the levels'
+    check (nor the host, nor flash) is done before it; the pass after draws Black's display
+    and goes on as usual."""
+    board, app, right, renders, levels = _edge_during_the_first_display(0)
+    assert right.renders == renders and levels == [] and app.ring.pending()
+    assert app.flash_waits == 1
+    app.step()
+    assert not app.ring.pending() and right.renders == renders + 1 and len(levels) == 1
+    assert right.view.running and app.flash_waits == 0
+
+
+def test_a_lever_chattering_without_end_cannot_keep_the_other_display_back():
+    """Capped as flash is (_FLASH_WAITS_MAX passes in a row; a private const, folded away
+    on MicroPython: here passes past any cap): then the pass draws both."""
+    board, app, right, renders, levels = _edge_during_the_first_display(1 << 20)
+    assert right.renders == renders + 1 and len(levels) == 1
+
+
 def test_an_edge_whose_interrupt_comes_as_the_levels_are_read_is_not_a_missed_edge():
     """The pass looks at the levers' levels after the displays. On a board a collection can
     come between two bytecodes there, and a lever edge inside it: its interrupt stamps it

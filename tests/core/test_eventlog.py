@@ -87,6 +87,34 @@ def test_every_record_kind_round_trips():
     assert recs[9].code == 7 and recs[9].fields["reason"] == 2
 
 
+def test_log_press_keeps_the_record_log_keeps():
+    """The app's short way for a press (Writer.log_press) writes the very bytes log() does,
+    between other records and across stages and sides (a changed field breaks it)."""
+    out = []
+    for short in (False, True):
+        sink = Sink()
+        w = L.Writer(sink.append)
+        c = E.Clock(Control(SideControl([Stage(60000, 2, inc_ms=1000), Stage(30000)])))
+        c.start(100)
+        w.log(EV.EV_START, 0, 100, 0, c)
+        t = 100
+        for k in range(7):
+            t += 700 + 13 * k
+            side = c.turn
+            c.press(side, t)
+            if short:
+                assert w.log_press(side, t, 1000, c)
+            else:
+                assert w.log(EV.EV_PRESS, side, t, 1000, c)
+            if k == 3:
+                w.log(EV.EV_ADJUST, side, t + 5, -2000, c, 1)
+        w.flush()
+        out.append(sink.payloads)
+    assert len(out[1]) == 9 and out[0] == out[1]
+    stages = [LR.Reader().decode(p).fields.get("stage") for p in out[1]]
+    assert 1 in stages   # the press records cross into the second stage
+
+
 def test_writes_fit_the_budget_and_seq_is_the_first_four_bytes():
     sink, _ = every_kind()
     press = sink.payloads[3]
