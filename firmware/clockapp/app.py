@@ -436,8 +436,10 @@ class App:
             if not self.edge_first():
                 lk.poll()
                 sp = self.serial_port
-                if sp is not None and sp.queued:   # replies not sent yet: what it takes now
-                    sp.drain()   # (16 bytes: ~1.3 ms on a Pico; an edge waiting goes first)
+                # replies not sent yet: what the port takes now (16 bytes: ~1.3 ms on a
+                # Pico), unless an edge came in during the request (its press goes first)
+                if sp is not None and sp.queued and not self.edge_first():
+                    sp.drain()
         self.buzzer.update(now)
         if now - self.battery_at >= _BATTERY_EVERY_MS:
             self._battery(now)

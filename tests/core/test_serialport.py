@@ -303,6 +303,37 @@ def test_an_edge_while_a_reply_is_encoded_is_shown_before_the_rest_of_it():
     assert len(got) == len(fields)
 
 
+def test_an_edge_as_a_reply_is_queued_is_shown_before_the_reply_is_sent():
+    # The edge's interrupt fires as the link's step queues the reply (on a board: a
+    # collection held that step): the pass sends nothing more (a drain is ~1.3 ms of USB
+    # writes on a Pico); the next one takes and shows the press, then sends the rest.
+    port = FakePort()
+    board, app, lever = _white_running(port)
+    link = app.link
+    real_poll = link.poll
+    fired = []
+
+    def poll():
+        real_poll()
+        if port.queued and not fired:
+            fired.append(len(port.out))
+            board.press_lever(lever, board.t)
+            board.advance_to(board.t)    # its interrupt, now
+    link.poll = poll
+    _request(port, 1, "status")
+    for _ in range(50):
+        app.step()
+        if fired:
+            break
+    assert fired and app.ring.pending() and port.queued
+    assert len(port.out) == fired[0]     # nothing more sent in that pass
+    app.step()
+    assert app.clock.turn == E.BLACK and app.clock.moves[E.WHITE] == 1
+    assert len(port.out) > fired[0]      # the press's pass goes on sending
+    run_until(app, board, board.t + 20000)
+    assert _replies(port.out) == [1] and not port.queued
+
+
 def test_an_edge_during_a_request_is_shown_before_the_rest_of_the_request():
     # The edge's interrupt fires while the link carries out a status (on a board: ~2 ms of
     # its ~7): the reply is neither encoded nor sent in that pass; the next pass takes and
