@@ -503,8 +503,9 @@ class App:
         ticks = ring.ticks
         closes = ring.closed
         while ring.head != ring.tail:
-            # LeverRing's slot at tail, read in place (its lever(), tick(), is_closed() and
-            # pop(): four calls, ~0.15 ms of a press on a Pico, before its display)
+            # LeverRing's slot at tail, read in place: its lever(), tick(), is_closed() and
+            # pop() are four calls before a press's display (a call is ~30-40 us of the
+            # emulated M0+, docs/BENCHMARKS.md)
             i = ring.tail
             lever = levers[i]
             t = ticks[i]

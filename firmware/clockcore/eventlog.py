@@ -242,8 +242,9 @@ class Writer:
 
     def log_press(self, side, t, arg, clock):
         """log(EV_PRESS, side, t, arg, clock): the same slot, the same record, without the
-        general path's calls. A press's record is kept before its display is drawn, and
-        those calls were ~1 ms of the emulated Pico's M0+ (docs/BENCHMARKS.md)."""
+        general path's calls (App.log, EventLog.log, log, extras_into). A press's record
+        is kept before its display is drawn; the short way took ~0.4 ms off a press on the
+        emulated Pico's M0+ (docs/BENCHMARKS.md)."""
         n = self.n
         if n == SLOTS:
             self.lost += 1

@@ -227,6 +227,12 @@ def _white_running(port):
     return board, app, app.lever_of_side(E.WHITE)
 
 
+def _edge_now(board, lever):
+    """The lever closes now and its interrupt fires at once (called from inside a pass)."""
+    board.press_lever(lever, board.t)
+    board.advance_to(board.t)
+
+
 def test_an_edge_that_came_in_during_the_pass_is_shown_in_it_before_a_request():
     # The edge's interrupt fires after the pass read the levers (here: as it reads the
     # buttons): the pass takes it before the displays (not the next pass: on a board a
@@ -241,8 +247,7 @@ def test_an_edge_that_came_in_during_the_pass_is_shown_in_it_before_a_request():
     def read_buttons():
         if not fired:
             fired.append(1)
-            board.press_lever(lever, board.t)
-            board.advance_to(board.t)    # its interrupt, now
+            _edge_now(board, lever)
         return real()
 
     board.read_buttons = read_buttons
@@ -280,8 +285,7 @@ def test_an_edge_while_a_reply_is_encoded_is_shown_before_the_rest_of_it():
     def add_field(body, k, v):
         fields.append((k, app.clock.turn))
         if len(fields) == 2:
-            board.press_lever(lever, board.t)
-            board.advance_to(board.t)    # its interrupt, now
+            _edge_now(board, lever)
         real_add(body, k, v)
 
     P.add_field = add_field
@@ -317,8 +321,7 @@ def test_an_edge_as_a_reply_is_queued_is_shown_before_the_reply_is_sent():
         real_poll()
         if port.queued and not fired:
             fired.append(len(port.out))
-            board.press_lever(lever, board.t)
-            board.advance_to(board.t)    # its interrupt, now
+            _edge_now(board, lever)
     link.poll = poll
     _request(port, 1, "status")
     for _ in range(50):
@@ -345,8 +348,7 @@ def test_an_edge_during_a_request_is_shown_before_the_rest_of_the_request():
     encoded = []
 
     def op_status(args):
-        board.press_lever(lever, board.t)
-        board.advance_to(board.t)    # its interrupt, now
+        _edge_now(board, lever)
         return real(args)
 
     link.op_status = op_status
