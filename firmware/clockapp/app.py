@@ -419,8 +419,8 @@ class App:
             self._levers(tick)
             self.clock.tick(now)
         self.refresh(False)
-        if self.edge_first():
-            # An edge came in during the displays (a collection held the pass up): its
+        if self.close_first():
+            # A lever closed during the displays (a collection held the pass up): its
             # press is the next pass's first work. The levels would wait for it, the host
             # and flash do; the buzzer and the battery can wait a millisecond.
             self.flash_waits += 1
@@ -480,6 +480,25 @@ class App:
         """A lever edge waits (and has not waited _FLASH_WAITS_MAX passes): what is slow,
         flash and a host's request, waits for the pass that shows its press."""
         return self.ring.pending() and self.flash_waits < _FLASH_WAITS_MAX
+
+    def close_first(self):
+        """A lever close waits (capped as edge_first is): a press to show before the rest of
+        the displays. A release alone does not end a pass's displays: an SSD1306 press's
+        (~20 ms) let the bench's 30 ms taps release in it, and the other bar waited a pass
+        for a release that shows nothing (pico-ssd1306's 54 ms worst, docs/BENCHMARKS.md)."""
+        if self.flash_waits >= _FLASH_WAITS_MAX:
+            return False
+        ring = self.ring
+        closes = ring.closed
+        i = ring.tail
+        h = ring.head
+        while i != h:
+            if closes[i]:
+                return True
+            i += 1
+            if i == RING:
+                i = 0
+        return False
 
     def run(self):
         while True:
@@ -658,6 +677,14 @@ class App:
         if lit != self.led_lever:
             self.led_lever = lit
             self.board.set_running(lit)
+            # The running bars of displays that draw in steps (SSD1306) go out with the
+            # LEDs, before either view is worked out (~2 ms of the M0+ each): the bar
+            # bar() would send once the view says which side runs, the same bytes.
+            tp = self.two_phase
+            if tp[LEFT]:
+                self.displays[LEFT].running_bar(lit == LEFT, self.views[LEFT])
+            if tp[RIGHT]:
+                self.displays[RIGHT].running_bar(lit == RIGHT, self.views[RIGHT])
         # Low battery on displays with no room for a mark (the TM1637's 4 digits): 1 s in 3
         # while no clock runs, so that the time stays readable and a running game is never
         # hidden (the log has the instant of the warning).
@@ -685,8 +712,8 @@ class App:
         show_moves = self.settings.show_moves
         flag_at = c.flag_at
         for k in LEVERS:
-            if k and not force and self.edge_first():
-                # An edge came in while the first display was drawn: its press first (the
+            if k and not force and self.close_first():
+                # A lever closed while the first display was drawn: its press first (the
                 # other display is drawn the pass after, which compares it afresh).
                 break
             lever = first ^ k
@@ -745,7 +772,7 @@ class App:
                     displays[lever].render(v)
         if two_phase[LEFT] or two_phase[RIGHT]:
             for k in LEVERS:   # then the rest, the side that pressed first (see above)
-                if k and not force and self.edge_first():
+                if k and not force and self.close_first():
                     break   # as above: the other display the pass after
                 lever = first ^ k
                 if two_phase[lever]:

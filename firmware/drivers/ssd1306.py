@@ -776,9 +776,20 @@ class SSD1306Display:
         if self._paint_bar(view):
             self._send_bar()
 
+    def running_bar(self, on, view):
+        """The running bar for `on`, sent now if it changed: what bar(view) does once
+        view.running is `on`, before the view is worked out (the app, as its LEDs switch:
+        both bars on the glass without waiting for either view, ~2 ms of the M0+ each)."""
+        if view.test or self._lit:
+            return
+        if self._paint(1 if on else 0):
+            self._send_bar()
+
     def _paint_bar(self, view):
         """The bar in the framebuffer when which side runs changed; True if it did."""
-        v = 1 if view.running else 0
+        return self._paint(1 if view.running else 0)
+
+    def _paint(self, v):
         if v == self._run:
             return False
         self._run = v

@@ -780,10 +780,11 @@ def test_the_loop_rest_ends_at_a_lever_edge():
     assert app.clock.turn == E.BLACK
 
 
-def _edge_during_the_first_display(waits):
+def _edge_during_the_first_display(waits, edge="close"):
     """White presses; while the pass that takes it draws White's display (drawn first: the
-    side that pressed), the release's interrupt fires (on a board: a collection held the
-    pass and the edge came in it). What that pass drew and did after that display."""
+    side that pressed), White's release's interrupt fires (on a board: a collection held
+    the pass and the edge came in it), and with edge="close" Black's lever closes after it.
+    What that pass drew and did after that display."""
     board, app = boot()
     start(board, app, 1000)
     left, right = board.displays()
@@ -796,6 +797,9 @@ def _edge_during_the_first_display(waits):
         if app.clock.turn == E.BLACK and not seen:
             seen.append(right.renders)
             board.advance_to(board.t + 3000)   # the release's interrupt, in this pass
+            if edge == "close":   # then Black's close: it waits behind the release
+                board.press_lever(RIGHT, board.t + 50)
+                board.advance_to(board.t + 100)
             seen.append(app.ring.pending())
 
     levels = []
@@ -825,8 +829,18 @@ def test_an_edge_during_the_first_display_ends_the_pass_there():
     assert right.renders == renders and levels == [] and app.ring.pending()
     assert app.flash_waits == 1
     app.step()
-    assert not app.ring.pending() and right.renders == renders + 1 and len(levels) == 1
-    assert right.view.running and app.flash_waits == 0
+    assert right.renders == renders + 1 and len(levels) == 1
+    assert app.clock.moves == [1, 1] and not right.view.running   # Black's press taken
+
+
+def test_a_release_during_the_first_display_does_not_end_the_pass():
+    """A release shows nothing: the other display is drawn in the same pass (the release
+    is drained the pass after, and flash waits for it as for any edge)."""
+    board, app, right, renders, levels = _edge_during_the_first_display(0, "release")
+    assert right.renders == renders + 1 and right.view.running and app.ring.pending()
+    assert app.flash_waits == 1
+    app.step()
+    assert not app.ring.pending() and app.flash_waits == 0 and app.clock.moves == [1, 0]
 
 
 def test_a_lever_chattering_without_end_cannot_keep_the_other_display_back():

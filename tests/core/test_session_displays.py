@@ -92,3 +92,48 @@ def test_the_app_gives_the_moment_only_to_displays_that_ask_for_it():
     until(app2, board2, 3000)
     assert not app2.moments and not board2.left.view.moment
     assert renders > 0
+
+
+def test_the_app_sends_both_running_bars_as_its_leds_switch_before_either_view():
+    """On a press the SSD1306 build's app sends the running bar of both displays with the
+    LEDs, before it works out either view (the time formatted, the view compared): which
+    side runs is on the glass ~2 ms of the M0+ sooner on each display. Then the rest, and
+    each panel ends up as a full redraw of its view would leave it."""
+    from simutil import fresh_dir, until
+    from test_displays import FakeI2C, full_redraw
+
+    from boards.sim import SimBoard
+    from clockapp.app import App
+    from clockapp.board import BTN_START, LEFT
+    from drivers import ssd1306 as S
+    order = []
+
+    class Bus(FakeI2C):
+        def writeto(self, addr, buf):
+            FakeI2C.writeto(self, addr, buf)
+            if buf[0] == 0x40:
+                order.append((addr, self.windows[-1]))
+
+    board = SimBoard(fresh_dir())
+    buses = (Bus(0x3C), Bus(0x3D))
+    board.left = S.SSD1306Display(buses[0], 0x3C)
+    board.right = S.SSD1306Display(buses[1], 0x3D)
+    app = App(board)
+    real_time = app._time
+    app._time = lambda v, c, lever, side: order.append(("time", lever)) or real_time(
+        v, c, lever, side)
+    real_leds = board.set_running
+    board.set_running = lambda lever: order.append(("leds", lever)) or real_leds(lever)
+    until(app, board, 1500)
+    board.press_buttons(BTN_START, 2000000)
+    until(app, board, 3000)
+    assert app.lever_of_side(0) == LEFT and app.clock.state == 1   # White runs
+    del order[:]
+    board.press_lever(LEFT, 3500000, hold_us=40000)
+    until(app, board, 3600)
+    i = order.index(("leds", 1))   # White pressed: Black's lever lit
+    bar = (0, 127, 0, 0)
+    assert order[i + 1:i + 3] == [(0x3C, bar), (0x3D, bar)], order[i:i + 4]
+    assert ("time", 0) in order[i:] and ("time", 1) in order[i:]
+    for lever, d in ((0, board.left), (1, board.right)):
+        assert buses[lever].ram == full_redraw(app.views[lever]).ram == d.oled.buffer

@@ -94,3 +94,104 @@ def test_the_clock_keeps_exact_time_after_the_fuzz():
     w = c.main[c.turn]
     until(APP, BOARD, BOARD.t // 1000 + 1000)
     assert c.main[c.turn] == w - (APP.now - t)
+
+
+def frames_byte_by_byte(data):
+    """The link's framing, a byte at a time (what Link.poll did before it searched with
+    bytearray.find): the lines it hands on and the codes of the frames it drops, in order."""
+    out, line, overflow, i = [], bytearray(), False, 0
+    while i < len(data):
+        b = data[i]
+        i += 1
+        if b in (10, 13):
+            if overflow:
+                out.append(("drop", P.E_TOO_LONG))
+                overflow = False
+                line = bytearray()
+            elif line:
+                out.append(("line", bytes(line)))
+                line = bytearray()
+            continue
+        if b == P.REQ_MARK and (line or overflow):
+            i -= 1   # the next frame starts here
+            code = (P.E_TOO_LONG if overflow
+                    else P.E_TRUNCATED if line[0] == P.REQ_MARK else P.E_FRAME)
+            out.append(("drop", code))
+            overflow = False
+            line = bytearray()
+            continue
+        if overflow:
+            continue
+        if len(line) >= P.LINE_MAX - 1:
+            overflow = True
+            continue
+        line.append(b)
+    return out
+
+
+def framing_of(data):
+    """What Link.poll makes of a byte stream: lines handed to its request steps, codes of
+    the frames it drops, in order (the steps are replaced: nothing is carried out)."""
+    got = []
+
+    class Port:
+        def __init__(self, data):
+            self.data = data
+
+        def any(self):
+            return bool(self.data)
+
+        def readinto(self, buf):
+            n = min(len(buf), len(self.data))
+            buf[:n] = self.data[:n]
+            self.data = self.data[n:]
+            return n
+
+        def write(self, d):
+            got.append(("drop", P.decode_reply(d[:-1])[2]["code"]))
+
+    def steps(line):
+        got.append(("line", line))
+        yield
+
+    link = APP.link
+    old = link.serial
+    link.serial = Port(data)
+    link._steps = steps
+    try:
+        for _ in range(len(data) + 10):
+            link.poll()
+    finally:
+        del link._steps
+        link.serial = old
+        link.cpos = link.cend = link.n = 0
+        link.overflow = False
+        link.job = None
+    return got
+
+
+STREAM_BYTES = st.sampled_from([b"!", b"\n", b"\r", b"\r\n", b"a", b"{", b"!1 status",
+                                b"x" * 100, b"y" * 255])
+
+
+@settings(max_examples=1500, deadline=None, database=None)
+@given(st.lists(STREAM_BYTES, max_size=40).map(b"".join))
+def test_the_link_frames_a_stream_as_a_byte_by_byte_scan_does(data):
+    data += b"\n"
+    assert framing_of(data) == frames_byte_by_byte(data)
+
+
+def test_the_framing_cases_by_hand():
+    x = b"x" * (P.LINE_MAX - 1)
+    cases = [
+        (b"!1 status\n", [("line", b"!1 status")]),
+        (b"\r\n\n!1 a\r\n", [("line", b"!1 a")]),
+        (b"!1 a!2 b\n", [("drop", P.E_TRUNCATED), ("line", b"!2 b")]),
+        (b"junk!2 b\n", [("drop", P.E_FRAME), ("line", b"!2 b")]),
+        (x + b"\n", [("line", x)]),
+        (x + b"z\n!3\n", [("drop", P.E_TOO_LONG), ("line", b"!3")]),
+        (x + b"zz!3\n", [("drop", P.E_TOO_LONG), ("line", b"!3")]),
+    ]
+    for data, want in cases:
+        assert frames_byte_by_byte(data) == want, data
+        assert framing_of(data) == want, data
