@@ -11,13 +11,13 @@ class TimedI2C:
     """An I2C bus at `hz` with SSD1306s on it, in simulated time: each write costs the
     board its bus time (9 clocks a byte, the address byte included, plus start and stop),
     as a blocking machine.I2C write does, and is applied to a model of each panel's RAM
-    (column/page window, horizontal addressing), so that the bench sees what the glass
-    shows and when."""
+    (column/page window, horizontal or vertical addressing: the driver sends a digit's
+    columns in vertical), so that the bench sees what the glass shows and when."""
 
     def __init__(self, board, hz=400000):
         self.board = board
         self.hz = hz
-        self.ram = {}           # addr -> [bytearray(1024), c0, c1, p0, p1, col, page]
+        self.ram = {}           # addr -> [bytearray(1024), c0, c1, p0, p1, col, page, mode]
         self.bytes = 0
         self.writes = 0
         self.done_at = 0        # board time at the end of the last write
@@ -31,13 +31,19 @@ class TimedI2C:
         self.writes += 1
         st = self.ram.get(addr)
         if st is None:
-            st = [bytearray(1024), 0, 127, 0, 7, 0, 0]
+            st = [bytearray(1024), 0, 127, 0, 7, 0, 0, 0]
             self.ram[addr] = st
         if buf[0] == 0x40:
             ram = st[0]
             bar = ram[64] & 1
             for i in range(1, len(buf)):
                 ram[st[6] * 128 + st[5]] = buf[i]
+                if st[7] == 1:   # vertical: down the pages, then the next column
+                    st[6] += 1
+                    if st[6] > st[4]:
+                        st[6] = st[3]
+                        st[5] = st[1] if st[5] >= st[2] else st[5] + 1
+                    continue
                 st[5] += 1
                 if st[5] > st[2]:
                     st[5] = st[1]
@@ -56,7 +62,10 @@ class TimedI2C:
                 elif c == 0x22:
                     st[3], st[4], st[6] = buf[i + 1], buf[i + 2], buf[i + 1]
                     i += 2
-                elif c in (0x20, 0x81, 0x8D, 0xA8, 0xD3, 0xD5, 0xD9, 0xDA, 0xDB):
+                elif c == 0x20:   # addressing mode: 0 horizontal, 1 vertical
+                    st[7] = buf[i + 1]
+                    i += 1
+                elif c in (0x81, 0x8D, 0xA8, 0xD3, 0xD5, 0xD9, 0xDA, 0xDB):
                     i += 1
                 i += 1
         self.done_at = self.board.t

@@ -127,6 +127,8 @@ class App:
         # the displays show a time, the clock takes its buttons (the import is ~250 ms on
         # a Pico; a start press in it was lost, found on the emulated Pico).
         self.serial_port = board.serial()
+        if self.serial_port is not None and hasattr(self.serial_port, "edges"):
+            self.serial_port.edges = self.ring   # its byte loops stop for a lever edge
         self._link = None
         if self.serial_port is not None and board.link_at_boot():
             self._load_link()
@@ -141,10 +143,10 @@ class App:
             show(self, False)
         self.led_lever = -2     # the running-side LED last set (-2: not yet, so boot sets it)
         self.displays = board.displays()
-        # Displays that draw in steps (SSD1306Display: bar, draw, finish) show which side
-        # runs on both before either draws the rest (see refresh).
-        self.two_phase = (hasattr(self.displays[LEFT], "finish"),
-                          hasattr(self.displays[RIGHT], "finish"))
+        # Displays with a running mark of their own (SSD1306Display's bar) get it with the
+        # LEDs, before either view is worked out (see refresh).
+        self.bars = (hasattr(self.displays[LEFT], "running_bar"),
+                     hasattr(self.displays[RIGHT], "running_bar"))
         # Displays that show in turn what has no room (TM1637: flag order, stage, which side
         # is Black) get view.moment; the others are not redrawn for it.
         self.moments = (getattr(self.displays[LEFT], "moments", False)
@@ -677,13 +679,13 @@ class App:
         if lit != self.led_lever:
             self.led_lever = lit
             self.board.set_running(lit)
-            # The running bars of displays that draw in steps (SSD1306) go out with the
-            # LEDs, before either view is worked out (~2 ms of the M0+ each): the bar
-            # bar() would send once the view says which side runs, the same bytes.
-            tp = self.two_phase
-            if tp[LEFT]:
+            # The running bars (SSD1306) go out with the LEDs, both, before either view is
+            # worked out (~0.5 ms of the M0+ each) and either display drawn (one, the side
+            # that pressed, 4-8 ms of digits): the bytes its render would send for them.
+            bars = self.bars
+            if bars[LEFT]:
                 self.displays[LEFT].running_bar(lit == LEFT, self.views[LEFT])
-            if tp[RIGHT]:
+            if bars[RIGHT]:
                 self.displays[RIGHT].running_bar(lit == RIGHT, self.views[RIGHT])
         # Low battery on displays with no room for a mark (the TM1637's 4 digits): 1 s in 3
         # while no clock runs, so that the time stays readable and a running game is never
@@ -707,7 +709,6 @@ class App:
         in_menu = menu.active()
         views = self.views
         displays = self.displays
-        two_phase = self.two_phase
         paused = state == E.PAUSED
         show_moves = self.settings.show_moves
         flag_at = c.flag_at
@@ -766,19 +767,7 @@ class App:
                 changed = True
             if changed:
                 v.touch()
-                if two_phase[lever]:
-                    displays[lever].bar(v)   # which side runs: both at once
-                else:
-                    displays[lever].render(v)
-        if two_phase[LEFT] or two_phase[RIGHT]:
-            for k in LEVERS:   # then the rest, the side that pressed first (see above)
-                if k and not force and self.close_first():
-                    break   # as above: the other display the pass after
-                lever = first ^ k
-                if two_phase[lever]:
-                    d = displays[lever]
-                    d.draw(views[lever])   # nothing when its view did not change
-                    d.finish()
+                displays[lever].render(v)
 
     def _time(self, v, c, lever, side):
         ms = c.main[side]

@@ -149,8 +149,8 @@ class Link:
         line = self.line
         while True:
             if self.cpos >= self.cend:
-                if budget == 0 or not s.any():
-                    return
+                if budget == 0 or not s.any() or self.app.edge_first():
+                    return   # (a port's read stops at a lever edge: its press first)
                 budget -= 1
                 self.cend = s.readinto(self.chunk)
                 self.cpos = 0

@@ -78,6 +78,11 @@ class OutQueue:
         self.rate = rate
         self.tokens = 0         # bytes the line has drained since the last write (rate)
         self.tick = ticks_ms()
+        # The app's lever ring (clockapp/levers.py: head != tail while an edge waits): the
+        # byte-at-a-time reads and writes stop after the byte in which an edge came in, so
+        # that its press goes first (on the RP2040 a 46-byte request line took 2.5 ms to
+        # read, 16 reply bytes 1.5 ms to write: an edge waited for all of it).
+        self.edges = None
 
     def _send(self, data, off, n):
         """Write data[off:off + n] as far as the port takes it now: the count written."""
@@ -168,17 +173,21 @@ class StreamSerial(OutQueue):
     def readinto(self, buf):
         n = 0
         one = self.one
+        edges = self.edges
         while n < len(buf) and self.any():
             if not self.r.readinto(one, 1):
                 break
             buf[n] = one[0]
             n += 1
+            if edges is not None and edges.head != edges.tail:
+                break   # a lever edge: the rest next pass (at least a byte a call)
         return n
 
     def _send(self, data, off, n):
         w = self.w
         chunk = self.chunk
         one = self.one
+        edges = self.edges
         k = 0
         while k < n and self.writable():
             if chunk == 1:
@@ -189,6 +198,8 @@ class StreamSerial(OutQueue):
                 m = n - k if n - k < chunk else chunk
                 w.write(memoryview(data)[off + k:off + k + m])
                 k += m
+            if edges is not None and edges.head != edges.tail:
+                break   # a lever edge: the rest next pass (as readinto)
         if k and hasattr(w, "flush"):
             w.flush()
         return k

@@ -710,11 +710,11 @@ class SSD1306Display:
     """A SideView on an SSD1306 128x64 (layout above). Redraws only when view.version
     changed, only the parts that changed, and sends only the changed columns.
 
-    render(view) draws and sends. The app uses three steps instead: bar(view) on both
-    displays (page 0, the running bar, sent at once when it changed: on a press both bars,
-    which side runs, are on the glass after about 270 bytes), then draw(view) and finish()
-    on the side that pressed, then on the other. draw() composes the rest in the
-    framebuffer (milliseconds of Python on an RP2040), finish() sends it."""
+    render(view) draws and sends: draw() composes in the framebuffer (milliseconds of
+    Python on an RP2040), finish() sends what changed. On a press the app first calls
+    running_bar() on both displays as its LEDs switch (page 0, the running bar: both bars,
+    which side runs, on the glass after about 270 bytes), then render() on the side that
+    pressed, then on the other."""
 
     def __init__(self, i2c, addr=0x3C, external_vcc=False):
         self.oled = SSD1306(i2c, addr, external_vcc)
@@ -769,19 +769,12 @@ class SSD1306Display:
         self._pair = None
         self._pkey = _NONE
 
-    def bar(self, view):
-        """The running bar alone, sent now if it changed (draw() would do it otherwise)."""
+    def running_bar(self, on, view):
+        """The running bar alone for `on` (view.running to be), sent now if it changed;
+        draw() sends it otherwise. The app calls it as its LEDs switch: both bars on the
+        glass before either view is worked out or either display drawn."""
         if view.test or self._lit:
             return   # the self-test's screen, and the one after it: draw() does it all
-        if self._paint_bar(view):
-            self._send_bar()
-
-    def running_bar(self, on, view):
-        """The running bar for `on`, sent now if it changed: what bar(view) does once
-        view.running is `on`, before the view is worked out (the app, as its LEDs switch:
-        both bars on the glass without waiting for either view, ~2 ms of the M0+ each)."""
-        if view.test or self._lit:
-            return
         if self._paint(1 if on else 0):
             self._send_bar()
 

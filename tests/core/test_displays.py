@@ -856,10 +856,10 @@ def test_ssd1306_a_bus_error_leaves_the_glyphs_as_they_were():
     assert bus.ram == full_redraw(v).ram == d.oled.buffer
 
 
-def test_ssd1306_bar_sends_both_bars_before_either_draws():
-    # The app: bar() on both displays (each sends only its bar), then draw() and finish()
-    # on the side that pressed, then on the other: both bars are on the glass before any
-    # digit is even drawn.
+def test_ssd1306_running_bar_sends_both_bars_before_either_draws():
+    # The app: running_bar() on both displays as its LEDs switch (each sends only its bar),
+    # then draw() and finish() (render) on the side that pressed, then on the other: both
+    # bars are on the glass before any digit is even drawn.
     a, b = CountingI2C(0x3C), CountingI2C(0x3D)
     da, db = S.SSD1306Display(a, 0x3C), S.SSD1306Display(b, 0x3D)
     va, vb = SideView(), SideView()
@@ -877,12 +877,12 @@ def test_ssd1306_bar_sends_both_bars_before_either_draws():
     va.touch()
     vb.touch()
     before = bytes(da.oled.buffer[128:])
-    da.bar(va)
-    db.bar(vb)
+    da.running_bar(False, va)
+    db.running_bar(True, vb)
     assert a.windows == [(0, 127, 0, 0)] and b.windows == [(0, 127, 0, 0)]
     assert a.lit(0, 0, 128, 7) == 0 and b.lit(0, 0, 128, 7) == 128 * 7
     assert bytes(da.oled.buffer[128:]) == before            # nothing drawn below it yet
-    da.bar(va)                                             # unchanged: no traffic
+    da.running_bar(False, va)                              # unchanged: no traffic
     assert a.windows == [(0, 127, 0, 0)]
     da.draw(va)
     assert a.windows == [(0, 127, 0, 0)]                   # draw() composes, sends nothing

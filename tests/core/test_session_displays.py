@@ -94,11 +94,11 @@ def test_the_app_gives_the_moment_only_to_displays_that_ask_for_it():
     assert renders > 0
 
 
-def test_the_app_sends_both_running_bars_as_its_leds_switch_before_either_view():
+def test_the_app_sends_both_running_bars_with_its_leds_then_the_side_that_pressed():
     """On a press the SSD1306 build's app sends the running bar of both displays with the
-    LEDs, before it works out either view (the time formatted, the view compared): which
-    side runs is on the glass ~2 ms of the M0+ sooner on each display. Then the rest, and
-    each panel ends up as a full redraw of its view would leave it."""
+    LEDs, before it works out either view (the time formatted, the view compared), then
+    the side that pressed whole (its view, its digits), then the other. Each panel ends up
+    as a full redraw of its view would leave it."""
     from simutil import fresh_dir, until
     from test_displays import FakeI2C, full_redraw
 
@@ -134,6 +134,9 @@ def test_the_app_sends_both_running_bars_as_its_leds_switch_before_either_view()
     i = order.index(("leds", 1))   # White pressed: Black's lever lit
     bar = (0, 127, 0, 0)
     assert order[i + 1:i + 3] == [(0x3C, bar), (0x3D, bar)], order[i:i + 4]
-    assert ("time", 0) in order[i:] and ("time", 1) in order[i:]
+    rest = order[i + 3:]
+    # then White's view and its digits (3:00 + 2 s), before Black's view is worked out
+    digits = [k for k, e in enumerate(rest) if e[0] == 0x3C]
+    assert rest[0] == ("time", 0) and digits and digits[0] < rest.index(("time", 1)), rest
     for lever, d in ((0, board.left), (1, board.right)):
         assert buses[lever].ram == full_redraw(app.views[lever]).ram == d.oled.buffer

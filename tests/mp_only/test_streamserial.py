@@ -72,3 +72,72 @@ def test_a_chunked_port_writes_chunk_bytes_per_pollout():
     assert len(fifo.got) == 40                  # 16 + 16 + 8: the pass's budget
     assert port.drain() == 20 and port.drain() == 0
     assert fifo.waits == 0
+
+
+class Edges:
+    """A lever ring's two indices: an edge waits while head != tail."""
+
+    def __init__(self):
+        self.head = 0
+        self.tail = 0
+
+
+class Host(io.IOBase):
+    """stdin with `data` waiting; after byte `edge_at` is read a lever edge comes in."""
+
+    def __init__(self, data, edges, edge_at):
+        self.data = data
+        self.edges = edges
+        self.edge_at = edge_at
+        self.read = 0
+
+    def ioctl(self, req, arg):
+        if req == _GET_FILENO:
+            return -1
+        if req == _POLL:
+            return arg & select.POLLIN if self.data else 0
+        return 0
+
+    def readinto(self, b, n=-1):
+        b[0] = self.data[0]
+        self.data = self.data[1:]
+        self.read += 1
+        if self.read == self.edge_at:
+            self.edges.head += 1   # the interrupt's push
+        return 1
+
+
+def test_a_read_stops_after_the_byte_a_lever_edge_came_in_and_goes_on_after_it():
+    edges = Edges()
+    line = b"!7 status*0123abcd\n"
+    host = Host(line, edges, 3)
+    port = S.StreamSerial(host, CdcFifo(room=0), chunk=1)
+    port.edges = edges
+    buf = bytearray(64)
+    assert port.readinto(buf) == 3 and buf[:3] == line[:3]
+    assert port.readinto(buf) == 1          # the edge still waits: a byte a call
+    edges.tail = edges.head                 # the press taken
+    n = port.readinto(buf)
+    assert n == len(line) - 4 and buf[:n] == line[4:]
+
+
+def test_a_write_stops_after_the_byte_a_lever_edge_came_in_and_keeps_the_frame_whole():
+    edges = Edges()
+    fifo = CdcFifo(room=1000)
+    port = S.StreamSerial(Quiet(), fifo, chunk=1, budget=16)
+    port.edges = edges
+    real = fifo.write
+    frame = b"=1 7 ok state=running*01234567\n"
+
+    def write(b):
+        if len(fifo.got) == 4:
+            edges.head += 1
+        return real(b)
+
+    fifo.write = write
+    port.put(frame)
+    assert port.drain() == len(frame) - 5 and fifo.got == frame[:5]
+    edges.tail = edges.head
+    while port.drain():
+        pass
+    assert bytes(fifo.got) == frame and fifo.waits == 0
