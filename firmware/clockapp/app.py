@@ -485,9 +485,9 @@ class App:
 
     def close_first(self):
         """A lever close waits (capped as edge_first is): a press to show before the rest of
-        the displays. A release alone does not end a pass's displays: an SSD1306 press's
-        (~20 ms) let the bench's 30 ms taps release in it, and the other bar waited a pass
-        for a release that shows nothing (pico-ssd1306's 54 ms worst, docs/BENCHMARKS.md)."""
+        the displays. A release alone does not end a pass's displays: it shows nothing, and
+        an SSD1306 press's displays (~14 ms on a Pico) are long enough for a quick tap's
+        release to come in during them."""
         if self.flash_waits >= _FLASH_WAITS_MAX:
             return False
         ring = self.ring
@@ -680,8 +680,8 @@ class App:
             self.led_lever = lit
             self.board.set_running(lit)
             # The running bars (SSD1306) go out with the LEDs, both, before either view is
-            # worked out (~0.5 ms of the M0+ each) and either display drawn (one, the side
-            # that pressed, 4-8 ms of digits): the bytes its render would send for them.
+            # worked out (~0.5 ms of the M0+ each) and either display drawn (the side that
+            # pressed: ~4 ms of digits): the bytes its render would send for them.
             bars = self.bars
             if bars[LEFT]:
                 self.displays[LEFT].running_bar(lit == LEFT, self.views[LEFT])
