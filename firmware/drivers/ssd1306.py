@@ -775,14 +775,12 @@ class SSD1306Display:
         glass before either view is worked out or either display drawn."""
         if view.test or self._lit:
             return   # the self-test's screen, and the one after it: draw() does it all
-        if self._paint(1 if on else 0):
+        if self._paint_bar(1 if on else 0):
             self._send_bar()
 
-    def _paint_bar(self, view):
-        """The bar in the framebuffer when which side runs changed; True if it did."""
-        return self._paint(1 if view.running else 0)
-
-    def _paint(self, v):
+    def _paint_bar(self, v):
+        """The bar (v: 1 lit) in the framebuffer when which side runs changed; True if it
+        did."""
         if v == self._run:
             return False
         self._run = v
@@ -852,7 +850,7 @@ class SSD1306Display:
             self._lit = False
             o.fill(0)
         f = self._field
-        self._paint_bar(view)
+        self._paint_bar(1 if view.running else 0)
         # status line (or the pairing at set-up)
         pair = view.pair if view.idle else None
         if not self._pairing(pair, view):

@@ -51,37 +51,47 @@ def test_random_frames_change_nothing(frame):
     assert snapshot() == before, frame
 
 
-@settings(max_examples=300, deadline=None, database=None)
-@given(st.binary(max_size=2000))
-def test_byte_streams_through_the_serial_buffer(data):
-    class Port:
-        def __init__(self, data):
-            self.data = data
-            self.out = []
+class StreamPort:
+    """A serial port with `data` waiting; what the link writes goes to `out`."""
 
-        def any(self):
-            return bool(self.data)
+    def __init__(self, data):
+        self.data = data
+        self.out = []
 
-        def readinto(self, buf):
-            n = min(len(buf), len(self.data))
-            buf[:n] = self.data[:n]
-            self.data = self.data[n:]
-            return n
+    def any(self):
+        return bool(self.data)
 
-        def write(self, d):
-            self.out.append(d)
-    port = Port(data + b"\n")
+    def readinto(self, buf):
+        n = min(len(buf), len(self.data))
+        buf[:n] = self.data[:n]
+        self.data = self.data[n:]
+        return n
+
+    def write(self, d):
+        self.out.append(d)
+
+
+def poll_through(port, passes):
+    """The link polled `passes` times on `port`, then put back as it was."""
     link = APP.link
     old = link.serial
     link.serial = port
-    before = snapshot()
     try:
-        for _ in range(len(data) + 10):
+        for _ in range(passes):
             link.poll()
     finally:
         link.serial = old
         link.cpos = link.cend = link.n = 0
         link.overflow = False
+        link.job = None
+
+
+@settings(max_examples=300, deadline=None, database=None)
+@given(st.binary(max_size=2000))
+def test_byte_streams_through_the_serial_buffer(data):
+    port = StreamPort(data + b"\n")
+    before = snapshot()
+    poll_through(port, len(data) + 10)
     assert snapshot() == before
     for reply in port.out:
         P.decode_reply(reply[:-1])
@@ -134,19 +144,7 @@ def framing_of(data):
     the frames it drops, in order (the steps are replaced: nothing is carried out)."""
     got = []
 
-    class Port:
-        def __init__(self, data):
-            self.data = data
-
-        def any(self):
-            return bool(self.data)
-
-        def readinto(self, buf):
-            n = min(len(buf), len(self.data))
-            buf[:n] = self.data[:n]
-            self.data = self.data[n:]
-            return n
-
+    class Port(StreamPort):
         def write(self, d):
             got.append(("drop", P.decode_reply(d[:-1])[2]["code"]))
 
@@ -154,19 +152,11 @@ def framing_of(data):
         got.append(("line", line))
         yield
 
-    link = APP.link
-    old = link.serial
-    link.serial = Port(data)
-    link._steps = steps
+    APP.link._steps = steps
     try:
-        for _ in range(len(data) + 10):
-            link.poll()
+        poll_through(Port(data), len(data) + 10)
     finally:
-        del link._steps
-        link.serial = old
-        link.cpos = link.cend = link.n = 0
-        link.overflow = False
-        link.job = None
+        del APP.link._steps
     return got
 
 
