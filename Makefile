@@ -21,7 +21,7 @@ STUB_PKG_esp32 := micropython-esp32-stubs==1.29.0.post1
 BOARD ?= pico-tm1637
 PORT ?=
 
-.PHONY: venv test test-wheel lint pytest mp-test mpy mpy-test typecheck typecheck-host firmware deploy bench clean sim hardware board-test test-board socat romfs deploy-romfs
+.PHONY: venv test test-wheel lint pytest mp-test mpy mpy-test typecheck typecheck-host firmware deploy bench clean sim hardware board-test test-board socat romfs deploy-romfs deploy-frozen
 
 venv: $(STAMP)
 
@@ -118,6 +118,16 @@ deploy-romfs: romfs
 	for d in $$stale; do echo "removing /$$d (it would shadow /rom/$$d)"; $(BIN)/mpremote connect $(PORT) fs rm -r :$$d; done
 	$(BIN)/mpremote connect $(PORT) fs cp build/$(BOARD)/main.py build/$(BOARD)/board.json : + \
 		exec "import clockapp.app as m; assert m.__file__.startswith('/rom/'), m.__file__; print('verified: the clock runs from', m.__file__)"
+
+# The frozen route (docs/FIRMWARE.md, "The frozen route"): a MicroPython image with the
+# packages frozen in by firmware/manifest.py (for the Pico: tests/rp2040/firmware/
+# firmware-frozen.uf2, or one built from this checkout), their bytecode and constants in
+# flash: the least heap, and the shortest collections. Only main.py and board.json go onto
+# the littlefs, and any package whose frozen copy differs from this checkout (the image's
+# clockfrozen module says what it froze) as .mpy files that run instead; deploy says which.
+deploy-frozen: firmware
+	@test -n "$(PORT)" || { echo "make deploy-frozen: give the serial port, e.g. PORT=/dev/ttyACM0"; exit 2; }
+	$(BIN)/chessclock deploy --frozen --board $(BOARD) --port $(PORT)
 
 # Try the clock: the real firmware app on the simulator board, drawn in this terminal.
 sim: $(STAMP)

@@ -39,7 +39,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "rp2040"))
-from emu import BIN, UF2, UF2_ROMFS, EmuClock, build  # noqa: E402
+from emu import BIN, UF2, UF2_FROZEN, UF2_ROMFS, EmuClock, build  # noqa: E402
 
 from chessclock.link import Link  # noqa: E402
 from clockcore import protocol as P  # noqa: E402
@@ -61,6 +61,10 @@ def mpremote(tty, *args):
                    capture_output=True, timeout=600)
 
 
+class StaleImage(Exception):
+    """The vendored frozen image was built from other sources than firmware/'s."""
+
+
 def romfs_image(out, dest):
     """The build's packages (.mpy) as a ROMFS image (what `make deploy ROMFS=1` deploys)."""
     src = dest.parent / "romfs-src"
@@ -73,15 +77,17 @@ def romfs_image(out, dest):
     return dest
 
 
-def flash_image(board, romfs, mark="heap"):
-    """The flash after deploying `board` (files, or ROMFS + main.py and board.json), with
-    bench/rp2040_heapmark.py as /boot.py: mark="heap" collects and reads the free heap every
-    100 ms (the heap game), "gc" only collects (a /gc.only file beside it: the latency runs,
-    which need no heap figure), None puts no /boot.py (the clock's own collections only).
-    Returns (image, uf2)."""
+def flash_image(board, route, mark="heap"):
+    """The flash after deploying `board` by `route`: "files" (`make deploy`), "romfs" (the
+    packages in a ROMFS image, main.py and board.json on the littlefs: `make deploy-romfs`)
+    or "frozen" (firmware-frozen.uf2, the packages in the image: main.py and board.json
+    only, `make deploy-frozen`), with bench/rp2040_heapmark.py as /boot.py: mark="heap"
+    collects and reads the free heap every 100 ms (the heap game), "gc" only collects (a
+    /gc.only file beside it: the latency runs, which need no heap figure), None puts no
+    /boot.py (the clock's own collections only). Returns (image, uf2)."""
     out = build(board, WORK / "build" / board)   # not tests/rp2040's build: both may run
-    work = WORK / ("%s-%s-%s" % (board, "romfs" if romfs else "files", mark or "nomark"))
-    uf2 = UF2_ROMFS if romfs else UF2
+    work = WORK / ("%s-%s-%s" % (board, route, mark or "nomark"))
+    uf2 = {"files": UF2, "romfs": UF2_ROMFS, "frozen": UF2_FROZEN}[route]
     stamp = (out / "MANIFEST.sha256").read_text() + (
         (ROOT / "bench" / "rp2040_heapmark.py").read_text() + mark if mark else "no boot.py")
     if REUSE and (work / "flash.bin").is_file() and (work / "stamp").is_file() \
@@ -89,16 +95,24 @@ def flash_image(board, romfs, mark="heap"):
         return work / "flash.bin", uf2   # --reuse: the same build deployed before
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
-    rom = romfs_image(out, work / "app.romfs") if romfs else None
+    rom = romfs_image(out, work / "app.romfs") if route == "romfs" else None
     with EmuClock(board, uf2=uf2, build_dir=out, workdir=work) as clk:
         clk.boot()
         tty = clk.serial()
-        if romfs:   # what `make deploy-romfs` does
-            mpremote(tty, "romfs", "deploy", str(rom))
-            mpremote(tty, "fs", "cp", str(out / "main.py"), str(out / "board.json"), ":")
-        else:
+        if route == "files":
             clk.chessclock("deploy", "--board", board, "--port", tty, "--build", out,
                            timeout=3600)
+        elif route == "frozen":   # what `make deploy-frozen` does
+            r = clk.chessclock("deploy", "--frozen", "--board", board, "--port", tty,
+                               "--build", out, timeout=3600)
+            stale = [ln.split(":")[0] for ln in r.stdout.splitlines() if "differs" in ln]
+            if stale:   # those would run from the littlefs: not the frozen route's figure
+                raise StaleImage("%s of firmware/ differ from what firmware-frozen.uf2 froze: "
+                                 "rebuild it (tests/rp2040/PROVENANCE.md)" % ", ".join(stale))
+        else:
+            if rom is not None:   # what `make deploy-romfs` does
+                mpremote(tty, "romfs", "deploy", str(rom))
+            mpremote(tty, "fs", "cp", str(out / "main.py"), str(out / "board.json"), ":")
         if mark:
             mpremote(tty, "fs", "cp", str(ROOT / "bench" / "rp2040_heapmark.py"), ":boot.py")
         if mark == "gc":
@@ -348,17 +362,19 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--presses", type=int, default=1000)
     ap.add_argument("--builds", default="pico-tm1637,pico-ssd1306")
-    ap.add_argument("--only", default="heap,latency,romfs")
+    ap.add_argument("--only", default="heap,latency,romfs,frozen")
     ap.add_argument("--game-presses", type=int, default=120,
                     help="presses of the heap game (120: a whole 3+2 game of 60 moves)")
     ap.add_argument("--quiet", action="store_true",
                     help="lever to display of presses 1-1.5 s apart only (no aim): the "
                     "press's own cost, a reference")
-    ap.add_argument("--image", choices=("files", "romfs"), default="romfs",
-                    help="the image the latency runs on: ROMFS (`make deploy-romfs`, the "
-                    "route for a clock in competition: the bytecode out of the heap, "
-                    "collections 14-17 ms instead of 20; the METRIC) or the files (`make "
-                    "deploy`, any RPI_PICO image: METRIC ..._files)")
+    ap.add_argument("--image", default="romfs,frozen",
+                    help="the routes the latency runs on, comma-separated: romfs (`make "
+                    "deploy-romfs`: the bytecode out of the heap; METRIC ..._<build>), "
+                    "frozen (`make deploy-frozen` on firmware-frozen.uf2: bytecode, "
+                    "constants and qstrs in flash, the shortest collections; METRIC "
+                    "..._<build>_frozen), files (`make deploy`, any RPI_PICO image: METRIC "
+                    "..._<build>_files)")
     ap.add_argument("--gc", choices=("timer", "clock"), default="timer",
                     help="the latency run's collections: a forced one every 100 ms "
                     "(bench/rp2040_heapmark.py; presses aimed at them; the METRIC), or the "
@@ -367,6 +383,9 @@ def main(argv=None):
     ap.add_argument("--reuse", action="store_true",
                     help="reuse a flash image deployed by an earlier run of the same build")
     args = ap.parse_args(argv)
+    bad = set(args.image.split(",")) - {"files", "romfs", "frozen"}
+    if bad:
+        ap.error("--image: not a route: %s (files, romfs, frozen)" % ", ".join(sorted(bad)))
     global REUSE
     REUSE = args.reuse
     only = set(args.only.split(","))
@@ -374,7 +393,7 @@ def main(argv=None):
     for board in args.builds.split(","):
         b = board.replace("-", "_")
         rnd = random.Random(9)
-        image, uf2 = flash_image(board, romfs=False) if "heap" in only else (None, None)
+        image, uf2 = flash_image(board, "files") if "heap" in only else (None, None)
         if "heap" in only:
             least, fbytes, samples, rtts = heap_game(board, image, uf2, rnd, args.game_presses)
             log("%s files: %d heap samples" % (board, samples))
@@ -385,7 +404,7 @@ def main(argv=None):
                 # the round trips of the clock as deployed for play (ROMFS, no /boot.py):
                 # the heap game's mark reads the free heap every 100 ms (8.8 ms each) and
                 # its collections, ~25 % of the CPU, would be in every round trip
-                rimage, ruf2 = flash_image(board, romfs=True, mark=None)
+                rimage, ruf2 = flash_image(board, "romfs", mark=None)
                 _, _, _, rtts = heap_game(board, rimage, ruf2, random.Random(9), 60,
                                           marked=False)
                 if not rtts:
@@ -397,62 +416,81 @@ def main(argv=None):
                 print("METRIC rp2040_status_round_trip_us %d us" % statistics.median(rtts),
                       flush=True)
         if "romfs" in only:
-            rimage, ruf2 = flash_image(board, romfs=True)
+            rimage, ruf2 = flash_image(board, "romfs")
             least, _, samples, _ = heap_game(board, rimage, ruf2, random.Random(9),
                                              args.game_presses)
             log("%s romfs: %d heap samples" % (board, samples))
             print("METRIC rp2040_heap_free_min_%s_romfs %d bytes" % (b, least), flush=True)
-        if "latency" in only:
-            on_romfs = args.image == "romfs"
-            own_gc = args.gc == "clock"
-            limage, luf2 = flash_image(board, romfs=on_romfs, mark=None if own_gc else "gc")
-            aims = ("save", "serial", "gc", "plain")
-            if args.quiet:
-                aims = ("quiet",)
-            elif own_gc:
-                aims = ("save", "serial", "plain")
-            allres, flog, marks, leds, events = latency_run(board, limage, luf2, args.presses,
-                                                            rnd, aims)
-            log("%s: the clock's log of the run: %s" % (board, ", ".join(
-                "%s %d" % kv for kv in sorted(events.items()))))
-            name = "%s-latency%s%s%s.json" % (board, "-quiet" if args.quiet else "",
-                                                "-romfs" if on_romfs else "",
-                                                "-owngc" if own_gc else "")
-            (WORK / name).write_text(json.dumps(
-                {"results": allres, "flash": flog, "marks": marks, "leds": leds,
-                 "log": events}))
-            res = [r for r in allres if r["class"] == "taken"]
-            lost = [r for r in allres if r["class"] == "lost"]
-            wrong = len(allres) - len(res) - len(lost)
-            missing = [r for r in res if r["shown"] is None]
-            shown = [r for r in res if r["shown"] is not None]
-            inside, gc_us = classify(res, flog, marks)
-            by = {}
-            for r in shown:
-                by.setdefault(r["kind"], []).append(r["shown"])
-            log("%s: %d presses: %d taken, %d lost, %d on the waiting side's lever; %d taken "
-                "and never shown; inside a flash operation %d, inside a "
-                "collection %d (longest collection %d us)" % (board, len(allres), len(res),
-                                                              len(lost), wrong, len(missing),
-                                                              inside["flash"], inside["gc"],
-                                                              gc_us))
-            for tag, v in sorted(by.items()):
-                v.sort()
-                log("  %-8s n=%4d median %6d us  p99 %6d us  worst %6d us"
-                    % (tag, len(v), v[len(v) // 2], v[int(len(v) * 0.99)], v[-1]))
-            # over the presses taken and shown; lost and never-shown ones are logged above
-            worst = max((r["shown"] for r in shown), default=-1)
-            if args.quiet:
-                log("quiet presses, lever to display worst %d us (reference, no METRIC)"
-                    % worst)
-            elif own_gc:
-                log("%s with the clock's own collections only: lever to display worst %d us "
-                    "(no METRIC: the METRIC's presses meet the bench's forced collections)"
-                    % (board, worst))
+        if "frozen" in only:
+            try:
+                fimage, fuf2 = flash_image(board, "frozen")
+            except StaleImage as e:
+                log("%s frozen: no heap figure: %s" % (board, e))
             else:
-                print("METRIC rp2040_lever_to_display_worst_us_%s%s %d us"
-                      % (b, "" if on_romfs else "_files", worst), flush=True)
-            results[board + "/latency"] = by
+                least, _, samples, _ = heap_game(board, fimage, fuf2, random.Random(9),
+                                                 args.game_presses)
+                log("%s frozen: %d heap samples" % (board, samples))
+                print("METRIC rp2040_heap_free_min_%s_frozen %d bytes" % (b, least),
+                      flush=True)
+        if "latency" in only:
+            for route in args.image.split(","):
+                # the METRIC of the ROMFS route has no suffix (it was the route for play first)
+                suffix = {"romfs": "", "files": "_files", "frozen": "_frozen"}[route]
+                own_gc = args.gc == "clock"
+                try:
+                    limage, luf2 = flash_image(board, route, mark=None if own_gc else "gc")
+                except StaleImage as e:
+                    log("%s %s: no latency figure: %s" % (board, route, e))
+                    continue
+                rnd = random.Random(9)    # the same aims on every route
+                aims = ("save", "serial", "gc", "plain")
+                if args.quiet:
+                    aims = ("quiet",)
+                elif own_gc:
+                    aims = ("save", "serial", "plain")
+                allres, flog, marks, leds, events = latency_run(board, limage, luf2, args.presses,
+                                                                rnd, aims)
+                log("%s: the clock's log of the run: %s" % (board, ", ".join(
+                    "%s %d" % kv for kv in sorted(events.items()))))
+                name = "%s-latency%s%s%s.json" % (board, "-quiet" if args.quiet else "",
+                                                    "-" + route if route != "files"
+                                                    else "",
+                                                    "-owngc" if own_gc else "")
+                (WORK / name).write_text(json.dumps(
+                    {"results": allres, "flash": flog, "marks": marks, "leds": leds,
+                     "log": events}))
+                res = [r for r in allres if r["class"] == "taken"]
+                lost = [r for r in allres if r["class"] == "lost"]
+                wrong = len(allres) - len(res) - len(lost)
+                missing = [r for r in res if r["shown"] is None]
+                shown = [r for r in res if r["shown"] is not None]
+                inside, gc_us = classify(res, flog, marks)
+                by = {}
+                for r in shown:
+                    by.setdefault(r["kind"], []).append(r["shown"])
+                log("%s: %d presses: %d taken, %d lost, %d on the waiting side's lever; %d taken "
+                    "and never shown; inside a flash operation %d, inside a "
+                    "collection %d (longest collection %d us)" % (board, len(allres), len(res),
+                                                                  len(lost), wrong, len(missing),
+                                                                  inside["flash"], inside["gc"],
+                                                                  gc_us))
+                for tag, v in sorted(by.items()):
+                    v.sort()
+                    log("  %-8s n=%4d median %6d us  p99 %6d us  worst %6d us"
+                        % (tag, len(v), v[len(v) // 2], v[int(len(v) * 0.99)], v[-1]))
+                # over the presses taken and shown; lost and never-shown ones are logged above
+                worst = max((r["shown"] for r in shown), default=-1)
+                if args.quiet:
+                    log("quiet presses, lever to display worst %d us (reference, no METRIC)"
+                        % worst)
+                elif own_gc:
+                    log("%s with the clock's own collections only: lever to display worst %d us "
+                        "(no METRIC: the METRIC's presses meet the bench's forced collections)"
+                        % (board, worst))
+                else:
+                    print("METRIC rp2040_lever_to_display_worst_us_%s%s %d us"
+                          % (b, suffix, worst), flush=True)
+                results[board + "/latency" + suffix] = by
     (WORK / "results.json").write_text(json.dumps(results))
 
 

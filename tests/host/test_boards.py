@@ -389,13 +389,26 @@ def test_package_json_lists_every_firmware_module():
         assert (ROOT / url).is_file() and url == "firmware/" + target
 
 
-def test_freeze_manifest_names_existing_packages():
+def _run_manifest(tmp_path, monkeypatch):
+    """firmware/manifest.py as MicroPython's makemanifest runs it (its folder current; the
+    functions stubbed to record their calls) on a copy of firmware/ in tmp_path, so the
+    clockfrozen.py it writes lands in tmp_path/build/frozen. The calls."""
+    import shutil
+    fw = tmp_path / "firmware"
+    shutil.copytree(ROOT / "firmware", fw, ignore=shutil.ignore_patterns("__pycache__"))
     calls = []
-    env = {"include": lambda *a, **k: calls.append(("include", a, k)),
-           "metadata": lambda *a, **k: calls.append(("metadata", a, k)),
-           "package": lambda *a, **k: calls.append(("package", a, k)),
-           "module": lambda *a, **k: calls.append(("module", a, k))}
-    exec(compile((ROOT / "firmware/manifest.py").read_text(), "manifest.py", "exec"), env)
+
+    def recorder(name):
+        return lambda *a, **k: calls.append((name, a, k))
+
+    env = {name: recorder(name) for name in ("include", "metadata", "package", "module")}
+    monkeypatch.chdir(fw)
+    exec(compile((fw / "manifest.py").read_text(), "manifest.py", "exec"), env)
+    return calls, fw
+
+
+def test_freeze_manifest_names_existing_packages(tmp_path, monkeypatch):
+    calls, _ = _run_manifest(tmp_path, monkeypatch)
     packages = {a[0]: k.get("files") for kind, a, k in calls if kind == "package"}
     assert set(packages) == {"clockcore", "clockapp", "drivers", "boards"}
     # the real board and its package's __init__ (frozen, the package needs it); no sim
@@ -407,6 +420,25 @@ def test_freeze_manifest_names_existing_packages():
     # as a `make firmware` build, so the frozen image and the deployed one agree
     built = [m.split("/", 1)[1] for m in deploy.firmware_modules() if m.startswith("clockcore/")]
     assert sorted(packages["clockcore"]) == sorted(built)
+
+
+def test_freeze_manifest_records_the_sums_deploy_compares(tmp_path, monkeypatch):
+    """The clockfrozen module the manifest freezes holds, for every file it freezes, the
+    sha256 that `chessclock deploy --frozen` computes for the same file of the checkout:
+    the same files (deploy.firmware_modules) and the same sums."""
+    calls, fw = _run_manifest(tmp_path, monkeypatch)
+    frozen = [(a, k) for kind, a, k in calls if kind == "module"]
+    assert frozen == [(("clockfrozen.py",), {"base_path": "../build/frozen"})]
+    env = {}
+    exec((tmp_path / "build" / "frozen" / "clockfrozen.py").read_text(), env)
+    assert env["SUMS"] == deploy.source_sums(fw) == deploy.source_sums()
+    # one edited file makes its package (and only it) stale
+    (fw / "drivers" / "tm1637.py").write_text("# edited\n")
+    assert deploy.stale_packages(env["SUMS"], deploy.source_sums(fw)) == ["drivers"]
+    (fw / "clockapp" / "extra.py").write_text("X = 1\n")       # a file the image lacks
+    assert deploy.stale_packages(env["SUMS"], deploy.source_sums(fw)) == ["clockapp",
+                                                                           "drivers"]
+    assert deploy.stale_packages(env["SUMS"], env["SUMS"]) == []
 
 
 # ---- firmware/boards/mcu.py on a fake `machine` -------------------------------------

@@ -151,6 +151,72 @@ def test_a_build_edited_after_its_manifest_is_not_sent(build, tmp_path):
     assert e.value.code == 2 and "board.json" in str(e.value) and t.files == {}
 
 
+def _image_sums_file(fs, sums):
+    """A clockfrozen module on the unix port's path: what a frozen image carries."""
+    (fs / "clockfrozen.py").write_text("SUMS = %r\n" % (sums,))
+
+
+def test_frozen_deploy_sends_only_what_the_image_lacks(build, device):
+    """--frozen: the image's clockfrozen sums against the checkout. Here the image's
+    drivers/tm1637.py differs: drivers goes on as .mpy files (all of the package: Python
+    looks for a package's modules in one place), the rest runs from the image and its
+    copies on the filesystem (an older `make deploy`) are deleted, folders too."""
+    fs, port = device
+    sums = deploy.source_sums()
+    sums["drivers/tm1637.py"] = "0" * 64
+    _image_sums_file(fs, sums)
+    (fs / "clockapp").mkdir()
+    (fs / "clockapp" / "app.mpy").write_bytes((build / "clockapp/app.mpy").read_bytes())
+    (fs / "settings.json").write_text('{"sound": false}')
+    code, out, err = run_cli(["deploy", "--frozen", "--board", BOARD, "--port", port,
+                              "--build", str(build), "--no-reset"])
+    assert code == 0, out + err
+    assert "drivers: the image's frozen copy differs from this checkout" in out
+    assert "delete clockapp/app.mpy (clockapp runs from the image)" in out
+    files = device_files(fs)
+    drivers = {rel for rel in deploy.read_manifest(build / deploy.MANIFEST)
+               if rel.startswith("drivers/")}
+    sent = {"main.py", "board.json"} | drivers
+    assert set(files) == sent | {"clockfrozen.py", "settings.json", "MANIFEST.sha256"}
+    assert set(deploy.read_manifest(fs / deploy.MANIFEST)) == sent
+    assert not (fs / "clockapp").exists()             # an empty folder would shadow it too
+    assert "verified: %d files on the device match MANIFEST.sha256" % len(sent) in out
+    # where each package comes from: the copied one from the filesystem; the unix port has
+    # nothing frozen, so the others are not found there
+    assert "drivers: runs from the filesystem (drivers/__init__.mpy)" in out
+    assert "clockapp: not found" in out
+
+    # the image and the checkout agree: nothing of the packages is sent, and a deploy
+    # removes the shadowing copies
+    _image_sums_file(fs, deploy.source_sums())
+    code, out, err = run_cli(["deploy", "--frozen", "--board", BOARD, "--port", port,
+                              "--build", str(build), "--no-reset"])
+    assert code == 0, out + err
+    assert "differs" not in out and "delete drivers/tm1637.mpy" in out
+    assert set(device_files(fs)) == {"main.py", "board.json", "clockfrozen.py",
+                                     "settings.json", "MANIFEST.sha256"}
+    code, out, err = run_cli(["deploy", "--frozen", "--verify-only", "--board", BOARD,
+                              "--port", port, "--build", str(build), "--no-reset"])
+    assert code == 0 and "verified: 2 files" in out, out + err
+
+
+@pytest.mark.parametrize("module, code, says", [
+    (None, 2, "has no clock frozen in (no clockfrozen module)"),
+    ("SUMS = 5\n", 3, "clockfrozen.SUMS is not a table"),
+    ("SUMS = {\n", 3, "clockfrozen module does not load: SyntaxError"),
+    ("X = 1\n", 3, "does not load: AttributeError"),
+])
+def test_frozen_deploy_refuses_an_image_without_its_sums(build, device, module, code, says):
+    fs, port = device
+    if module is not None:
+        (fs / "clockfrozen.py").write_text(module)
+    rc, out, err = run_cli(["deploy", "--frozen", "--board", BOARD, "--port", port,
+                            "--build", str(build), "--no-reset"])
+    assert rc == code and says in err, out + err
+    assert "Traceback" not in out + err
+    assert not (fs / "main.py").exists()              # nothing was sent
+
+
 # ---- the same logic through a fake transport (no interpreter) ------------------------
 
 

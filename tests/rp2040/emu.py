@@ -24,6 +24,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 UF2 = HERE / "firmware" / "firmware.uf2"
 UF2_ROMFS = HERE / "firmware" / "firmware-romfs.uf2"
+# the same v1.28.0 source with the clock's packages frozen in (firmware/manifest.py)
+UF2_FROZEN = HERE / "firmware" / "firmware-frozen.uf2"
 BIN = Path(os.environ.get("VIRTUAL_ENV", ROOT / ".venv")) / "bin"
 BOARDS = ("pico-tm1637", "pico-ssd1306")
 

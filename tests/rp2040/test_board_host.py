@@ -1,5 +1,6 @@
 """The long board tier (make test-board): the host's tools for real against the emulated
-Pico over its USB serial (a socat pty), the ROMFS route, and a host that never reads.
+Pico over its USB serial (a socat pty), the ROMFS and frozen routes, and a host that never
+reads.
 
 Emulated time runs on its own while these commands run (rp2040js executes as fast as it
 can), so nothing here depends on wall-clock timing: lever presses are placed at emulated
@@ -10,7 +11,7 @@ import json
 
 import pytest
 from displays import shown
-from emu import ROOT, UF2_ROMFS, EmuClock
+from emu import ROOT, UF2_FROZEN, UF2_ROMFS, EmuClock
 from test_board import THINKS, Game, sample, wait_ready, wait_until_app
 
 pytestmark = pytest.mark.board_long
@@ -105,6 +106,39 @@ def test_romfs_route_deploys_boots_and_plays(tmp_path):
         assert r.returncode == 0, r.stdout + r.stderr
         assert "verified: the clock runs from /rom/clockapp/app.mpy" in r.stdout
         image = tmp_path / "romfs-flash.bin"
+        clk.cut(image)
+        clk.boot(image)
+        ready = wait_ready(clk, "300")
+        kinds = [d["type"] for d in clk.state()["displays"]]
+        game = Game(ready + 300_000, THINKS[:4])
+        game.play(clk)
+        for us, _lever, _side in game.presses:
+            sample(game, clk, us + 400_000, kinds)
+        sample(game, clk, game.presses[-1][0] + 1_500_000, kinds)
+
+
+def test_frozen_route_deploys_boots_and_plays(tmp_path):
+    """`make deploy-frozen` onto firmware-frozen.uf2 (the packages frozen in by
+    firmware/manifest.py): its clockfrozen sums match this checkout, so only main.py and
+    board.json go onto the littlefs and every package is imported from the image; the clock
+    boots from main.py and plays a short game that matches `chessclock simulate`."""
+    import subprocess
+    board = "pico-tm1637"
+    with EmuClock(board, uf2=UF2_FROZEN, workdir=tmp_path) as clk:
+        clk.boot()
+        tty = clk.serial()
+        r = subprocess.run(["make", "--no-print-directory", "deploy-frozen", "BOARD=" + board,
+                            "PORT=" + tty], cwd=ROOT, capture_output=True, text=True,
+                           timeout=1200)
+        out = r.stdout + r.stderr
+        assert r.returncode == 0, out
+        assert "differs" not in out, ("the vendored firmware-frozen.uf2 is older than "
+                                      "firmware/: rebuild it (tests/rp2040/PROVENANCE.md)\n"
+                                      + out)
+        assert "verified: 2 files on the device match MANIFEST.sha256" in out, out
+        for pkg in ("clockcore", "clockapp", "drivers", "boards"):
+            assert "%s: runs from the image (%s/__init__.py)" % (pkg, pkg) in out, out
+        image = tmp_path / "frozen-flash.bin"
         clk.cut(image)
         clk.boot(image)
         ready = wait_ready(clk, "300")
