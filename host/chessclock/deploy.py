@@ -343,6 +343,12 @@ def image_sums(transport):
     return sums
 
 
+def _frozen_part(manifest, stale):
+    """What a frozen image needs of a build: the files at the top (main.py, board.json) and
+    the packages in `stale`."""
+    return {rel: h for rel, h in manifest.items() if "/" not in rel or rel.split("/")[0] in stale}
+
+
 def _frozen_manifest(transport, manifest, log):
     """The part of the build a frozen image needs (main.py, board.json and the packages
     whose frozen copy differs from the checkout), after deleting from the filesystem the
@@ -366,7 +372,7 @@ def _frozen_manifest(transport, manifest, log):
         dirs = {d for rel in files for d in _parents(rel)} | {pkg}
         for d in sorted(dirs, key=len, reverse=True):   # a folder left would shadow the
             transport.fs_rmdir(d)                        # package too (an empty package)
-    return {rel: h for rel, h in manifest.items() if "/" not in rel or rel.split("/")[0] in stale}
+    return _frozen_part(manifest, stale)
 
 
 def deploy(transport, build_dir, verify_only=False, log=print, frozen=False):
@@ -384,9 +390,7 @@ def deploy(transport, build_dir, verify_only=False, log=print, frozen=False):
                 sums = image_sums(transport)
                 if sums is None:
                     raise DeployError(EXIT_MISMATCH, "the board's image has no clock frozen in")
-                keep = stale_packages(sums, source_sums())
-                manifest = {rel: h for rel, h in manifest.items()
-                            if "/" not in rel or rel.split("/")[0] in keep}
+                manifest = _frozen_part(manifest, stale_packages(sums, source_sums()))
             else:
                 manifest = _frozen_manifest(transport, manifest, log)
         if not verify_only:

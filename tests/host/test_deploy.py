@@ -217,6 +217,13 @@ def test_frozen_deploy_refuses_an_image_without_its_sums(build, device, module, 
     assert not (fs / "main.py").exists()              # nothing was sent
 
 
+def test_frozen_verify_only_on_an_image_without_its_sums_is_a_mismatch(build, device):
+    fs, port = device
+    rc, out, err = run_cli(["deploy", "--frozen", "--verify-only", "--board", BOARD,
+                            "--port", port, "--build", str(build), "--no-reset"])
+    assert rc == deploy.EXIT_MISMATCH and "has no clock frozen in" in err, out + err
+
+
 # ---- the same logic through a fake transport (no interpreter) ------------------------
 
 
