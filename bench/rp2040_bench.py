@@ -3,24 +3,27 @@
 
 MicroPython v1.28.0 RPI_PICO in rp2040js (tests/rp2040/, its models and clock server), the
 builds of `make firmware`, put on the emulated flash as `make deploy` does (chessclock deploy
-over a pty), or with the packages in a ROMFS image on firmware-romfs.uf2 (`make deploy
-ROMFS=1`). All times are *emulated* microseconds: rp2040js advances its clock with the
-cycles it executes (about one instruction a cycle at 125 MHz, no flash wait states, no XIP
-cache misses) and jumps over WFI sleeps, so they are what the firmware costs on an RP2040
-that runs at that rate, not a wall clock. Flash erases cost 45 ms a 4 KB sector and programs
+over a pty), with the packages in a ROMFS image on firmware-romfs.uf2 (`make deploy-romfs`),
+or frozen into firmware-frozen.uf2 (`make deploy-frozen`). All times are *emulated*
+microseconds: rp2040js advances its clock with the cycles it executes (about one
+instruction a cycle at 125 MHz, no flash wait states, no XIP cache misses) and jumps over
+WFI sleeps, so they are what the firmware costs on an RP2040 that runs at that rate, not a
+wall clock. Flash erases cost 45 ms a 4 KB sector and programs
 0.7 ms a 256-byte page (clock.mjs), the CPU stalled meanwhile as on a Pico.
 
 Printed (one line per build):
-  METRIC rp2040_heap_free_min_<build>_<files|romfs> B   least gc.mem_free() after a collection
-      (bench/rp2040_heapmark.py, every 100 ms, between any two bytecodes) over a 3+2 game of
-      120 presses with the host attached: `set 3m+2s` typed, `status` every emulated second,
-      the whole log pulled at the end (`log FROM 4096` until more=0)
+  METRIC rp2040_heap_free_min_<build>_<files|romfs|frozen> B   least gc.mem_free() after
+      a collection (bench/rp2040_heapmark.py, every 100 ms, between any two bytecodes)
+      over a 3+2 game of 120 presses with the host attached: `set 3m+2s` typed, `status`
+      every emulated second, the whole log pulled at the end (`log FROM 4096` until more=0)
   METRIC rp2040_lever_to_display_worst_us_<build> us     lever edge to the end of the last
       bus transaction that shows the switch on both displays (clock.mjs latencyCheck), worst
       over --presses presses aimed at flash writes (the press's own save, the 10 s periodic
       save), at host requests and at garbage collections (the same timer, collecting only:
       reading the free heap is the heap game's measurement, 8.8 ms no clock spends), on
-      the ROMFS image (`make deploy-romfs`); with --image files: ..._<build>_files
+      the ROMFS image (`make deploy-romfs`), and ..._<build>_frozen on firmware-frozen.uf2
+      (`make deploy-frozen`; none when the image is older than firmware/); with --image
+      files: ..._<build>_files
   METRIC rp2040_status_round_trip_us us                  median, the request's newline into the
       USB CDC to the reply's newline out, the `status` polls of a game like the heap game
       (60 presses) on pico-tm1637 as deployed for play: ROMFS, no /boot.py
@@ -105,7 +108,8 @@ def flash_image(board, route, mark="heap"):
         elif route == "frozen":   # what `make deploy-frozen` does
             r = clk.chessclock("deploy", "--frozen", "--board", board, "--port", tty,
                                "--build", out, timeout=3600)
-            stale = [ln.split(":")[0] for ln in r.stdout.splitlines() if "differs" in ln]
+            stale = [ln.split(":")[0] for ln in r.stdout.splitlines()
+                     if "the image's frozen copy differs" in ln]
             if stale:   # those would run from the littlefs: not the frozen route's figure
                 raise StaleImage("%s of firmware/ differ from what firmware-frozen.uf2 froze: "
                                  "rebuild it (tests/rp2040/PROVENANCE.md)" % ", ".join(stale))
