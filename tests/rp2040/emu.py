@@ -239,6 +239,11 @@ class EmuClock:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+        for pipe in (self.proc.stdin, self.proc.stdout):   # both, also after a crash
+            try:
+                pipe.close()
+            except OSError:
+                pass
 
     def __enter__(self):
         return self
