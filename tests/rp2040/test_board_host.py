@@ -91,6 +91,30 @@ def test_host_side_status_set_adjust_with_key_log_pull_and_verify(deployed, tmp_
                             ("adjust", "black"), ("pause", "white")], happened
 
 
+def make_deploy(target, board, tty):
+    """`make TARGET BOARD=board PORT=tty` (deploy-romfs, deploy-frozen) from the checkout;
+    its output, the run having passed."""
+    import subprocess
+    r = subprocess.run(["make", "--no-print-directory", target, "BOARD=" + board,
+                        "PORT=" + tty], cwd=ROOT, capture_output=True, text=True, timeout=1200)
+    assert r.returncode == 0, r.stdout + r.stderr
+    return r.stdout + r.stderr
+
+
+def boot_and_play(clk, board, image):
+    """Power off (the flash saved to `image`) and on: the clock boots from main.py and
+    plays a short game whose displays match `chessclock simulate`."""
+    clk.cut(image)
+    clk.boot(image)
+    ready = wait_ready(clk, "3:00" if board == "pico-ssd1306" else "300")
+    kinds = [d["type"] for d in clk.state()["displays"]]
+    game = Game(ready + 300_000, THINKS[:4])
+    game.play(clk)
+    for us, _lever, _side in game.presses:
+        sample(game, clk, us + 400_000, kinds)
+    sample(game, clk, game.presses[-1][0] + 1_500_000, kinds)
+
+
 def test_romfs_route_deploys_boots_and_plays(tmp_path):
     """`make deploy-romfs` onto firmware-romfs.uf2: the packages run from /rom, main.py and
     board.json on the littlefs; the clock boots from main.py and plays a short game that
@@ -98,23 +122,9 @@ def test_romfs_route_deploys_boots_and_plays(tmp_path):
     board = "pico-tm1637"
     with EmuClock(board, uf2=UF2_ROMFS, workdir=tmp_path) as clk:
         clk.boot()
-        tty = clk.serial()
-        import subprocess
-        r = subprocess.run(["make", "--no-print-directory", "deploy-romfs", "BOARD=" + board,
-                            "PORT=" + tty], cwd=ROOT, capture_output=True, text=True,
-                           timeout=1200)
-        assert r.returncode == 0, r.stdout + r.stderr
-        assert "verified: the clock runs from /rom/clockapp/app.mpy" in r.stdout
-        image = tmp_path / "romfs-flash.bin"
-        clk.cut(image)
-        clk.boot(image)
-        ready = wait_ready(clk, "300")
-        kinds = [d["type"] for d in clk.state()["displays"]]
-        game = Game(ready + 300_000, THINKS[:4])
-        game.play(clk)
-        for us, _lever, _side in game.presses:
-            sample(game, clk, us + 400_000, kinds)
-        sample(game, clk, game.presses[-1][0] + 1_500_000, kinds)
+        out = make_deploy("deploy-romfs", board, clk.serial())
+        assert "verified: the clock runs from /rom/clockapp/app.mpy" in out
+        boot_and_play(clk, board, tmp_path / "romfs-flash.bin")
 
 
 @pytest.mark.parametrize("board", ["pico-tm1637", "pico-ssd1306"])
@@ -124,18 +134,12 @@ def test_frozen_route_deploys_boots_and_plays(board, tmp_path):
     package whose frozen copy differs from this checkout (a stale image: a warning, and
     `make bench` gives no frozen figure); each package is imported from where deploy says;
     the clock boots from main.py and plays a short game that matches `chessclock simulate`."""
-    import subprocess
     import warnings
 
     from chessclock import deploy
     with EmuClock(board, uf2=UF2_FROZEN, workdir=tmp_path) as clk:
         clk.boot()
-        tty = clk.serial()
-        r = subprocess.run(["make", "--no-print-directory", "deploy-frozen", "BOARD=" + board,
-                            "PORT=" + tty], cwd=ROOT, capture_output=True, text=True,
-                           timeout=1200)
-        out = r.stdout + r.stderr
-        assert r.returncode == 0, out
+        out = make_deploy("deploy-frozen", board, clk.serial())
         stale = [ln.split(":")[0] for ln in out.splitlines()
                  if "the image's frozen copy differs" in ln]
         if stale:
@@ -148,16 +152,7 @@ def test_frozen_route_deploys_boots_and_plays(board, tmp_path):
             where = ("the filesystem (%s/__init__.mpy)" if pkg in stale
                      else "the image (%s/__init__.py)") % pkg
             assert "%s: runs from %s" % (pkg, where) in out, out
-        image = tmp_path / "frozen-flash.bin"
-        clk.cut(image)
-        clk.boot(image)
-        ready = wait_ready(clk, "3:00" if board == "pico-ssd1306" else "300")
-        kinds = [d["type"] for d in clk.state()["displays"]]
-        game = Game(ready + 300_000, THINKS[:4])
-        game.play(clk)
-        for us, _lever, _side in game.presses:
-            sample(game, clk, us + 400_000, kinds)
-        sample(game, clk, game.presses[-1][0] + 1_500_000, kinds)
+        boot_and_play(clk, board, tmp_path / "frozen-flash.bin")
 
 
 def test_a_host_that_never_reads_does_not_stop_the_displays(deployed, tmp_path):
