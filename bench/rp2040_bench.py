@@ -44,6 +44,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "rp2040"))
 from emu import BIN, UF2, UF2_FROZEN, UF2_ROMFS, EmuClock, build  # noqa: E402
 
+from chessclock import deploy  # noqa: E402
 from chessclock.link import Link  # noqa: E402
 from clockcore import protocol as P  # noqa: E402
 
@@ -108,8 +109,7 @@ def flash_image(board, route, mark="heap"):
         elif route == "frozen":   # what `make deploy-frozen` does
             r = clk.chessclock("deploy", "--frozen", "--board", board, "--port", tty,
                                "--build", out, timeout=3600)
-            stale = [ln.split(":")[0] for ln in r.stdout.splitlines()
-                     if "the image's frozen copy differs" in ln]
+            stale = [ln.split(":")[0] for ln in r.stdout.splitlines() if deploy.STALE in ln]
             if stale:   # those would run from the littlefs: not the frozen route's figure
                 raise StaleImage("%s of firmware/ differ from what firmware-frozen.uf2 froze: "
                                  "rebuild it (tests/rp2040/PROVENANCE.md)" % ", ".join(stale))

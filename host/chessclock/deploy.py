@@ -327,6 +327,11 @@ _WHERE = ("import os\nfor p in %r:\n try:\n  f = __import__(p).__file__\n"
           " except OSError:\n  print(p, f, 'image')\n")
 
 
+# what deploy --frozen says of a package whose frozen copy differs ("PKG: " before it); the
+# bench and the board tests look for it in its output
+STALE = "the image's frozen copy differs from this checkout"
+
+
 def image_sums(transport):
     """The image's clockfrozen.SUMS ({path: sha256}), or None: no clock frozen in."""
     text = transport.exec(_IMAGE_SUMS).decode().strip()
@@ -360,8 +365,8 @@ def _frozen_manifest(transport, manifest, log):
                           "(docs/FIRMWARE.md, \"The frozen route\"), or deploy without --frozen")
     stale = stale_packages(sums, source_sums())
     for pkg in stale:
-        log("%s: the image's frozen copy differs from this checkout: copied as .mpy files, "
-            "which run instead (rebuild the image to run it from flash)" % pkg)
+        log("%s: %s: copied as .mpy files, which run instead (rebuild the image to run it "
+            "from flash)" % (pkg, STALE))
     for pkg in OWNED_DIRS:
         if pkg in stale or not transport.fs_isdir(pkg):
             continue

@@ -140,8 +140,7 @@ def test_frozen_route_deploys_boots_and_plays(board, tmp_path):
     with EmuClock(board, uf2=UF2_FROZEN, workdir=tmp_path) as clk:
         clk.boot()
         out = make_deploy("deploy-frozen", board, clk.serial())
-        stale = [ln.split(":")[0] for ln in out.splitlines()
-                 if "the image's frozen copy differs" in ln]
+        stale = [ln.split(":")[0] for ln in out.splitlines() if deploy.STALE in ln]
         if stale:
             warnings.warn("firmware-frozen.uf2 is older than firmware/ (%s): rebuild it "
                           "(tests/rp2040/PROVENANCE.md)" % ", ".join(stale), stacklevel=1)
