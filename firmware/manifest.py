@@ -1,8 +1,9 @@
 # MicroPython freeze manifest for the chess clock firmware (the micropython-lib format).
 #
-# Freeze the clock into a firmware image, e.g. for the Pico:
+# Freeze the clock into a firmware image. For the Pico, the clock's board definition names
+# this manifest (and sets the collector's mark stack, docs/FIRMWARE.md):
 #
-#   make -C ports/rp2 BOARD=RPI_PICO FROZEN_MANIFEST=/path/to/chessclock/firmware/manifest.py
+#   make -C ports/rp2 BOARD_DIR=/path/to/chessclock/firmware/ports/rp2/CHESSCLOCK_PICO
 #
 # or for an ESP32 without PSRAM (WROOM), where it is the route that fits the heap with a
 # host attached (docs/FIRMWARE.md, "ESP32: which image to flash"):
