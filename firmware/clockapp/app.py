@@ -147,6 +147,13 @@ class App:
         # LEDs, before either view is worked out (see refresh).
         self.bars = (hasattr(self.displays[LEFT], "running_bar"),
                      hasattr(self.displays[RIGHT], "running_bar"))
+        # Displays that stop sending when a lever closes (SSD1306Display.finish: a running
+        # second's digits are ~3 ms of I2C each) and send the rest in a later pass.
+        self.deferrable = (hasattr(self.displays[LEFT], "unsent"),
+                           hasattr(self.displays[RIGHT], "unsent"))
+        for k in LEVERS:
+            if self.deferrable[k]:
+                self.displays[k].stop = self.close_first
         # Displays that show in turn what has no room (TM1637: flag order, stage, which side
         # is Black) get view.moment; the others are not redrawn for it.
         self.moments = (getattr(self.displays[LEFT], "moments", False)
@@ -709,6 +716,7 @@ class App:
         in_menu = menu.active()
         views = self.views
         displays = self.displays
+        deferrable = self.deferrable
         paused = state == E.PAUSED
         show_moves = self.settings.show_moves
         flag_at = c.flag_at
@@ -768,6 +776,8 @@ class App:
             if changed:
                 v.touch()
                 displays[lever].render(v)
+            elif deferrable[lever] and displays[lever].unsent:
+                displays[lever].finish()   # what a lever's press stopped in an earlier pass
 
     def _time(self, v, c, lever, side):
         ms = c.main[side]

@@ -591,7 +591,7 @@ def _segments(k, w, h, t):
 
 def _build_glyphs(big):
     """The 12 glyphs of one digit size (0-9, '-', blank), each its cell's bytes twice: page
-    after page as memoryviews of each page (copied into the framebuffer without
+    after page as a tuple of memoryviews, one a page (copied into the framebuffer without
     allocating), and column after column behind a 0x40 (sent as it is in vertical
     addressing, where any run of columns is contiguous); and, for each change of glyph
     a -> b, the first and last column that differ (lo, hi at a * 12 + b; lo 255: none).
@@ -625,14 +625,19 @@ def _build_glyphs(big):
         cm = bytearray(1 + n)
         cm[0] = CTRL_DATA
         mv = memoryview(pm)
+        views = []
         p = 0
         while p < _CELL_PAGES:
-            pages.append(mv[p * w:(p + 1) * w])
+            views.append(mv[p * w:(p + 1) * w])
             x = 0
             while x < w:
                 cm[1 + x * _CELL_PAGES + p] = pm[p * w + x]
                 x += 1
             p += 1
+        # a tuple a glyph, not one list of 60: the collector's mark stack (64 entries on
+        # stock images) overflowed on a list of 60 objects, and an overflow rescans the
+        # whole heap (docs/BENCHMARKS.md, "the collector's mark stack")
+        pages.append(tuple(views))
         sends.append(cm)
         g += 1
     lo = bytearray(144)
@@ -745,6 +750,8 @@ class SSD1306Display:
         self._cellx = bytearray(8)       # their x
         self._cellg = bytearray(8)       # their glyph (+ 16: big)
         self._cello = bytearray(8)       # the glyph they held
+        self.stop = None                 # the app's "a lever closed": finish() stops early
+        self.unsent = False              # finish() stopped early: the rest waits for it
         if not _GLYPHS:
             _GLYPHS.append(_build_glyphs(0))
             _GLYPHS.append(_build_glyphs(1))
@@ -798,13 +805,28 @@ class SSD1306Display:
     def finish(self):
         """Send what draw() left (everything below the bar): the digits that changed, each
         the columns of its cell that differ from the glyph it held, in one window and one
-        data write straight from the glyph's bytes; then the rest."""
+        data write straight from the glyph's bytes; then the rest.
+        When `stop` (set by the app: a lever closed) says so between two parts, the rest
+        waits, and `unsent` says so: a press's bars need not wait for a running second's
+        three digits (~9 ms of bus) to go out first."""
         n = self._ncells
+        stop = self.stop
         if n:
-            self._ncells = 0
+            self._ncells = 0     # (a bus error drops the rest, as it did)
             o = self.oled
             i = 0
             while i < n:
+                if stop is not None and stop():
+                    k = 0        # the rest to the front, for the next finish()
+                    while i < n:
+                        self._cellx[k] = self._cellx[i]
+                        self._cellg[k] = self._cellg[i]
+                        self._cello[k] = self._cello[i]
+                        k += 1
+                        i += 1
+                    self._ncells = k
+                    self.unsent = True
+                    return
                 g = self._cellg[i]
                 big = g >> 4
                 g &= 15
@@ -830,8 +852,12 @@ class SSD1306Display:
                         glyph[j] = keep
                 i += 1
         if self._pending:
+            if n and stop is not None and stop():
+                self.unsent = True
+                return
             self._pending = False
             self.oled.update(1, PAGES - 1)
+        self.unsent = False
 
     def draw(self, view):
         if view.version == self._version:
@@ -1105,13 +1131,12 @@ class SSD1306Display:
         # from the glyph (the columns that changed), or with the area when it was cleared.
         g = _glyph_of(c)
         w = BIG_W if big else SMALL_W
-        pages = _GLYPHS[big][1]
-        k = g * _CELL_PAGES
+        pages = _GLYPHS[big][1][g]
         fb = o.buffer
         i = _CELL_P0 * WIDTH + x
         p = 0
         while p < _CELL_PAGES:
-            fb[i:i + w] = pages[k + p]
+            fb[i:i + w] = pages[p]
             i += WIDTH
             p += 1
         n = self._ncells
@@ -1121,8 +1146,15 @@ class SSD1306Display:
                 o._mark(p, x, x + w - 1)
                 p += 1
             return
+        g |= 16 if big else 0
+        j = 0
+        while j < n:   # the cell waits from a draw finish() stopped: the glass holds its old
+            if self._cellx[j] == x:   # glyph still, so that is what the new one differs from
+                self._cellg[j] = g
+                return
+            j += 1
         self._cellx[n] = x
-        self._cellg[n] = g | (16 if big else 0)
+        self._cellg[n] = g
         self._cello[n] = _glyph_of(was)
         self._ncells = n + 1
 

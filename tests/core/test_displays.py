@@ -915,3 +915,44 @@ def test_ssd1306_framebuf_and_python_loops_put_the_same_on_the_glass():
             d.render(view(t, running=run, white=True))
         assert a.ram == fast.oled.buffer == b.ram == slow.oled.buffer, t
         assert a.ram == full_redraw(view(t, running=run, white=True)).ram, t
+
+
+def test_ssd1306_finish_stops_for_a_lever_and_sends_the_rest_later():
+    # A running second that changes three digits (1:00 -> 0:59) is ~9 ms of I2C: a lever
+    # closing meanwhile (stop() true) ends finish() between two digits, and the press's
+    # bars go out first. The rest waits (`unsent`) and goes with the next finish(); a
+    # digit drawn again before that (the press's increment) is sent once, as the change
+    # from what the glass holds. The panel then matches a fresh draw of the last view.
+    bus = CountingI2C()
+    d = S.SSD1306Display(bus)
+    d.render(view(b"    1:00", running=True))
+    asked = []
+
+    def stop():
+        asked.append(len(bus.windows))
+        return len(asked) > 1          # after the first digit
+    d.stop = stop
+    bus.reset()
+    d.render(view(b"    0:59", running=True))
+    assert len(bus.windows) == 1 and d.unsent        # one digit of three went out
+    assert bus.ram != d.oled.buffer
+    d.stop = None
+    d.running_bar(False, view(b"    0:59"))           # the press: the bar first
+    assert bus.windows[-1] == (0, 127, 0, 0)
+    v = view(b"    1:01")                             # its increment: the same cells again
+    bus.reset()
+    d.render(v)
+    assert not d.unsent
+    assert bus.ram == d.oled.buffer == full_redraw(v).ram
+    xs = [w[0] for w in bus.windows]
+    assert len(xs) == len(set(xs)) == 2, bus.windows  # each waiting cell once
+
+    # the app's other path: nothing new drawn, finish() alone sends what waits
+    d.render(view(b"    1:01", running=True))
+    d.stop = lambda: True
+    d.render(view(b"    0:58", running=True))
+    assert d.unsent and bus.ram != d.oled.buffer
+    d.stop = None
+    d.finish()
+    assert not d.unsent
+    assert bus.ram == d.oled.buffer == full_redraw(view(b"    0:58", running=True)).ram

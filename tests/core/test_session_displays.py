@@ -140,3 +140,60 @@ def test_the_app_sends_both_running_bars_with_its_leds_then_the_side_that_presse
     assert rest[0] == ("time", 0) and digits and digits[0] < rest.index(("time", 1)), rest
     for lever, d in ((0, board.left), (1, board.right)):
         assert buses[lever].ram == full_redraw(app.views[lever]).ram == d.oled.buffer
+
+
+def test_a_press_during_a_running_seconds_digits_sends_the_bars_before_the_rest():
+    """White's clock runs from 3:00; its display goes to 2:59, three digits (~9 ms of I2C
+    on a Pico). White presses while the first of them is on the bus (the press's edge
+    comes in from the interrupt). The other two wait: the press's LEDs and both bars go
+    out next, then White's time with its increment (3:01), each waiting digit once, then
+    Black's. Each panel ends as a full redraw of its view would leave it."""
+    from simutil import fresh_dir, until
+    from test_displays import FakeI2C, full_redraw
+
+    from boards.sim import SimBoard
+    from clockapp.app import App
+    from clockapp.board import BTN_START, LEFT
+    from drivers import ssd1306 as S
+    order = []
+    armed = []
+
+    class Bus(FakeI2C):
+        def writeto(self, addr, buf):
+            FakeI2C.writeto(self, addr, buf)
+            if buf[0] == 0x40:
+                order.append((addr, self.windows[-1]))
+                w = self.windows[-1]
+                if armed and addr == 0x3C and w[2] == 2:   # a digit of White's display
+                    del armed[:]
+                    board.press_lever(LEFT, board.t, hold_us=40000)
+                    board.advance_to(board.t)   # its interrupt, now
+
+    board = SimBoard(fresh_dir())
+    buses = (Bus(0x3C), Bus(0x3D))
+    board.left = S.SSD1306Display(buses[0], 0x3C)
+    board.right = S.SSD1306Display(buses[1], 0x3D)
+    app = App(board)
+    real_leds = board.set_running
+    board.set_running = lambda lever: order.append(("leds", lever)) or real_leds(lever)
+    until(app, board, 1500)
+    board.press_buttons(BTN_START, 2000000)
+    until(app, board, 2100)
+    assert app.lever_of_side(0) == LEFT and app.clock.state == 1   # White runs
+    assert bytes(app.views[LEFT].time) == b"    3:00"
+    del order[:]
+    armed.append(1)
+    until(app, board, 3300)
+    assert not armed, "White's display drew no digit"
+    bar = (0, 127, 0, 0)
+    first = order[0]
+    assert first[0] == 0x3C and first[1][2] == 2, order   # one digit of 3:00 -> 2:59
+    i = order.index(("leds", 1))   # White pressed: Black's lever lit
+    assert i == 1 and order[2:4] == [(0x3C, bar), (0x3D, bar)], order[:6]
+    assert app.clock.main[0] > 180000                      # 2:59.x + 2 s
+    assert bytes(app.views[LEFT].time) == b"    3:01"
+    digits = [e[1][0] for e in order[4:] if e[0] == 0x3C and e[1][2] == 2]
+    assert len(digits) == len(set(digits)) <= 2, order      # each waiting cell once
+    for lever, d in ((0, board.left), (1, board.right)):
+        assert not d.unsent
+        assert buses[lever].ram == full_redraw(app.views[lever]).ram == d.oled.buffer
