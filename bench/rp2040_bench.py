@@ -23,7 +23,11 @@ Printed (one line per build):
       reading the free heap is the heap game's measurement, 8.8 ms no clock spends), on
       the ROMFS image (`make deploy-romfs`), and ..._<build>_frozen on firmware-frozen.uf2
       (`make deploy-frozen`; none when the image is older than firmware/); with --image
-      files: ..._<build>_files
+      files: ..._<build>_files. On the SSD1306s the switch is both running bars; the
+      TM1637s have no running mark, so it is the pressing side's new digits
+  METRIC rp2040_lever_to_time_worst_us_<build>[_frozen|_files] us   the same presses, to
+      the pressing side's time with its increment on the glass as well (the SSD1306s draw
+      it after the bars; on the TM1637s it is the figure above)
   METRIC rp2040_status_round_trip_us us                  median, the request's newline into the
       USB CDC to the reply's newline out, the `status` polls of a game like the heap game
       (60 presses) on pico-tm1637 as deployed for play: ROMFS, no /boot.py
@@ -482,8 +486,18 @@ def main(argv=None):
                     v.sort()
                     log("  %-8s n=%4d median %6d us  p99 %6d us  worst %6d us"
                         % (tag, len(v), v[len(v) // 2], v[int(len(v) * 0.99)], v[-1]))
+                # the pressing side's time with its increment, too (SSD1306: after the bars)
+                settled = {}
+                for r in res:
+                    if r.get("settled") is not None:
+                        settled.setdefault(r["kind"], []).append(r["settled"])
+                for tag, v in sorted(settled.items()):
+                    v.sort()
+                    log("  %-8s time on the glass: median %6d us  p99 %6d us  worst %6d us"
+                        % (tag, v[len(v) // 2], v[int(len(v) * 0.99)], v[-1]))
                 # over the presses taken and shown; lost and never-shown ones are logged above
                 worst = max((r["shown"] for r in shown), default=-1)
+                worst_time = max((max(v) for v in settled.values()), default=-1)
                 if args.quiet:
                     log("quiet presses, lever to display worst %d us (reference, no METRIC)"
                         % worst)
@@ -494,6 +508,8 @@ def main(argv=None):
                 else:
                     print("METRIC rp2040_lever_to_display_worst_us_%s%s %d us"
                           % (b, suffix, worst), flush=True)
+                    print("METRIC rp2040_lever_to_time_worst_us_%s%s %d us"
+                          % (b, suffix, worst_time), flush=True)
                 results[board + "/latency" + suffix] = by
     (WORK / "results.json").write_text(json.dumps(results))
 

@@ -33,6 +33,7 @@ const PROGRAM_NS_PER_PAGE = 0.7e6;
 
 const cfg = JSON.parse(process.argv[2] || '{}');
 const board = JSON.parse(fs.readFileSync(cfg.board, 'utf8'));
+const ssd1306 = board.displays[0].type === 'ssd1306';   // the latency's two instants differ
 
 let pico = null;
 let m = null; // the models of the current power-up
@@ -185,23 +186,27 @@ function cutNow(where) {
 }
 
 // ---- lever-to-display latency ------------------------------------------------------------
-// After a press (the first closing edge at `us`), the switch is shown when: on SSD1306s,
-// both running bars (rows 0-6) show the new side and the pressing side's display has
-// received its last change (its time is still until its next turn: the increment drawn);
-// on TM1637s (no running mark on 4 digits), the pressing side's module has its new digits.
-// The figure is from the edge to the end of that last bus transaction.
+// After a press (the first closing edge at `us`), two instants, each the end of a bus
+// transaction:
+// - shown: the switch is on both displays. SSD1306s: both running bars (rows 0-6) show the
+//   new side. TM1637s have no running mark on their 4 digits: the pressing side's module
+//   has its new digits (the time with its increment), as for `settled`.
+// - settled: that, and the pressing side's display has received its last change (its time
+//   is still until its next turn: the increment drawn).
 // A press whose display was not written before the next press (a pass longer than the gap)
 // is finished by the first write of its display after that: `late`, shown at that write.
 function latencyCheck(i) {
   const k = latency.late.findIndex((x) => x.display === i);
   if (k >= 0) {
     const x = latency.late.splice(k, 1)[0];
-    latency.results.push({ us: x.us, tag: x.tag, shown: pico.micros - x.us, late: true });
+    const end = pico.micros - x.us;
+    latency.results.push({ us: x.us, tag: x.tag, late: true, settled: end,
+                           shown: x.barsAt ? x.barsAt - x.us : end });
   }
   const L = latency.pending;
   if (!L) return;
   if (i === L.display) L.lastPressed = pico.micros;
-  if (board.displays[0].type === 'ssd1306') {
+  if (ssd1306) {
     const bar = (d) => m.displays[d].pixel(0, 0) && m.displays[d].pixel(127, 6);
     const other = 1 - L.display;
     if (!L.barsAt && bar(other) && !bar(L.display)) L.barsAt = pico.micros;
@@ -213,9 +218,11 @@ function latencyFinish() {
   latency.pending = null;
   if (!L) return;
   let end = L.lastPressed ?? null;
-  if (end !== null && board.displays[0].type === 'ssd1306') end = L.barsAt ? Math.max(end, L.barsAt) : null;
+  if (end !== null && ssd1306) end = L.barsAt ? Math.max(end, L.barsAt) : null;
   if (end === null && !L.final) { latency.late.push(L); return; }
-  latency.results.push({ us: L.us, tag: L.tag, shown: end === null ? null : end - L.us });
+  const settled = end === null ? null : end - L.us;
+  const shown = ssd1306 ? (L.barsAt ? L.barsAt - L.us : null) : settled;
+  latency.results.push({ us: L.us, tag: L.tag, shown, settled });
 }
 
 // ---- the host's requests and the clock's replies (bench) ---------------------------------
