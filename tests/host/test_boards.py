@@ -441,6 +441,26 @@ def test_freeze_manifest_records_the_sums_deploy_compares(tmp_path, monkeypatch)
     assert deploy.stale_packages(env["SUMS"], env["SUMS"]) == []
 
 
+def test_the_clocks_pico_board_freezes_this_manifest_on_rpi_pico():
+    """firmware/ports/rp2/CHESSCLOCK_PICO, what `make -C ports/rp2 BOARD_DIR=...` builds:
+    its cmake names firmware/manifest.py (as MicroPython resolves MICROPY_BOARD_DIR), keeps
+    RPI_PICO's chip and settings, and its header gives the collector's mark stack room
+    (docs/FIRMWARE.md, "The collector's mark stack")."""
+    import re
+    bd = ROOT / "firmware" / "ports" / "rp2" / "CHESSCLOCK_PICO"
+    cmake = (bd / "mpconfigboard.cmake").read_text()
+    m = re.search(r"set\(MICROPY_FROZEN_MANIFEST \$\{MICROPY_BOARD_DIR\}/(\S+)\)", cmake)
+    assert m and (bd / m.group(1)).resolve() == ROOT / "firmware" / "manifest.py"
+    assert 'set(PICO_BOARD "pico")' in cmake and 'set(PICO_PLATFORM "rp2040")' in cmake
+    header = (bd / "mpconfigboard.h").read_text()
+    defines = dict(re.findall(r"^#define (\w+)\s+(.+?)\s*$", header, re.M))
+    assert defines["MICROPY_HW_FLASH_STORAGE_BYTES"] == "(1408 * 1024)"  # RPI_PICO's littlefs
+    assert int(defines["MICROPY_ALLOC_GC_STACK_SIZE"].strip("()")) >= 512
+    # the pins file the port's make-pins reads: RPI_PICO's GP0..GP29 and the LED
+    pins = (bd / "pins.csv").read_text().split()
+    assert [p for p in pins if p.startswith("GP")][:1] == ["GP0,GPIO0"] and "LED,GPIO25" in pins
+
+
 # ---- firmware/boards/mcu.py on a fake `machine` -------------------------------------
 
 
