@@ -201,6 +201,8 @@ def heap_game(board, image, uf2, rnd, n_presses=120, marked=True):
         return None, after["bytes"] - before["bytes"], 0, rtts
     if mark["min"] is None:
         raise SystemExit("rp2040_bench: no heap mark (is /boot.py rp2040_heapmark.py?)")
+    # which sample it was (one every 100 ms from boot): the game's start, its moves, the pull
+    log("%s: the least free heap at sample %s of %d" % (board, mark.get("at"), mark["passes"]))
     return mark["min"], after["bytes"] - before["bytes"], mark["passes"], rtts
 
 

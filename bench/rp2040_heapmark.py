@@ -17,7 +17,7 @@ import machine
 
 PERIOD_MS = 100
 
-_mark = bytearray(b"HEAPMIN?" + bytes(8))
+_mark = bytearray(b"HEAPMIN?" + bytes(12))   # least, samples, the sample it was
 _mark[7] = 33  # "!": set here, so that the literal above (also in RAM) never matches the tag
 _pin = machine.Pin(25, machine.Pin.OUT, value=0)
 _least = 1 << 29
@@ -41,9 +41,10 @@ def _sample(_t):
     gc.collect()
     _pin.value(0)
     f = gc.mem_free()
+    _n += 1
     if f < _least:
         _least = f
-    _n += 1
+        struct.pack_into("<i", _mark, 16, _n)
     struct.pack_into("<ii", _mark, 8, _least, _n)
 
 

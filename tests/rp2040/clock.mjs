@@ -339,7 +339,7 @@ const ops = {
     const buf = Buffer.from(ram.buffer, ram.byteOffset, ram.length);
     const i = buf.indexOf(tag);
     if (i < 0) return { min: null };
-    return { min: buf.readInt32LE(i + 8), passes: buf.readInt32LE(i + 12) };
+    return { min: buf.readInt32LE(i + 8), passes: buf.readInt32LE(i + 12), at: buf.readInt32LE(i + 16) };
   },
   async send_at({ us, data }) {
     // bytes from the host arriving at emulated instant `us` (a request aimed at a moment)
