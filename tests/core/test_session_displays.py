@@ -94,17 +94,17 @@ def test_the_app_gives_the_moment_only_to_displays_that_ask_for_it():
     assert renders > 0
 
 
-def test_the_app_sends_both_running_bars_with_its_leds_then_the_side_that_pressed():
-    """On a press the SSD1306 build's app sends the running bar of both displays with the
-    LEDs, before it works out either view (the time formatted, the view compared), then
-    the side that pressed whole (its view, its digits), then the other. Each panel ends up
-    as a full redraw of its view would leave it."""
+def _oled_game(on_data=None):
+    """The simulated board with two SSD1306s on recording buses, the app, and a 3+2 game
+    started (START at 2 s: White runs). `order` gets every data write as (address,
+    window) and every LED switch as ("leds", lever); on_data(addr, window) is called after
+    each data write."""
     from simutil import fresh_dir, until
-    from test_displays import FakeI2C, full_redraw
+    from test_displays import FakeI2C
 
     from boards.sim import SimBoard
     from clockapp.app import App
-    from clockapp.board import BTN_START, LEFT
+    from clockapp.board import BTN_START
     from drivers import ssd1306 as S
     order = []
 
@@ -113,19 +113,40 @@ def test_the_app_sends_both_running_bars_with_its_leds_then_the_side_that_presse
             FakeI2C.writeto(self, addr, buf)
             if buf[0] == 0x40:
                 order.append((addr, self.windows[-1]))
+                if on_data is not None:
+                    on_data(addr, self.windows[-1])
 
     board = SimBoard(fresh_dir())
     buses = (Bus(0x3C), Bus(0x3D))
     board.left = S.SSD1306Display(buses[0], 0x3C)
     board.right = S.SSD1306Display(buses[1], 0x3D)
     app = App(board)
-    real_time = app._time
-    app._time = lambda v, c, lever, side: order.append(("time", lever)) or real_time(
-        v, c, lever, side)
     real_leds = board.set_running
     board.set_running = lambda lever: order.append(("leds", lever)) or real_leds(lever)
     until(app, board, 1500)
     board.press_buttons(BTN_START, 2000000)
+    return board, buses, app, order
+
+
+def _panels_as_fresh_draws(board, buses, app):
+    from test_displays import full_redraw
+    for lever, d in ((0, board.left), (1, board.right)):
+        assert not d.unsent
+        assert buses[lever].ram == full_redraw(app.views[lever]).ram == d.oled.buffer
+
+
+def test_the_app_sends_both_running_bars_with_its_leds_then_the_side_that_pressed():
+    """On a press the SSD1306 build's app sends the running bar of both displays with the
+    LEDs, before it works out either view (the time formatted, the view compared), then
+    the side that pressed whole (its view, its digits), then the other. Each panel ends up
+    as a full redraw of its view would leave it."""
+    from simutil import until
+
+    from clockapp.board import LEFT
+    board, buses, app, order = _oled_game()
+    real_time = app._time
+    app._time = lambda v, c, lever, side: order.append(("time", lever)) or real_time(
+        v, c, lever, side)
     until(app, board, 3000)
     assert app.lever_of_side(0) == LEFT and app.clock.state == 1   # White runs
     del order[:]
@@ -138,8 +159,7 @@ def test_the_app_sends_both_running_bars_with_its_leds_then_the_side_that_presse
     # then White's view and its digits (3:00 + 2 s), before Black's view is worked out
     digits = [k for k, e in enumerate(rest) if e[0] == 0x3C]
     assert rest[0] == ("time", 0) and digits and digits[0] < rest.index(("time", 1)), rest
-    for lever, d in ((0, board.left), (1, board.right)):
-        assert buses[lever].ram == full_redraw(app.views[lever]).ram == d.oled.buffer
+    _panels_as_fresh_draws(board, buses, app)
 
 
 def test_a_press_during_a_running_seconds_digits_sends_the_bars_before_the_rest():
@@ -148,36 +168,18 @@ def test_a_press_during_a_running_seconds_digits_sends_the_bars_before_the_rest(
     comes in from the interrupt). The other two wait: the press's LEDs and both bars go
     out next, then White's time with its increment (3:01), each waiting digit once, then
     Black's. Each panel ends as a full redraw of its view would leave it."""
-    from simutil import fresh_dir, until
-    from test_displays import FakeI2C, full_redraw
+    from simutil import until
 
-    from boards.sim import SimBoard
-    from clockapp.app import App
-    from clockapp.board import BTN_START, LEFT
-    from drivers import ssd1306 as S
-    order = []
+    from clockapp.board import LEFT
     armed = []
 
-    class Bus(FakeI2C):
-        def writeto(self, addr, buf):
-            FakeI2C.writeto(self, addr, buf)
-            if buf[0] == 0x40:
-                order.append((addr, self.windows[-1]))
-                w = self.windows[-1]
-                if armed and addr == 0x3C and w[2] == 2:   # a digit of White's display
-                    del armed[:]
-                    board.press_lever(LEFT, board.t, hold_us=40000)
-                    board.advance_to(board.t)   # its interrupt, now
+    def press_during_a_digit(addr, window):
+        if armed and addr == 0x3C and window[2] == 2:   # a digit of White's display
+            del armed[:]
+            board.press_lever(LEFT, board.t, hold_us=40000)
+            board.advance_to(board.t)   # its interrupt, now
 
-    board = SimBoard(fresh_dir())
-    buses = (Bus(0x3C), Bus(0x3D))
-    board.left = S.SSD1306Display(buses[0], 0x3C)
-    board.right = S.SSD1306Display(buses[1], 0x3D)
-    app = App(board)
-    real_leds = board.set_running
-    board.set_running = lambda lever: order.append(("leds", lever)) or real_leds(lever)
-    until(app, board, 1500)
-    board.press_buttons(BTN_START, 2000000)
+    board, buses, app, order = _oled_game(press_during_a_digit)
     until(app, board, 2100)
     assert app.lever_of_side(0) == LEFT and app.clock.state == 1   # White runs
     assert bytes(app.views[LEFT].time) == b"    3:00"
@@ -194,6 +196,4 @@ def test_a_press_during_a_running_seconds_digits_sends_the_bars_before_the_rest(
     assert bytes(app.views[LEFT].time) == b"    3:01"
     digits = [e[1][0] for e in order[4:] if e[0] == 0x3C and e[1][2] == 2]
     assert len(digits) == len(set(digits)) <= 2, order      # each waiting cell once
-    for lever, d in ((0, board.left), (1, board.right)):
-        assert not d.unsent
-        assert buses[lever].ram == full_redraw(app.views[lever]).ram == d.oled.buffer
+    _panels_as_fresh_draws(board, buses, app)
