@@ -484,19 +484,17 @@ def main(argv=None):
                                                                   len(lost), wrong, len(missing),
                                                                   inside["flash"], inside["gc"],
                                                                   gc_us))
-                for tag, v in sorted(by.items()):
-                    v.sort()
-                    log("  %-8s n=%4d median %6d us  p99 %6d us  worst %6d us"
-                        % (tag, len(v), v[len(v) // 2], v[int(len(v) * 0.99)], v[-1]))
                 # the pressing side's time with its increment, too (SSD1306: after the bars)
                 settled = {}
                 for r in res:
                     if r.get("settled") is not None:
                         settled.setdefault(r["kind"], []).append(r["settled"])
-                for tag, v in sorted(settled.items()):
-                    v.sort()
-                    log("  %-8s time on the glass: median %6d us  p99 %6d us  worst %6d us"
-                        % (tag, v[len(v) // 2], v[int(len(v) * 0.99)], v[-1]))
+                for what, kinds in (("switch", by), ("time on the glass", settled)):
+                    for tag, v in sorted(kinds.items()):
+                        v.sort()
+                        log("  %-8s %s: n=%4d median %6d us  p99 %6d us  worst %6d us"
+                            % (tag, what, len(v), v[len(v) // 2], v[int(len(v) * 0.99)],
+                               v[-1]))
                 # over the presses taken and shown; lost and never-shown ones are logged above
                 worst = max((r["shown"] for r in shown), default=-1)
                 worst_time = max((max(v) for v in settled.values()), default=-1)
