@@ -2,7 +2,8 @@
 #
 # One loop pass (step):
 #   1. read the time (ticks -> the engine's millisecond line);
-#   2. drain the lever edges the interrupt stamped; each real press is charged at its stamp;
+#   2. drain the lever edges the interrupt stamped; each real press is charged at its stamp,
+#      and one the engine will take shows its switch (LEDs, running bars) before that;
 #   3. buttons -> menus (menu.py), unless an edge was waiting (the next pass: a press first);
 #   4. tick the engine (flags fall at their exact instants, whenever we look), and drain
 #      an edge that came in meanwhile;
@@ -557,7 +558,9 @@ class App:
                 if self.session.phase:  # the self-test wants both levers
                     self.session.lever(lever)
                 else:
-                    self.lever_pressed(lever, self.timebase.at(t))
+                    t_ms = self.timebase.at(t)
+                    self._switch_first(lever, t_ms)
+                    self.lever_pressed(lever, t_ms)
             elif kind == BOTH:
                 if self.session.phase:  # both levers at once: both work
                     self.session.lever(lever)
@@ -668,6 +671,37 @@ class App:
         return low
 
     # ---- what the displays show ------------------------------------------------------
+    def _show_running(self, lit):
+        """The running side's LEDs (-1: none), and the running bars (SSD1306) with them,
+        both, before either view is worked out (~0.5 ms of the M0+ each) and either
+        display drawn (the side that pressed: ~4 ms of digits): the bytes its render would
+        send for them."""
+        self.led_lever = lit
+        self.board.set_running(lit)
+        bars = self.bars
+        if bars[LEFT]:
+            self.displays[LEFT].running_bar(lit == LEFT, self.views[LEFT])
+        if bars[RIGHT]:
+            self.displays[RIGHT].running_bar(lit == RIGHT, self.views[RIGHT])
+
+    def _switch_first(self, lever, t_ms):
+        """A press the engine is about to take: its switch on the LEDs and the running
+        bars now, before the engine's accounting of it, its record and the session (~3 ms
+        of the M0+ on the emulated Pico, docs/BENCHMARKS.md). The engine decides: after the
+        press, refresh() shows what it says, should a case not foreseen here (a flag frozen
+        by the press's own stage) end otherwise."""
+        c = self.clock
+        if c.state != E.RUNNING or self.menu.active():
+            return
+        side = E.WHITE if (lever == LEFT) == self.settings.white_left else E.BLACK
+        c.tick(t_ms)   # flags up to the press's instant, as press() would first
+        if c.state != E.RUNNING or side != c.turn:
+            return   # the waiting side's lever, or the clock stopped: ignored
+        lim = c.move_limit
+        if lim and c.moves[side] + 1 >= lim and c.moves[1 - side] >= lim:
+            return   # the play-off's last move: the game ends, nothing runs
+        self._show_running(1 - lever)
+
     def refresh(self, force):
         if self.booting:
             return
@@ -684,16 +718,7 @@ class App:
         if running_now:
             lit = LEFT if (turn == E.WHITE) == white_left else RIGHT
         if lit != self.led_lever:
-            self.led_lever = lit
-            self.board.set_running(lit)
-            # The running bars (SSD1306) go out with the LEDs, both, before either view is
-            # worked out (~0.5 ms of the M0+ each) and either display drawn (the side that
-            # pressed: ~4 ms of digits): the bytes its render would send for them.
-            bars = self.bars
-            if bars[LEFT]:
-                self.displays[LEFT].running_bar(lit == LEFT, self.views[LEFT])
-            if bars[RIGHT]:
-                self.displays[RIGHT].running_bar(lit == RIGHT, self.views[RIGHT])
+            self._show_running(lit)
         # Low battery on displays with no room for a mark (the TM1637's 4 digits): 1 s in 3
         # while no clock runs, so that the time stays readable and a running game is never
         # hidden (the log has the instant of the warning).

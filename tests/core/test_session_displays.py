@@ -162,6 +162,84 @@ def test_the_app_sends_both_running_bars_with_its_leds_then_the_side_that_presse
     _panels_as_fresh_draws(board, buses, app)
 
 
+def _engine_presses_into(app, order, stamps=None):
+    """order gets ("press", side) as the engine is asked to take a press (stamps: the
+    instant it is asked to take it at)."""
+    real = app.clock.press
+
+    def press(side, now):
+        order.append(("press", side))
+        if stamps is not None:
+            stamps.append(now)
+        return real(side, now)
+    app.clock.press = press
+
+
+def test_a_press_the_engine_will_take_shows_its_switch_before_the_engine_takes_it():
+    """The LEDs and both running bars go out before the engine's accounting of the press,
+    its record and the rest (~3 ms of a Pico's M0+): the switch comes first. The engine
+    then takes the press at its stamp, as ever; the panels end as fresh draws."""
+    from simutil import until
+
+    from clockapp.board import LEFT
+    board, buses, app, order = _oled_game()
+    stamps = []
+    _engine_presses_into(app, order, stamps)
+    until(app, board, 3000)
+    assert app.lever_of_side(0) == LEFT and app.clock.state == 1   # White runs
+    before = app.clock.main[0] + app.clock.last   # White's time and the instant it is of
+    del order[:]
+    board.press_lever(LEFT, 3500000, hold_us=40000)
+    until(app, board, 3600)
+    bar = (0, 127, 0, 0)
+    i = order.index(("leds", 1))   # White pressed: Black's lever lit (after 3:00 -> 2:59)
+    assert order[i:i + 4] == [("leds", 1), (0x3C, bar), (0x3D, bar), ("press", 0)], order
+    assert stamps == [3500] and app.clock.turn == 1 and app.clock.moves[0] == 1
+    assert app.clock.main[0] == before - 3500 + 2000   # charged to its stamp, +2 s
+    _panels_as_fresh_draws(board, buses, app)
+
+
+def test_a_press_the_engine_will_not_take_switches_nothing_first():
+    """No switch before the engine where it would not switch: the waiting side's lever,
+    a paused clock, and the press that ends a play-off (its move limit: the game ends,
+    nothing runs, the LEDs go out)."""
+    from simutil import until
+
+    from clockapp.board import LEFT, RIGHT
+    from clockcore import engine as E
+    board, buses, app, order = _oled_game()
+    _engine_presses_into(app, order)
+    bar = (0, 127, 0, 0)
+
+    def switch():   # the LEDs, the bars and the engine's presses (not the seconds' digits)
+        return [e for e in order if e[0] in ("leds", "press") or e[1] == bar]
+
+    until(app, board, 3000)
+    del order[:]
+    board.press_lever(RIGHT, 3500000, hold_us=40000)    # Black's lever while White runs
+    until(app, board, 3700)
+    assert switch() == [("press", 1)] and app.clock.turn == 0, order
+    app.clock.pause(app.now)
+    until(app, board, 3800)
+    del order[:]
+    board.press_lever(LEFT, 3900000, hold_us=40000)     # White's, the clock paused
+    until(app, board, 4000)
+    assert switch() == [("press", 0)] and app.clock.state == E.PAUSED, order
+    app.clock.resume(app.now)
+    app.clock.move_limit = 1     # a play-off of one move each
+    until(app, board, 4200)
+    board.press_lever(LEFT, 4300000, hold_us=40000)     # White's only move: Black runs
+    until(app, board, 4400)
+    assert app.clock.turn == 1 and app.led_lever == RIGHT
+    del order[:]
+    board.press_lever(RIGHT, 4500000, hold_us=40000)    # Black's: the play-off is over
+    until(app, board, 4600)
+    assert app.clock.state == E.ENDED and app.led_lever == -1
+    # the engine first; then the LEDs out and Black's bar off (White's was never lit)
+    assert switch() == [("press", 1), ("leds", -1), (0x3D, bar)], order
+    _panels_as_fresh_draws(board, buses, app)
+
+
 def test_a_press_during_a_running_seconds_digits_sends_the_bars_before_the_rest():
     """White's clock runs from 3:00; its display goes to 2:59, three digits (~9 ms of I2C
     on a Pico). White presses while the first of them is on the bus (the press's edge
