@@ -136,6 +136,41 @@ def test_a_press_inside_a_flash_write_is_shown_before_the_next_write():
     assert app.store.load_state() is not None and not app.dirty
 
 
+def test_an_edge_while_the_state_is_made_puts_its_save_after_the_press():
+    """The state is made (~2 ms of a Pico's M0+) and Black's lever closes meanwhile: the
+    save waits (the journal's Python and its page program would come before Black's
+    switch). The next pass takes Black's press and shows it; the state is saved after
+    it, with both moves."""
+    board, app = boot()
+    start(board, app, 1000)
+    until(app, board, 2000)
+    saves, shown = [], []
+    real_save = app.store.save_state
+    app.store.save_state = lambda payload: saves.append(
+        (board.t, app.clock.moves[E.BLACK], board.right.view.running)) or real_save(payload)
+    real_meta = app.game_meta
+    armed = []
+
+    def game_meta():   # called while the state is made
+        if armed:
+            del armed[:]
+            board.press_lever(RIGHT, board.t + 10, hold_us=40000)
+            board.advance_to(board.t + 20)   # its interrupt, in the middle of the save
+            shown.append(board.t)
+        return real_meta()
+    app.game_meta = game_meta
+    board.press_lever(LEFT, 2500000, hold_us=5000)     # White's press: a save follows
+    until(app, board, 2501)
+    assert app.clock.turn == E.BLACK and app.dirty
+    armed.append(1)
+    until(app, board, 2600)
+    assert not armed and shown, "no state save came"
+    assert app.clock.moves == [1, 1] and board.left.view.running
+    assert saves and saves[0][1] == 1, saves    # the first save after the edge: both moves
+    assert saves[0][0] > shown[0]
+    assert not app.dirty and app.store.load_state() is not None
+
+
 def test_a_release_and_the_next_press_latched_in_one_flash_write_make_a_press():
     # RP2040: Black taps (30 ms) at 4 s; its release and White's press 40 ms later both
     # fall inside the 45 ms write after Black's press. When the interrupts come back the
