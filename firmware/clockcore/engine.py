@@ -483,6 +483,10 @@ class Clock:
             go = self.main[o]
         self.main[o] -= go
         self.moves[s] = self.undo_moves
+        if self.stage[s] != self.undo_stage:
+            # The press passed a stage: byo-yomi it began (the new stage had no time) goes
+            # too. Byo-yomi follows only the last stage, so there were no periods before.
+            self.periods[s] = 0
         self.stage[s] = self.undo_stage
         self.stage_moves[s] = self.undo_stage_moves
         self.period_moves[s] = self.undo_period_moves

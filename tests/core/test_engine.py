@@ -469,6 +469,27 @@ def test_undo_press_after_byo_yomi_period_restart():
     assert c.main[W] == 7000
 
 
+def test_undo_of_a_press_out_of_time_that_began_byo_yomi_takes_the_periods_back():
+    # White's flag falls in stage 1 (1 move in 1 s); its move then passes it into the
+    # rest of the game with no time of its own, so byo-yomi begins at the press. The undo
+    # puts it back in stage 1, out of time: not in byo-yomi, and its next move begins it
+    # afresh with all its periods (a hypothesis run found the periods kept: the next
+    # move then took one).
+    c, rec = make(one([Stage(1000, moves=1), Stage(0)], byo_periods=2, byo_ms=3000),
+                  freeze=False)
+    c.start(0)
+    c.tick(1000)            # White's flag (the clocks run on: no freeze)
+    c.press(W, 1500)
+    assert c.periods[W] == 2 and c.main[W] == 3000 and c.stage[W] == 1
+    assert c.undo_press(1500)
+    assert c.periods[W] == 0 and c.main[W] == 0 and c.stage[W] == 0
+    c.press(B, 2000)        # Black's 1 s stage passed: 1000 - 500 + 0
+    c.press(W, 2500)        # the move again: byo-yomi begins with both periods
+    assert c.periods[W] == 2 and c.main[W] == 3000 and c.stage[W] == 1
+    assert [e[0] for e in rec.of("overtime")] == ["overtime", "overtime"]
+    assert rec.of("period") == []
+
+
 def test_add_stage_finish_with_fifteen_minutes_each():
     c, rec = make(sudden_death(60000), freeze=True)
     c.start(0)

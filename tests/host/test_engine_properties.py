@@ -18,7 +18,7 @@ interval arithmetic: it looks at the clock after every call and inside every eve
   untouched) on exactly the press that gives both sides N moves, and at no other.
 """
 
-from hypothesis import HealthCheck, assume, event, given, settings
+from hypothesis import HealthCheck, assume, event, example, given, settings
 from hypothesis import strategies as st
 
 from clockcore import engine as E
@@ -185,8 +185,16 @@ def check(control, options, seen):
         elif cur.ev in (E.EV_FLAG, E.EV_OVERTIME, E.EV_PERIOD) or (
                 cur.ev == E.EV_STAGE and time_mode):
             s = cur.side
-            # exactly at the instant the side's time (delay included) reached zero
-            assert exp_main[s] == 0 and exp_delay == 0, (cur.ev, exp_main, exp_delay)
+            if s == prev.turn:
+                # exactly at the instant the side's time (delay included) reached zero
+                assert exp_main[s] == 0 and exp_delay == 0, (cur.ev, exp_main, exp_delay)
+            else:
+                # a side out of time whose press passed it into a stage with no time: out of
+                # that one too (its flag, or its byo-yomi begins), at the press's instant;
+                # the delay running is the opponent's
+                assert cur.ev in (E.EV_FLAG, E.EV_OVERTIME) and exp_main[s] == 0 and out[s]
+                assert prev.ev == E.EV_STAGE and prev.side == s and dt == 0 and prev.arg == 0
+                event("case: a press out of time into a stage with no time")
             st_s = stage_of(s)
             if cur.ev == E.EV_FLAG:
                 assert cur.main[s] == 0
@@ -293,8 +301,19 @@ OPTIONS = st.fixed_dictionaries({
     "freeze": st.booleans(), "move_limit": st.sampled_from([0, 0, 0, 1, 2, 5])})
 
 
+# Found by a fresh clone's run: White's 1 ms stage passes at its move into a stage of no
+# time; Black flags, and its press passes it into a stage of no time either, while White's
+# simple delay runs: Black's flag of that stage comes at the press, not on its own clock.
+_OUT_INTO_NOTHING = (
+    Control(SideControl([Stage(1, 1), Stage(0, 0, 0, 1, DELAY_SIMPLE)]),
+            SideControl([Stage(1, 1), Stage(0, 0)])),
+    {"inc_at_turn_start": False, "stage_on_flag": False, "freeze": False, "move_limit": 0},
+    [(0, "press"), (1, "press")])
+
+
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(controls(), OPTIONS, actions)
+@example(*_OUT_INTO_NOTHING)
 def test_time_charged_equals_time_elapsed_and_flags_are_exact(control, options, script):
     try:
         control.validate()
