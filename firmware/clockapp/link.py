@@ -25,7 +25,11 @@ from clockcore.version import VERSION as FIRMWARE_VERSION
 KEY_FILE = "arbiter.key"
 _KEY_BYTES = const(32)
 _LOG_CHUNK_DEFAULT = const(1024)
-_LOG_CHUNK_MAX = const(4096)   # payload bytes in one log reply
+# Payload bytes in one log reply, whatever the host asks. A 4 KB payload is ~6 KB blocks
+# several times over (its base64, the escaped field, the frame): after a power cut the
+# stock Pico image of pico-ssd1306 found no such block and refused pulls (MemoryError,
+# the emulated 200-cut run); 1 KB replies pulled the same images.
+_LOG_CHUNK_MAX = const(1024)
 _LOG_SCAN_MAX = const(256)     # records skipped per pass when seeking a sequence number
 _READ_BUDGET = const(4)        # serial reads per pass
 _FIELDS_A_STEP = const(4)      # reply fields encoded between two looks at the levers

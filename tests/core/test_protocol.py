@@ -179,6 +179,34 @@ def test_log_read_in_chunks_and_clear_after_read():
     assert list(app.store.read_log()) == []
 
 
+def test_a_log_reply_carries_at_most_1_kb_whatever_the_host_asks():
+    # A 4 KB reply needed ~6 KB heap blocks that a power-cut boot of the stock Pico image
+    # did not have (link._LOG_CHUNK_MAX); the host asks 4096 and reads on while more=1.
+    board, app = boot()
+    app.store.clear_log()
+    for seq in range(200):
+        app.store.append_log(struct.pack("<I", seq) + b"record %d of the game" % seq)
+    import binascii
+    got = []
+    start = 0
+    sizes = []
+    while True:
+        rid, ok, f = req(app, 1, "log", [start, 4096])
+        assert ok
+        blob = binascii.a2b_base64(f["data"]) if f["data"] else b""
+        sizes.append(len(blob))
+        i = 0
+        while i < len(blob):
+            n = struct.unpack_from("<H", blob, i)[0]
+            got.append(blob[i + 2:i + 2 + n])
+            i += 2 + n
+        start = int(f["next"])
+        if f["more"] == "0":
+            break
+    assert got == [struct.pack("<I", s) + b"record %d of the game" % s for s in range(200)]
+    assert max(sizes) <= 1024 and len(sizes) >= 6, sizes   # ~5.7 KB of records
+
+
 def test_an_acknowledged_pull_marks_the_log_pulled_and_wall_clock_is_logged():
     # docs/EVENT-LOG.md: only pulled games may be pruned when the flash fills up.
     board, app = boot()
