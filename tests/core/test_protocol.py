@@ -153,18 +153,18 @@ def test_refusals_are_logged_each_and_a_flood_counted():
     assert app.link.refused == 22
 
 
-def test_log_read_in_chunks_and_clear_after_read():
-    board, app = boot()
-    app.store.clear_log()
-    for seq in range(100):
-        app.store.append_log(struct.pack("<I", seq) + b"record %d" % seq)
+def pull_records(app, maxbytes):
+    """Every log record, read with `log FROM MAXBYTES` from 0 while more=1; returns the
+    record payloads and each reply's decoded size."""
+    import binascii
     got = []
+    sizes = []
     start = 0
     while True:
-        rid, ok, f = req(app, 1, "log", [start, 128])
+        rid, ok, f = req(app, 1, "log", [start, maxbytes])
         assert ok
-        import binascii
         blob = binascii.a2b_base64(f["data"]) if f["data"] else b""
+        sizes.append(len(blob))
         i = 0
         while i < len(blob):
             n = struct.unpack_from("<H", blob, i)[0]
@@ -172,7 +172,15 @@ def test_log_read_in_chunks_and_clear_after_read():
             i += 2 + n
         start = int(f["next"])
         if f["more"] == "0":
-            break
+            return got, sizes
+
+
+def test_log_read_in_chunks_and_clear_after_read():
+    board, app = boot()
+    app.store.clear_log()
+    for seq in range(100):
+        app.store.append_log(struct.pack("<I", seq) + b"record %d" % seq)
+    got, _ = pull_records(app, 128)
     assert got == [struct.pack("<I", s) + b"record %d" % s for s in range(100)]
     assert req(app, 2, "logclear", [98])[2]["code"] == P.E_NOT_READ
     assert req(app, 3, "logclear", [99])[1]
@@ -186,23 +194,7 @@ def test_a_log_reply_carries_at_most_1_kb_whatever_the_host_asks():
     app.store.clear_log()
     for seq in range(200):
         app.store.append_log(struct.pack("<I", seq) + b"record %d of the game" % seq)
-    import binascii
-    got = []
-    start = 0
-    sizes = []
-    while True:
-        rid, ok, f = req(app, 1, "log", [start, 4096])
-        assert ok
-        blob = binascii.a2b_base64(f["data"]) if f["data"] else b""
-        sizes.append(len(blob))
-        i = 0
-        while i < len(blob):
-            n = struct.unpack_from("<H", blob, i)[0]
-            got.append(blob[i + 2:i + 2 + n])
-            i += 2 + n
-        start = int(f["next"])
-        if f["more"] == "0":
-            break
+    got, sizes = pull_records(app, 4096)
     assert got == [struct.pack("<I", s) + b"record %d of the game" % s for s in range(200)]
     assert max(sizes) <= 1024 and len(sizes) >= 6, sizes   # ~5.7 KB of records
 
