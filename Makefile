@@ -21,7 +21,7 @@ STUB_PKG_esp32 := micropython-esp32-stubs==1.29.0.post1
 BOARD ?= pico-tm1637
 PORT ?=
 
-.PHONY: venv test test-wheel lint pytest mp-test mpy mpy-test typecheck typecheck-host firmware deploy bench clean sim hardware board-test test-board socat romfs deploy-romfs deploy-frozen
+.PHONY: venv test test-wheel lint pytest mp-test mpy mpy-test typecheck typecheck-host firmware deploy bench clean sim hardware board-test test-board socat
 
 venv: $(STAMP)
 
@@ -99,36 +99,6 @@ deploy: firmware
 	@test -n "$(PORT)" || { echo "make deploy: give the serial port, e.g. PORT=/dev/ttyACM0"; exit 2; }
 	$(BIN)/chessclock deploy --board $(BOARD) --port $(PORT)
 
-# The ROMFS route (a MicroPython image with a ROMFS partition, e.g. the official RPI_PICO
-# v1.28+ builds that have one, or tests/rp2040/firmware/firmware-romfs.uf2): the packages'
-# .mpy files as one ROMFS image at /rom, run in place from flash (less heap: their bytecode
-# is not loaded into RAM); main.py and board.json stay on the littlefs. Copies of the
-# packages on the littlefs would shadow /rom ('' is first on sys.path): they are removed.
-# A running clock ignores Ctrl-C: hold MENU while resetting it (maintenance mode) first.
-ROMFS_PACKAGES := clockcore clockapp drivers boards
-romfs: firmware
-	rm -rf build/$(BOARD)-romfs && mkdir -p build/$(BOARD)-romfs/src
-	cd build/$(BOARD) && cp -r $(ROMFS_PACKAGES) $(CURDIR)/build/$(BOARD)-romfs/src/
-	$(BIN)/mpremote romfs --no-mpy -o build/$(BOARD)-romfs/app.romfs build build/$(BOARD)-romfs/src
-
-deploy-romfs: romfs
-	@test -n "$(PORT)" || { echo "make deploy-romfs: give the serial port, e.g. PORT=/dev/ttyACM0"; exit 2; }
-	$(BIN)/mpremote connect $(PORT) romfs deploy build/$(BOARD)-romfs/app.romfs
-	set -e; stale=$$($(BIN)/mpremote connect $(PORT) exec "import os; print(' '.join(d for d in '$(ROMFS_PACKAGES)'.split() if d in os.listdir('/')))" | tr -d '\r'); \
-	for d in $$stale; do echo "removing /$$d (it would shadow /rom/$$d)"; $(BIN)/mpremote connect $(PORT) fs rm -r :$$d; done
-	$(BIN)/mpremote connect $(PORT) fs cp build/$(BOARD)/main.py build/$(BOARD)/board.json : + \
-		exec "import clockapp.app as m; assert m.__file__.startswith('/rom/'), m.__file__; print('verified: the clock runs from', m.__file__)"
-
-# The frozen route (docs/FIRMWARE.md, "The frozen route"): a MicroPython image with the
-# packages frozen in by firmware/manifest.py (for the Pico: tests/rp2040/firmware/
-# firmware-frozen.uf2, or one built from this checkout), their bytecode and constants in
-# flash: the least heap, and the shortest collections. Only main.py and board.json go onto
-# the littlefs, and any package whose frozen copy differs from this checkout (the image's
-# clockfrozen module says what it froze) as .mpy files that run instead; deploy says which.
-deploy-frozen: firmware
-	@test -n "$(PORT)" || { echo "make deploy-frozen: give the serial port, e.g. PORT=/dev/ttyACM0"; exit 2; }
-	$(BIN)/chessclock deploy --frozen --board $(BOARD) --port $(PORT)
-
 # Try the clock: the real firmware app on the simulator board, drawn in this terminal.
 sim: $(STAMP)
 	$(BIN)/chessclock sim
@@ -173,12 +143,15 @@ hall-shots: $(STAMP) hall-deps
 hall: $(STAMP) hall-deps
 	$(BIN)/python -m chessclock.hall.demo
 
-# The firmware on an emulated Pico (MicroPython v1.28.0 RPI_PICO in rp2040js 1.4.1, vendored in
-# tests/rp2040/): node + npm (rp2040js from the npm registry, package-lock.json) and socat
-# (installed from Debian when missing). board-test is the quick tier `make test` runs (the
-# pico-tm1637 build: deploy over mpremote/pty, boot, a short game against simulate, status,
-# ~4 min; the 3 power cuts are test-board's, which CI runs); test-board runs every board test on both Pico builds, with
-# RP2040_CUTS power cuts per build (default 200).
+# The firmware on an emulated Pico: MicroPython's official RPI_PICO v1.28.0 release image in
+# rp2040js 1.4.1 under node, read at run time from $$CHESSCLOCK_MP_IMAGES or
+# ../shared/micropython-images (tests/rp2040/images.py checks its sha256 first; without it
+# the board tier skips in one line). Needs node + npm (rp2040js from the npm registry,
+# tests/rp2040/package-lock.json) and socat (installed from Debian when missing).
+# board-test is the quick tier `make test` runs: pico-tm1637 deployed with `chessclock
+# deploy` over mpremote and a pty, boot, a short game checked against `chessclock simulate`,
+# status. test-board runs every board test on both Pico builds, with RP2040_CUTS power cuts
+# per build (default 200).
 socat:
 	@command -v socat >/dev/null || { \
 		echo "socat is missing; installing it: apt-get install -y socat"; \
@@ -187,10 +160,10 @@ socat:
 
 board-test: $(STAMP) socat
 	cd tests/rp2040 && npm ci --no-audit --no-fund --loglevel=error
-	$(BIN)/python -m pytest -q -p no:cacheprovider tests/rp2040 -m "not board_long" -k "tm1637 or vendored"
+	$(BIN)/python -m pytest -q -rs -p no:cacheprovider tests/rp2040 -m "not board_long" -k "tm1637 or images"
 
-# BOARD_K narrows it (a pytest -k expression): CI runs the pico-tm1637 and ROMFS tests but
-# the many power cuts (.ci/run); 200 cuts a build: one 200-move game with a cut image after
+# BOARD_K narrows it (a pytest -k expression): CI runs the pico-tm1637 tests but the many
+# power cuts and the whole games (.ci/run); 200 cuts a build: one 200-move game with a cut image after
 # each move (~15 min), then a boot and a status per image (~12 s a cut beside one other
 # emulator run on 2 cores; 1-3 min before a boot stopped the board before it): ~1 hour a build.
 # Its files (flash images, cut images) go to a folder of its own, build/test-board.PID, removed
@@ -199,5 +172,5 @@ board-test: $(STAMP) socat
 BOARD_K ?=
 test-board: $(STAMP) socat
 	cd tests/rp2040 && npm ci --no-audit --no-fund --loglevel=error
-	t=build/test-board.$$$$; $(BIN)/python -m pytest -q -p no:cacheprovider --durations=0 \
+	t=build/test-board.$$$$; $(BIN)/python -m pytest -q -rs -p no:cacheprovider --durations=0 \
 		--basetemp=$$t tests/rp2040 $(if $(BOARD_K),-k "$(BOARD_K)") && rm -rf $$t

@@ -31,24 +31,12 @@ Deploy (`make deploy BOARD=NAME PORT=/dev/ttyACM0` runs it):
 4. hashes every manifest file ON THE DEVICE (hashlib.sha256 there) and compares with
    MANIFEST.sha256, listing each missing or different file; then copies MANIFEST.sha256.
 
-With --frozen, for a MicroPython image that has the clock's packages frozen in (built with
-firmware/manifest.py; `make deploy-frozen` runs it): the image's `clockfrozen` module (the
-sha256 of every source file frozen) is read from the board and compared with this
-checkout's sources. A package that matches runs from the image, and any copy of it on the
-filesystem is deleted (it would be imported instead); a package that differs (a file
-changed, added or removed: the image is older or newer than the checkout) is copied as
-.mpy files, which run instead of the frozen ones, and deploy says so. main.py and
-board.json are copied; only those files are in the device's MANIFEST.sha256; last it
-prints where the clock's code is imported from. An image without `clockfrozen` is refused
-(exit 2).
-
 Exit codes: 0 deployed (or, with --verify-only, the device matches); 2 bad input (unknown
 board, no build, a build that does not match its manifest); 3 the device could not be
 reached or a file operation on it failed; 4 verification failed: files on the device are
 missing or differ from MANIFEST.sha256 (they are listed); 1 anything unexpected.
 """
 
-import ast
 import hashlib
 import importlib.util
 import json
@@ -66,7 +54,7 @@ PACKAGES = ("clockcore", "clockapp", "drivers")    # whole folders
 BOARD_MODULES = ("boards/__init__.py", "boards/mcu.py", "boards/rp2flash.py")
 OWNED_DIRS = PACKAGES + ("boards",)                # deploy may delete stale files here
 # In those folders but never on a board: the event log's reader (the host's; the board only
-# writes the log). firmware/manifest.py leaves the same files out of a frozen image.
+# writes the log). firmware/manifest.py leaves the same files out.
 HOST_ONLY = ("clockcore/logread.py",)
 
 EXIT_OK = 0
@@ -109,20 +97,6 @@ def sha256_file(path):
         for chunk in iter(lambda: f.read(65536), b""):
             h.update(chunk)
     return h.hexdigest()
-
-
-def source_sums(firmware=None):
-    """{path: sha256} of the sources a board runs (firmware_modules), as firmware/manifest.py
-    writes them into the image's `clockfrozen` module."""
-    firmware = Path(firmware) if firmware is not None else sources.firmware_dir()
-    return {rel: sha256_file(firmware / rel) for rel in firmware_modules(firmware)}
-
-
-def stale_packages(image, checkout):
-    """The packages (top folders) whose files in the image differ from the checkout's: a
-    file changed, or there on one side only."""
-    return sorted({rel.split("/")[0] for rel in set(image) | set(checkout)
-                   if image.get(rel) != checkout.get(rel)})
 
 
 def write_manifest(out):
@@ -314,73 +288,7 @@ def sync(transport, build_dir, manifest, log):
     return copied
 
 
-# read, then forgotten: its table is a few KB of heap, and a deploy without a soft reset
-# (--no-reset) must read it again next time
-_IMAGE_SUMS = ("import sys\ntry:\n import clockfrozen\n print(repr(clockfrozen.SUMS))\n"
-               "except ImportError:\n print(None)\nexcept Exception as e:\n print('!', repr(e))\n"
-               "sys.modules.pop('clockfrozen', None)\n")
-# where each package is imported from on the board (after a deploy: nothing runs yet): a
-# frozen module's __file__ ("clockapp/__init__.py") is not a file on the filesystem
-_WHERE = ("import os\nfor p in %r:\n try:\n  f = __import__(p).__file__\n"
-          " except ImportError:\n  print(p, '-', 'missing')\n  continue\n"
-          " try:\n  os.stat(f)\n  print(p, f, 'filesystem')\n"
-          " except OSError:\n  print(p, f, 'image')\n")
-
-
-# what deploy --frozen says of a package whose frozen copy differs ("PKG: " before it); the
-# bench and the board tests look for it in its output
-STALE = "the image's frozen copy differs from this checkout"
-
-
-def image_sums(transport):
-    """The image's clockfrozen.SUMS ({path: sha256}), or None: no clock frozen in."""
-    text = transport.exec(_IMAGE_SUMS).decode().strip()
-    if text.startswith("!"):
-        raise DeployError(EXIT_DEVICE, "the board's clockfrozen module does not load: %s"
-                          % text[1:].strip())
-    try:
-        sums = ast.literal_eval(text)
-    except (ValueError, SyntaxError):
-        raise DeployError(EXIT_DEVICE, "the board's clockfrozen module reads %r, not a "
-                          "table of sums" % text[:80]) from None
-    if sums is not None and not isinstance(sums, dict):
-        raise DeployError(EXIT_DEVICE, "the board's clockfrozen.SUMS is not a table")
-    return sums
-
-
-def _frozen_part(manifest, stale):
-    """What a frozen image needs of a build: the files at the top (main.py, board.json) and
-    the packages in `stale`."""
-    return {rel: h for rel, h in manifest.items() if "/" not in rel or rel.split("/")[0] in stale}
-
-
-def _frozen_manifest(transport, manifest, log):
-    """The part of the build a frozen image needs (main.py, board.json and the packages
-    whose frozen copy differs from the checkout), after deleting from the filesystem the
-    packages that run from the image."""
-    sums = image_sums(transport)
-    if sums is None:
-        raise DeployError(EXIT_INPUT, "the board's MicroPython has no clock frozen in (no "
-                          "clockfrozen module): flash an image built with firmware/manifest.py "
-                          "(docs/FIRMWARE.md, \"The frozen route\"), or deploy without --frozen")
-    stale = stale_packages(sums, source_sums())
-    for pkg in stale:
-        log("%s: %s: copied as .mpy files, which run instead (rebuild the image to run it "
-            "from flash)" % (pkg, STALE))
-    for pkg in OWNED_DIRS:
-        if pkg in stale or not transport.fs_isdir(pkg):
-            continue
-        files = _device_files(transport, pkg)
-        for rel in files:
-            log("delete %s (%s runs from the image)" % (rel, pkg))
-            transport.fs_rmfile(rel)
-        dirs = {d for rel in files for d in _parents(rel)} | {pkg}
-        for d in sorted(dirs, key=len, reverse=True):   # a folder left would shadow the
-            transport.fs_rmdir(d)                        # package too (an empty package)
-    return _frozen_part(manifest, stale)
-
-
-def deploy(transport, build_dir, verify_only=False, log=print, frozen=False):
+def deploy(transport, build_dir, verify_only=False, log=print):
     """Bring the device in line with build_dir and check it; DeployError on failure."""
     build_dir = Path(build_dir)
     manifest = read_manifest(build_dir / MANIFEST)
@@ -390,19 +298,11 @@ def deploy(transport, build_dir, verify_only=False, log=print, frozen=False):
         raise DeployError(EXIT_INPUT, "%s does not match its %s (%s); rebuild it with "
                           "`make firmware`" % (build_dir, MANIFEST, ", ".join(stale)))
     try:
-        if frozen:
-            if verify_only:
-                sums = image_sums(transport)
-                if sums is None:
-                    raise DeployError(EXIT_MISMATCH, "the board's image has no clock frozen in")
-                manifest = _frozen_part(manifest, stale_packages(sums, source_sums()))
-            else:
-                manifest = _frozen_manifest(transport, manifest, log)
         if not verify_only:
             n = sync(transport, build_dir, manifest, log)
             log("%d of %d files copied" % (n, len(manifest)))
         bad = verify(transport, manifest)
-        if not bad and not verify_only:   # what this deploy put there (frozen: a part)
+        if not bad and not verify_only:   # what this deploy put there
             text = "".join("%s  %s\n" % (h, rel) for rel, h in sorted(manifest.items()))
             transport.fs_writefile(MANIFEST, text.encode())
     except OSError as e:
@@ -412,11 +312,6 @@ def deploy(transport, build_dir, verify_only=False, log=print, frozen=False):
         raise DeployError(EXIT_MISMATCH, "%d of %d files on the device do not match %s:\n%s"
                           % (len(bad), len(manifest), MANIFEST, lines))
     log("verified: %d files on the device match %s" % (len(manifest), MANIFEST))
-    if frozen:
-        where = transport.exec(_WHERE % (OWNED_DIRS,)).decode().split()
-        for pkg, path, place in zip(where[::3], where[1::3], where[2::3], strict=True):
-            log("%s: %s" % (pkg, "not found" if place == "missing" else
-                            "runs from the %s (%s)" % (place, path)))
 
 
 def connect(port, reset=True):
@@ -446,10 +341,6 @@ def add_arguments(p):
                    help="do not soft-reset the board before copying (mpremote `resume`)")
     p.add_argument("--verify-only", action="store_true",
                    help="copy nothing; compare the device with the build's manifest")
-    p.add_argument("--frozen", action="store_true",
-                   help="the board's image has the packages frozen in (firmware/manifest.py): "
-                   "copy main.py and board.json, and only the packages whose frozen copy "
-                   "differs from this checkout")
 
 
 def run(args, stdout, stderr):
@@ -477,8 +368,7 @@ def run(args, stdout, stderr):
     try:
         read_manifest(build_dir / MANIFEST)
         transport = connect(args.port, reset=not args.no_reset)
-        deploy(transport, build_dir, verify_only=args.verify_only, log=log,
-               frozen=args.frozen)
+        deploy(transport, build_dir, verify_only=args.verify_only, log=log)
     except DeployError as e:
         stderr.write("chessclock deploy: %s\n" % e)
         return e.code

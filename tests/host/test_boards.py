@@ -391,8 +391,7 @@ def test_package_json_lists_every_firmware_module():
 
 def _run_manifest(tmp_path, monkeypatch):
     """firmware/manifest.py as MicroPython's makemanifest runs it (its folder current; the
-    functions stubbed to record their calls) on a copy of firmware/ in tmp_path, so the
-    clockfrozen.py it writes lands in tmp_path/build/frozen. The calls."""
+    functions stubbed to record their calls) on a copy of firmware/ in tmp_path. The calls."""
     import shutil
     fw = tmp_path / "firmware"
     shutil.copytree(ROOT / "firmware", fw, ignore=shutil.ignore_patterns("__pycache__"))
@@ -407,58 +406,19 @@ def _run_manifest(tmp_path, monkeypatch):
     return calls, fw
 
 
-def test_freeze_manifest_names_existing_packages(tmp_path, monkeypatch):
+def test_package_manifest_names_existing_packages(tmp_path, monkeypatch):
     calls, _ = _run_manifest(tmp_path, monkeypatch)
     packages = {a[0]: k.get("files") for kind, a, k in calls if kind == "package"}
     assert set(packages) == {"clockcore", "clockapp", "drivers", "boards"}
-    # the real board and its package's __init__ (frozen, the package needs it); no sim
+    # the real board and its package's __init__; no sim
     assert packages["boards"] == ["__init__.py", "mcu.py", "rp2flash.py"]
     assert all((ROOT / "firmware/boards" / f).is_file() for f in packages["boards"])
     for name in packages:
         assert (ROOT / "firmware" / name).is_dir()
     # clockcore is listed file by file (to leave the host-only reader out): the same files
-    # as a `make firmware` build, so the frozen image and the deployed one agree
+    # as a `make firmware` build
     built = [m.split("/", 1)[1] for m in deploy.firmware_modules() if m.startswith("clockcore/")]
     assert sorted(packages["clockcore"]) == sorted(built)
-
-
-def test_freeze_manifest_records_the_sums_deploy_compares(tmp_path, monkeypatch):
-    """The clockfrozen module the manifest freezes holds, for every file it freezes, the
-    sha256 that `chessclock deploy --frozen` computes for the same file of the checkout:
-    the same files (deploy.firmware_modules) and the same sums."""
-    calls, fw = _run_manifest(tmp_path, monkeypatch)
-    frozen = [(a, k) for kind, a, k in calls if kind == "module"]
-    assert frozen == [(("clockfrozen.py",), {"base_path": "../build/frozen"})]
-    env = {}
-    exec((tmp_path / "build" / "frozen" / "clockfrozen.py").read_text(), env)
-    assert env["SUMS"] == deploy.source_sums(fw) == deploy.source_sums()
-    # one edited file makes its package (and only it) stale
-    (fw / "drivers" / "tm1637.py").write_text("# edited\n")
-    assert deploy.stale_packages(env["SUMS"], deploy.source_sums(fw)) == ["drivers"]
-    (fw / "clockapp" / "extra.py").write_text("X = 1\n")       # a file the image lacks
-    assert deploy.stale_packages(env["SUMS"], deploy.source_sums(fw)) == ["clockapp",
-                                                                           "drivers"]
-    assert deploy.stale_packages(env["SUMS"], env["SUMS"]) == []
-
-
-def test_the_clocks_pico_board_freezes_this_manifest_on_rpi_pico():
-    """firmware/ports/rp2/CHESSCLOCK_PICO, what `make -C ports/rp2 BOARD_DIR=...` builds:
-    its cmake names firmware/manifest.py (as MicroPython resolves MICROPY_BOARD_DIR), keeps
-    RPI_PICO's chip and settings, and its header gives the collector's mark stack room
-    (docs/FIRMWARE.md, "The collector's mark stack")."""
-    import re
-    bd = ROOT / "firmware" / "ports" / "rp2" / "CHESSCLOCK_PICO"
-    cmake = (bd / "mpconfigboard.cmake").read_text()
-    m = re.search(r"set\(MICROPY_FROZEN_MANIFEST \$\{MICROPY_BOARD_DIR\}/(\S+)\)", cmake)
-    assert m and (bd / m.group(1)).resolve() == ROOT / "firmware" / "manifest.py"
-    assert 'set(PICO_BOARD "pico")' in cmake and 'set(PICO_PLATFORM "rp2040")' in cmake
-    header = (bd / "mpconfigboard.h").read_text()
-    defines = dict(re.findall(r"^#define (\w+)\s+(.+?)\s*$", header, re.M))
-    assert defines["MICROPY_HW_FLASH_STORAGE_BYTES"] == "(1408 * 1024)"  # RPI_PICO's littlefs
-    assert int(defines["MICROPY_ALLOC_GC_STACK_SIZE"].strip("()")) >= 512
-    # the pins file the port's make-pins reads: RPI_PICO's GP0..GP29 and the LED
-    pins = (bd / "pins.csv").read_text().split()
-    assert [p for p in pins if p.startswith("GP")][:1] == ["GP0,GPIO0"] and "LED,GPIO25" in pins
 
 
 # ---- firmware/boards/mcu.py on a fake `machine` -------------------------------------

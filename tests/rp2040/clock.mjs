@@ -2,8 +2,10 @@
 // clock.mjs - one emulated chess clock: the MicroPython image on an emulated Pico (pico.mjs),
 // wired to the models of board.mjs as the build's board.json says, driven over stdin/stdout.
 //
-//   node clock.mjs '{"uf2": ".../firmware.uf2", "board": "build/pico-tm1637/board.json",
-//                    "cdc": "/tmp/x/cdc.sock", "flash": "flash.bin", "romfs": "app.romfs"}'
+//   node clock.mjs '{"uf2": ".../RPI_PICO-20260406-v1.28.0.uf2", "bootrom": ".../rp2040-bootrom-b2.bin",
+//                    "board": "build/pico-tm1637/board.json", "cdc": "/tmp/x/cdc.sock"}'
+//
+// The image and the bootrom are the official files that tests/rp2040/images.py found and checked.
 //
 // The USB CDC (the board's serial port: REPL, then the clock's host link) is served on the
 // unix socket `cdc`; `socat PTY,link=TTY,raw,echo=0 UNIX-CONNECT:cdc` turns it into a
@@ -44,6 +46,7 @@ let flashOps = 0;
 let flashLog = []; // [us, 'erase'|'program', addr, count]
 let cutDone = null;
 let tapPlans = []; // [{atOp, frac, file}] armed: save a cut image inside a flash operation
+const flashAims = []; // [{kind, from, delay, plan, done}] presses aimed at flash operations (bench)
 const taps = []; // [{file, us, where, flashOps}] the images saved by `tap`
 const frames = []; // [us, display index, snapshot]
 const busLog = []; // [us, addr, nbytes] every I2C transaction (ssd1306 builds)
@@ -59,10 +62,7 @@ function powerUp(flashFile) {
   // in this process (a game's emulator with taps runs on; 200 cut images booted after it
   // ran 200 emulators at once, each cut slower than the one before).
   if (pico) pico.stop();
-  const opts = { uf2: flashFile ? undefined : cfg.uf2, flashImage: flashFile };
-  if (!flashFile && cfg.romfs) opts.romfsImage = cfg.romfs;
-  pico = new Pico(opts);
-  if (cfg.romfs && flashFile) { /* the ROMFS partition is in the flash image already */ }
+  pico = new Pico({ uf2: flashFile ? undefined : cfg.uf2, flashImage: flashFile, bootrom: cfg.bootrom });
   m = { switches: {}, displays: [], gauge: null };
   const p = pico;
   const L = board.levers;
@@ -117,7 +117,13 @@ function powerUp(flashFile) {
     const count = (code === 0xe0 ? r[1] : r[2]) >>> 0;
     if (code === 0xe0 || code === 0xe1) {
       flashOps++;
-      flashLog.push([p.micros, code === 0xe0 ? 'erase' : 'program', addr, count]);
+      const kind = code === 0xe0 ? 'erase' : 'program';
+      flashLog.push([p.micros, kind, addr, count]);
+      for (const aim of flashAims.filter((a) => !a.done && a.kind === kind && p.micros >= a.from)) {
+        aim.done = true;
+        flashAims.splice(flashAims.indexOf(aim), 1);
+        aim.plan(p.micros + aim.delay);
+      }
       if (cutPlan && flashOps >= cutPlan.atOp) return cutInside(code, addr, count, r);
       for (const plan of tapPlans.filter((t) => flashOps >= t.atOp)) tapInside(plan, code, addr, count, r);
     }
@@ -244,6 +250,7 @@ const ops = {
     busLog.length = 0;
     flashLog = [];
     tapPlans = [];
+    flashAims.length = 0;
     powerUp(flash);
     await pico.start();
     return { us: pico.micros };
@@ -256,19 +263,32 @@ const ops = {
   async go() { if (!pico.sim.executing) pico.sim.execute(); return { us: pico.micros }; },
   async run_for({ us }) { await runUntil(pico.micros + us); return { us: pico.micros }; },
   async now() { return { us: pico.micros }; },
-  async press({ sw, at: t, hold, bounce, releaseBounce, measure, tag }) {
+  async press({ sw, at: t, hold, bounce, releaseBounce, measure, tag, onFlash }) {
     const s = m.switches[sw];
     if (!s) throw new Error('no switch ' + sw);
     const when = t ?? pico.micros + 1000;
     // planned in the past, it would be applied now: a late press the test did not ask for
     if (when < pico.micros) throw new Error(`press at ${when} us: the emulator is at ${pico.micros} already`);
-    s.press(when, { hold, bounce, releaseBounce });
-    if (measure) {
-      at(pico, when, () => {
-        latencyFinish();
-        latency.pending = { us: when, display: sw === 'left' ? 0 : 1, tag };
+    const plan = (us) => {
+      s.press(us, { hold, bounce, releaseBounce });
+      if (measure) {
+        at(pico, us, () => {
+          latencyFinish();
+          latency.pending = { us, display: sw === 'left' ? 0 : 1, tag };
+        });
+      }
+    };
+    if (onFlash) {
+      // aimed at the firmware's own flash writes: pressed delayUs after the start of the
+      // first flash operation of that kind from `when` on (at untilUs if none comes)
+      const aim = { kind: onFlash.kind, from: when, delay: onFlash.delayUs ?? 0, plan, done: false };
+      flashAims.push(aim);
+      at(pico, onFlash.untilUs ?? when + 2_000_000, () => {
+        if (!aim.done) { aim.done = true; flashAims.splice(flashAims.indexOf(aim), 1); plan(pico.micros + 100); }
       });
+      return { at: null };
     }
+    plan(when);
     return { at: when };
   },
   async set_switch({ sw, closed }) { m.switches[sw].set(closed); return {}; },

@@ -1,6 +1,6 @@
 """The emulated clock from Python: node clock.mjs as a subprocess, its USB serial on a pty.
 
-    with EmuClock("pico-tm1637") as clk:     # firmware.uf2, build/pico-tm1637/board.json
+    with EmuClock("pico-tm1637") as clk:     # the official image, build/pico-tm1637/board.json
         clk.boot()                            # power on (fresh flash: MicroPython formats it)
         tty = clk.serial()                    # socat pty <-> the emulated USB CDC
         ...
@@ -20,12 +20,10 @@ import tempfile
 import time
 from pathlib import Path
 
+import images
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-UF2 = HERE / "firmware" / "firmware.uf2"
-UF2_ROMFS = HERE / "firmware" / "firmware-romfs.uf2"
-# the same v1.28.0 source with the clock's packages frozen in (firmware/manifest.py)
-UF2_FROZEN = HERE / "firmware" / "firmware-frozen.uf2"
 BIN = Path(os.environ.get("VIRTUAL_ENV", ROOT / ".venv")) / "bin"
 BOARDS = ("pico-tm1637", "pico-ssd1306")
 
@@ -59,8 +57,9 @@ def build(board, out=None):
 
 
 class EmuClock:
-    def __init__(self, board, uf2=UF2, romfs=None, build_dir=None, workdir=None,
-                 no_flash_timing=False, mark_pin=None, hold_menu=False):
+    def __init__(self, board, build_dir=None, workdir=None, no_flash_timing=False,
+                 mark_pin=None, hold_menu=False):
+        uf2, bootrom = images.pico()    # the official release files, sums checked
         ensure_npm()
         self.board = board
         self.build_dir = Path(build_dir or ROOT / "build" / "rp2040" / board)
@@ -70,10 +69,8 @@ class EmuClock:
         self.tmp.mkdir(parents=True, exist_ok=True)
         self.cdc = self.tmp / "cdc.sock"
         self.tty = self.tmp / "tty"
-        cfg = {"uf2": str(uf2), "board": str(self.build_dir / "board.json"),
-               "cdc": str(self.cdc)}
-        if romfs:
-            cfg["romfs"] = str(romfs)
+        cfg = {"uf2": str(uf2), "bootrom": str(bootrom),
+               "board": str(self.build_dir / "board.json"), "cdc": str(self.cdc)}
         if no_flash_timing:
             cfg["noFlashTiming"] = True
         if mark_pin is not None:
@@ -132,9 +129,13 @@ class EmuClock:
     def run_for(self, us):
         return self.op("run_for", us=us)["us"]
 
-    def press(self, sw, at=None, hold=80_000, bounce=(), measure=False, tag=None):
+    def press(self, sw, at=None, hold=80_000, bounce=(), measure=False, tag=None,
+              on_flash=None):
+        """A press at emulated instant `at`, or, with on_flash={"kind": "program"|"erase",
+        "delayUs": d, "untilUs": u}, d after the start of the first flash operation of that
+        kind from `at` on (at u if none comes): aimed at the firmware's own writes."""
         return self.op("press", sw=sw, at=at, hold=hold, bounce=list(bounce), measure=measure,
-                       tag=tag)["at"]
+                       tag=tag, onFlash=on_flash)["at"]
 
     def state(self):
         return self.op("state")

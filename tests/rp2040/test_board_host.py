@@ -1,6 +1,5 @@
 """The long board tier (make test-board): the host's tools for real against the emulated
-Pico over its USB serial (a socat pty), the ROMFS and frozen routes, and a host that never
-reads.
+Pico over its USB serial (a socat pty), and a host that never reads.
 
 Emulated time runs on its own while these commands run (rp2040js executes as fast as it
 can), so nothing here depends on wall-clock timing: lever presses are placed at emulated
@@ -11,8 +10,8 @@ import json
 
 import pytest
 from displays import shown
-from emu import ROOT, UF2_FROZEN, UF2_ROMFS, EmuClock
-from test_board import THINKS, Game, sample, wait_ready, wait_until_app
+from emu import EmuClock
+from test_board import wait_until_app
 
 pytestmark = pytest.mark.board_long
 
@@ -89,69 +88,6 @@ def test_host_side_status_set_adjust_with_key_log_pull_and_verify(deployed, tmp_
                     if e["type"] in ("start", "press", "adjust", "pause")]
         assert happened == [("start", "white"), ("press", "white"), ("press", "black"),
                             ("adjust", "black"), ("pause", "white")], happened
-
-
-def make_deploy(target, board, tty):
-    """`make TARGET BOARD=board PORT=tty` (deploy-romfs, deploy-frozen) from the checkout;
-    its output, the run having passed."""
-    import subprocess
-    r = subprocess.run(["make", "--no-print-directory", target, "BOARD=" + board,
-                        "PORT=" + tty], cwd=ROOT, capture_output=True, text=True, timeout=1200)
-    assert r.returncode == 0, r.stdout + r.stderr
-    return r.stdout + r.stderr
-
-
-def boot_and_play(clk, board, image):
-    """Power off (the flash saved to `image`) and on: the clock boots from main.py and
-    plays a short game whose displays match `chessclock simulate`."""
-    clk.cut(image)
-    clk.boot(image)
-    ready = wait_ready(clk, "3:00" if board == "pico-ssd1306" else "300")
-    kinds = [d["type"] for d in clk.state()["displays"]]
-    game = Game(ready + 300_000, THINKS[:4])
-    game.play(clk)
-    for us, _lever, _side in game.presses:
-        sample(game, clk, us + 400_000, kinds)
-    sample(game, clk, game.presses[-1][0] + 1_500_000, kinds)
-
-
-def test_romfs_route_deploys_boots_and_plays(tmp_path):
-    """`make deploy-romfs` onto firmware-romfs.uf2: the packages run from /rom, main.py and
-    board.json on the littlefs; the clock boots from main.py and plays a short game that
-    matches `chessclock simulate`."""
-    board = "pico-tm1637"
-    with EmuClock(board, uf2=UF2_ROMFS, workdir=tmp_path) as clk:
-        clk.boot()
-        out = make_deploy("deploy-romfs", board, clk.serial())
-        assert "verified: the clock runs from /rom/clockapp/app.mpy" in out
-        boot_and_play(clk, board, tmp_path / "romfs-flash.bin")
-
-
-@pytest.mark.parametrize("board", ["pico-tm1637", "pico-ssd1306"])
-def test_frozen_route_deploys_boots_and_plays(board, tmp_path):
-    """`make deploy-frozen` onto firmware-frozen.uf2 (the packages frozen in by
-    firmware/manifest.py): only main.py and board.json go onto the littlefs, with any
-    package whose frozen copy differs from this checkout (a stale image: a warning, and
-    `make bench` gives no frozen figure); each package is imported from where deploy says;
-    the clock boots from main.py and plays a short game that matches `chessclock simulate`."""
-    import warnings
-
-    from chessclock import deploy
-    with EmuClock(board, uf2=UF2_FROZEN, workdir=tmp_path) as clk:
-        clk.boot()
-        out = make_deploy("deploy-frozen", board, clk.serial())
-        stale = [ln.split(":")[0] for ln in out.splitlines() if deploy.STALE in ln]
-        if stale:
-            warnings.warn("firmware-frozen.uf2 is older than firmware/ (%s): rebuild it "
-                          "(tests/rp2040/PROVENANCE.md)" % ", ".join(stale), stacklevel=1)
-        built = deploy.read_manifest(ROOT / "build" / board / deploy.MANIFEST)
-        sent = [rel for rel in built if "/" not in rel or rel.split("/")[0] in stale]
-        assert "verified: %d files on the device match MANIFEST.sha256" % len(sent) in out, out
-        for pkg in ("clockcore", "clockapp", "drivers", "boards"):
-            where = ("the filesystem (%s/__init__.mpy)" if pkg in stale
-                     else "the image (%s/__init__.py)") % pkg
-            assert "%s: runs from %s" % (pkg, where) in out, out
-        boot_and_play(clk, board, tmp_path / "frozen-flash.bin")
 
 
 def test_a_host_that_never_reads_does_not_stop_the_displays(deployed, tmp_path):
