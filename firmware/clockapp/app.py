@@ -17,7 +17,7 @@
 
 from clockapp import gamestate, storage, timefmt
 from clockapp.board import BTN_PLUS, LEFT, RIGHT
-from clockapp.levers import BOTH, PRESS, RELEASE, RING, LeverFilter, LeverRing
+from clockapp.levers import BOTH, NONE_LIT, PRESS, RELEASE, RING, LeverFilter, LeverRing
 from clockapp.menu import Menu
 from clockapp.seal import SEALING, Seal
 from clockapp.session import ARBITER_RESUME, Session, competition
@@ -133,7 +133,9 @@ class App:
         self._link = None
         if self.serial_port is not None and board.link_at_boot():
             self._load_link()
-        # Lever edges are stamped from now on; the first loop pass takes them in order.
+        # Lever edges are stamped from now on; the first loop pass takes them in order. An
+        # armed lever's close switches the LEDs in the interrupt itself (levers.py).
+        self.ring.switch = board.set_running
         board.attach_levers(self.ring.push)
         self.now = 0
         self.views = (SideView(), SideView())      # indexed by lever: LEFT, RIGHT
@@ -547,6 +549,11 @@ class App:
             t = ticks[i]
             closed = closes[i] == 1
             ring.tail = 0 if i + 1 == RING else i + 1
+            if closed and ring.lit == 1 - lever:
+                # the interrupt lit the other side's LED at this edge: what they show now
+                # (refresh puts them right if the engine does not take the press)
+                ring.lit = NONE_LIT
+                self.led_lever = 1 - lever
             if closed and f.state[1 - lever] \
                     and not (self.board.read_levers() >> (1 - lever)) & 1:
                 # A close while the other lever is taken as held, but that lever is open:
@@ -683,8 +690,9 @@ class App:
         both, before either view is worked out (~0.5 ms of the M0+ each) and either
         display drawn (the side that pressed: ~4 ms of digits): the bytes its render would
         send for them."""
-        self.led_lever = lit
-        self.board.set_running(lit)
+        if lit != self.led_lever:   # the interrupt may have lit them already
+            self.led_lever = lit
+            self.board.set_running(lit)
         bars = self.bars
         if bars[LEFT]:
             self.displays[LEFT].running_bar(lit == LEFT, self.views[LEFT])
@@ -746,6 +754,17 @@ class App:
         seal = self.seal
         in_session = session.phase
         in_menu = menu.active()
+        # The lever whose close the interrupt may show at once: the running side's, when
+        # the engine is sure to take its press (as _switch_first decides; not the last
+        # move of a play-off, which ends the game).
+        arm = -1
+        if running_now and not in_menu and not in_session:
+            lim = c.move_limit
+            if not (lim and c.moves[turn] + 1 >= lim and c.moves[1 - turn] >= lim):
+                arm = lit
+        armed = self.ring.armed
+        armed[0] = 1 if arm == LEFT else 0
+        armed[1] = 1 if arm == RIGHT else 0
         views = self.views
         displays = self.displays
         deferrable = self.deferrable

@@ -1,10 +1,16 @@
 # Lever input: edges timestamped in the hard interrupt, filtered in the main loop.
 #
-# The interrupt handler only stores (lever, tick, closed) into a preallocated ring: no
-# allocation, no logic, so it is safe as a hard IRQ and fast. The main loop drains the
-# ring in order and filters contact bounce: a switch that closes chatters for a few
-# milliseconds, and the press counts at the FIRST closing edge of the train (when the
-# player's move ended), not when it settled.
+# The interrupt handler stores (lever, tick, closed) into a preallocated ring: no
+# allocation, so it is safe as a hard IRQ and fast. The main loop drains the ring in order
+# and filters contact bounce: a switch that closes chatters for a few milliseconds, and
+# the press counts at the FIRST closing edge of the train (when the player's move ended),
+# not when it settled.
+#
+# One piece of logic runs in the interrupt: the running LEDs. The loop arms the running
+# side's lever when a press of it is sure to be taken (armed[]); its first closing edge
+# then switches the LEDs at once, within microseconds, even while the loop is held by a
+# collection or a flash write, and disarms both. The loop reads `lit` to know what the
+# LEDs show, and its refresh puts them right should the engine decide otherwise.
 
 from clockcore import const
 
@@ -18,6 +24,7 @@ RELEASE = const(2)   # the lever opened
 BOTH = const(3)      # the lever closed while the other one was still held: not a press
 
 HOLD_CAP_US = const(60000000)  # hold lengths are measured up to a minute
+NONE_LIT = const(255)          # LeverRing.lit: the interrupt lit no LED
 LEVERS = (0, 1)                # built once (a tuple in a loop is built every pass)
 
 
@@ -31,6 +38,9 @@ class LeverRing:
         self.head = 0     # next slot the interrupt writes
         self.tail = 0     # next slot the loop reads
         self.dropped = 0  # edges lost because the ring was full (logged by the app)
+        self.armed = bytearray(2)  # per lever: a close switches the LEDs in the interrupt
+        self.lit = NONE_LIT        # the lever whose LED the interrupt lit, until the loop reads it
+        self.switch = None         # the board's set_running(lever), called in the interrupt
 
     def push(self, lever, tick, closed):
         """Called in the hard interrupt."""
@@ -45,6 +55,12 @@ class LeverRing:
         self.closed[h] = 1 if closed else 0
         self.ticks[h] = tick
         self.head = n  # published last: the loop never sees a half-written slot
+        if closed and self.armed[lever]:
+            armed = self.armed
+            armed[0] = 0
+            armed[1] = 0
+            self.lit = 1 - lever
+            self.switch(1 - lever)
 
     def pending(self):
         return self.head != self.tail

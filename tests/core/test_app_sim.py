@@ -918,3 +918,50 @@ def test_an_edge_whose_interrupt_comes_as_the_levels_are_read_is_not_a_missed_ed
     assert not [r for r in log if r[0] == EV.EV_MISSED_EDGE], log
     press = [r for r in log if r[0] == E.EV_PRESS][-1]
     assert press[2] == stamp[0]   # the interrupt's stamp
+
+
+def test_the_running_side_lever_switches_the_leds_in_its_interrupt():
+    """The running side's close lights the other side's LED in the lever interrupt itself,
+    before the loop takes the press (a loop held by a collection or a flash write no longer
+    holds the switch up); the waiting side's lever does nothing there."""
+    board, app = boot()
+    start(board, app, 1000)
+    assert board.running_led == LEFT
+    board.press_lever(RIGHT, 2000000)     # the waiting side: not armed
+    board.advance_to(2000500)             # the edge delivered, no loop pass since
+    assert board.running_led == LEFT
+    until(app, board, 2200)
+    board.press_lever(LEFT, 3000000)
+    board.advance_to(3000100)             # the interrupt has run, the loop has not
+    assert board.running_led == RIGHT and app.clock.turn == E.WHITE
+    until(app, board, 3200)
+    assert app.clock.turn == E.BLACK and board.running_led == RIGHT
+    assert app.clock.moves[E.WHITE] == 1
+
+
+def test_no_lever_switches_the_leds_in_its_interrupt_in_a_pause():
+    board, app = boot()
+    start(board, app, 1000)
+    board.press_buttons(BTN_START, 2000000)      # pause
+    until(app, board, 2200)
+    assert app.clock.state == E.PAUSED and board.running_led == -1
+    board.press_lever(LEFT, 2500000)
+    board.advance_to(2500100)
+    assert board.running_led == -1
+    until(app, board, 2700)
+    assert board.running_led == -1 and app.clock.moves[E.WHITE] == 0
+
+
+def test_a_press_the_interrupt_showed_but_the_engine_refused_is_put_right():
+    """White's flag fell a moment before the press and no loop pass has seen it yet: the
+    interrupt lights Black's LED at the edge, and the loop's first pass puts the LEDs out
+    (the flag freezes both clocks in fide-blitz), as the engine says."""
+    board, app = boot()
+    start(board, app, 1000)
+    board.advance_to((1000 + 180000 + 300) * 1000)   # past White's 3 min, no pass
+    board.press_lever(LEFT, board.t + 1000)
+    board.advance_to(board.t + 1100)
+    assert board.running_led == RIGHT                # shown at the edge
+    until(app, board, board.t // 1000 + 5)
+    assert app.clock.flag_at[E.WHITE] >= 0 and app.clock.moves[E.WHITE] == 0
+    assert board.running_led == -1

@@ -123,6 +123,7 @@ def _oled_game(on_data=None):
     app = App(board)
     real_leds = board.set_running
     board.set_running = lambda lever: order.append(("leds", lever)) or real_leds(lever)
+    app.ring.switch = board.set_running   # what the lever interrupt calls
     until(app, board, 1500)
     board.press_buttons(BTN_START, 2000000)
     return board, buses, app, order
