@@ -2,8 +2,10 @@
 
 A record is (seq, event, game, kind, JSON data, entered). Triggers refuse UPDATE and DELETE,
 so a move once recorded stays as it was (CXEB comment on Art. 6); a correction is a new
-record (`void`, `fine`, ...). Every append runs in one transaction after the whole ledger
-has been recomputed with the new record, so a record the rules refuse is never written.
+record (`void`, `fine`, ...). Every append is one write transaction (`BEGIN IMMEDIATE`):
+the records are read, the whole ledger is recomputed with the new ones and they are
+inserted while no other writer can come in between, so two writers at once cannot both
+record the same move, and a record the rules refuse is never written.
 """
 
 import json
@@ -31,7 +33,9 @@ BEGIN SELECT RAISE(ABORT, 'the ledger is append-only: records are never deleted'
 class Store:
     def __init__(self, path):
         try:
-            self.db = sqlite3.connect(path)
+            # isolation_level=None: transactions are begun here, explicitly; a second
+            # writer waits for the first (up to `timeout` seconds) instead of failing.
+            self.db = sqlite3.connect(path, timeout=30, isolation_level=None)
             self.db.executescript(SCHEMA)
         except sqlite3.Error as e:
             raise CorrError("ledger database %s: %s" % (path, e)) from None
@@ -52,20 +56,27 @@ class Store:
 
     def append(self, event, new, check):
         """Append records (dicts with game, kind, data, entered) for `event` once
-        `check(all records with the new ones)` has passed; all or nothing."""
-        recs = self.records(event)
-        nxt = (recs[-1]["seq"] if recs else 0) + 1
-        staged = []
-        for i, r in enumerate(new):
-            staged.append(dict(r, seq=nxt + i))
-        check(recs + staged)
+        `check(all records with the new ones)` has passed; all or nothing. The records are
+        read and checked inside the write transaction, so no other writer can append in
+        between."""
         try:
-            with self.db:
-                for r in new:
-                    self.db.execute(
-                        "INSERT INTO records (event, game, kind, data, entered) "
-                        "VALUES (?, ?, ?, ?, ?)",
-                        (event, r.get("game"), r["kind"], json.dumps(r["data"], sort_keys=True),
-                         r["entered"]))
+            self.db.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as e:
             raise CorrError("ledger database: %s (nothing written)" % e) from None
+        try:
+            recs = self.records(event)
+            nxt = (recs[-1]["seq"] if recs else 0) + 1
+            check(recs + [dict(r, seq=nxt + i) for i, r in enumerate(new)])
+            for r in new:
+                self.db.execute(
+                    "INSERT INTO records (event, game, kind, data, entered) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (event, r.get("game"), r["kind"], json.dumps(r["data"], sort_keys=True),
+                     r["entered"]))
+            self.db.execute("COMMIT")
+        except sqlite3.Error as e:
+            self.db.execute("ROLLBACK")
+            raise CorrError("ledger database: %s (nothing written)" % e) from None
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
