@@ -3,7 +3,10 @@
 Writes (event, game, move, ack, notice, fine, leave, remind, claim, contest, decide, result,
 correct, holiday, import) append records after the whole ledger was recomputed with them;
 reads (status, due, ledger, email, pgn, claim-file, package) print text, a table or --json.
-Every refusal is one line on stderr and exit 2; nothing is written then.
+Every refusal is one line on stderr and exit 2; nothing is written then. A ledger changed
+outside chessclock (its hash chain does not match) is reported by every command that reads
+the event, one line and exit 3; `verify` lists every problem, `repair` sets aside records
+that keep an event from being computed, with a new record.
 """
 
 import argparse
@@ -14,7 +17,10 @@ import zoneinfo
 
 from .dates import CorrError, parse_date
 from .exchange import days
-from .model import FINE_REASONS, SIDES, Event, check_new, label, parse_move
+from .model import FINE_REASONS, SIDES, Event, check_new, label, parse_move, records_to_set_aside
+from .store import LedgerDamaged
+
+DAMAGED = 3   # exit status when the ledger does not match its hash chain
 
 DEFAULT_DB = "corr.sqlite3"
 
@@ -133,6 +139,13 @@ def add_arguments(p):
     s.add_argument("--from", dest="start", required=True)
     s.add_argument("--date", required=True)
     s.add_argument("--reason", required=True)
+    s = cmd("verify", "check the event's records against their hash chain and head")
+    s.add_argument("event")
+    s = cmd("repair", "set aside, with a new record, records that keep the event from being "
+                      "read (kept in the ledger)")
+    s.add_argument("event")
+    s.add_argument("--date", required=True)
+    s.add_argument("--reason", required=True)
     s = cmd("import", "record moves from a CSV (e-mail export) or a PGN with date comments")
     s.add_argument("event")
     s.add_argument("game")
@@ -163,13 +176,16 @@ def add_arguments(p):
 
 # ---- running -------------------------------------------------------------------
 class Ctx:
-    def __init__(self, args, out):
+    def __init__(self, args, out, err):
         from .store import Store
 
         self.args, self.out = args, out
         self.json = getattr(args, "json", False)
         self.path = getattr(args, "db", None) or os.environ.get("CHESSCLOCK_CORR_DB", DEFAULT_DB)
         self.store = Store(self.path)
+        if self.store.migrated:
+            err.write("chessclock corr: %s was written without a hash chain: the chain was "
+                      "computed now for its %d records\n" % (self.path, self.store.migrated))
         self.eid = args.event
 
     def event(self):
@@ -192,7 +208,10 @@ class Ctx:
 
 def run(args, out, err):
     try:
-        return _run(args, out)
+        return _run(args, out, err)
+    except LedgerDamaged as e:
+        err.write("chessclock corr: %s\n" % e)
+        return DAMAGED
     except CorrError as e:
         err.write("chessclock corr: %s\n" % e)
         return 2
@@ -205,8 +224,8 @@ def run(args, out, err):
         return 1
 
 
-def _run(args, out):
-    ctx = Ctx(args, out)
+def _run(args, out, err):
+    ctx = Ctx(args, out, err)
     try:
         handler = globals()["_do_" + args.corr_cmd.replace("-", "_")]
         return handler(ctx, args)
@@ -380,9 +399,15 @@ def _do_import(ctx, a):
 
     ev = ctx.event()
     fmt = a.format or ("pgn" if a.file.lower().endswith(".pgn") else "csv")
-    with open(a.file, encoding="utf-8-sig") as f:
-        text = f.read()
     name = os.path.basename(a.file)
+    with open(a.file, "rb") as f:
+        raw = f.read()
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = raw[:e.start].count(b"\n") + 1
+        raise CorrError("%s line %d: byte 0x%02x is not UTF-8 text; save the file as UTF-8"
+                        % (name, line, raw[e.start])) from None
     rows = read_csv(text, ev.tz, name) if fmt == "csv" else read_pgn(text, ev.theme_plies, name)
     g = ev.game(a.game, ctx.today())
     have = {m.ply: m for m in g.moves}
@@ -400,6 +425,45 @@ def _do_import(ctx, a):
     if recs:
         ctx.write(recs, ctx.today())
     return _after(ctx, a, "%d moves imported from %s" % (len(recs), name))
+
+
+def _do_verify(ctx, a):
+    problems, info = ctx.store.verify(a.event)
+    if not info["records"]:
+        raise CorrError("no event %r in %s" % (a.event, ctx.path))
+    data = dict(info, event=a.event, problems=problems, intact=not problems)
+    if problems:
+        if ctx.json:
+            _say(ctx, "", data)
+        else:
+            ctx.out.write("".join("event %s: %s\n" % (a.event, p) for p in problems))
+        raise LedgerDamaged("event %s: %d problem%s in the ledger's chain" % (
+            a.event, len(problems), "s" if len(problems) > 1 else ""))
+    return _say(ctx, "event %s: %d records, chain intact; head %s" % (
+        a.event, info["records"], info["head"]), data)
+
+
+def _do_repair(ctx, a):
+    date = _date(a.date, "--date")
+    today = ctx.today("UTC") if getattr(ctx.args, "today", None) else None
+    recs = ctx.store.records(a.event)
+    if not recs:
+        raise CorrError("no event %r (create it with: chessclock corr event %s ...)"
+                        % (a.event, a.event))
+    if today is None:
+        ev_rec = next((r for r in recs if r["kind"] == "event" and r["data"]), None)
+        today = ctx.today(ev_rec["data"].get("tz", "UTC") if ev_rec else "UTC")
+    aside = records_to_set_aside(a.event, recs, today)
+    if not aside:
+        return _say(ctx, "event %s: nothing to repair, every record is read" % a.event,
+                    {"set_aside": []})
+    seqs = [r["seq"] for r in aside]
+    ctx.write([{"kind": "repair", "game": None,
+                "data": {"set_aside": seqs, "date": date, "reason": a.reason}}], today)
+    return _say(ctx, "event %s: set aside %s (kept in the ledger, not read)" % (
+        a.event, ", ".join("record %d (%s%s)" % (r["seq"], r["kind"], ", game %s" % r["game"]
+                                                 if r.get("game") else "") for r in aside)),
+        {"set_aside": seqs})
 
 
 # ---- reading -------------------------------------------------------------------

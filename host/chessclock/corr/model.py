@@ -143,6 +143,68 @@ def check_leaves(leaves: list[Leave]) -> None:
                 raise CorrError("%s: unknown kind %r (normal, special, outage)" % (where, lv.kind))
 
 
+_DATE, _OPT_DATE, _INT, _STR, _OPT_STR = "date", "date?", "int", "str", "str?"
+_SHAPES: dict[str, dict[str, str]] = {
+    "event": {"start": _DATE, "end": _OPT_DATE, "tz": _OPT_STR, "theme": _OPT_STR},
+    "holiday": {"dates": "dates"},
+    "game": {"white": _STR, "black": _STR},
+    "move": {"ply": _INT, "san": _OPT_STR, "sent": _DATE, "received": _OPT_DATE},
+    "ack": {"ply": _INT, "received": _DATE},
+    "notice": {"ply": _INT, "date": _DATE},
+    "fine": {"ply": _INT, "reason": _STR, "date": _DATE},
+    "void": {"from_ply": _INT, "date": _DATE},
+    "leave": {"player": _STR, "start": _DATE, "end": _DATE, "notified": _OPT_DATE},
+    "remind": {"ply": _INT, "kind": _STR, "date": _DATE},
+    "claim": {"by": _STR, "date": _DATE, "notified": _OPT_DATE},
+    "contest": {"claim": _INT, "date": _DATE},
+    "decide": {"claim": _INT, "date": _DATE},
+    "result": {"result": _STR, "date": _DATE},
+    "repair": {"set_aside": "ints", "date": _DATE},
+}
+_GAME_KINDS = set(_SHAPES) - {"event", "holiday", "leave", "repair"}
+
+
+def check_record(eid: str, r: Record) -> None:
+    """Raise CorrError unless a stored record has the shape its kind needs: a record that
+    is not JSON, lacks a field or holds a field of the wrong type is named, one line."""
+    k, d = r.get("kind"), r.get("data")
+    what = "event %s: record %s (%s)" % (eid, r.get("seq"), k)
+    tail = "; `chessclock corr repair %s` sets it aside, keeping it in the ledger" % eid
+    if r.get("bad") or not isinstance(d, dict):
+        raise CorrError("%s: %s%s" % (what, r.get("bad") or "its data is not a JSON object",
+                                      tail))
+    shape = _SHAPES.get(str(k))
+    if shape is None:
+        raise CorrError("%s: unknown kind of record%s" % (what, tail))
+    if k in _GAME_KINDS and not (isinstance(r.get("game"), str) and r["game"]):
+        raise CorrError("%s: no game%s" % (what, tail))
+    for key, t in shape.items():
+        v = d.get(key)
+        opt = t.endswith("?")
+        if v is None and opt:
+            continue
+        ok = {"int": isinstance(v, int) and not isinstance(v, bool) and 0 < v < 10 ** 5,
+              "str": isinstance(v, str), "str?": isinstance(v, str),
+              "date": isinstance(v, str), "date?": isinstance(v, str),
+              "dates": isinstance(v, list) and all(isinstance(x, str) for x in v),
+              "ints": isinstance(v, list) and all(isinstance(x, int) for x in v)}[t]
+        if k == "decide" and key == "claim":
+            ok = ok and isinstance(d.get("upheld"), bool)
+        if k == "claim" and key == "by":
+            ok = v in SIDES
+        if not ok:
+            raise CorrError("%s: field %r is %s%s" % (what, key, "missing" if v is None
+                                                        else "malformed: %r" % (v,), tail))
+        try:
+            if t.startswith("date"):
+                parse_date(v, key)
+            elif t == "dates":
+                for x in v or ():
+                    parse_date(x, key)
+        except CorrError as e:
+            raise CorrError("%s: %s%s" % (what, e, tail)) from None
+
+
 class Event:
     def __init__(self, eid, data):
         self.id = eid
@@ -158,13 +220,25 @@ class Event:
         self.games = {}       # gid -> game data
         self.game_recs = {}   # gid -> its records
         self.leaves = []
+        self.set_aside: list[int] = []   # seqs of records a repair set aside
         self.calendar = Calendar(self.holidays)   # from_records sets it again, holidays read
 
     @classmethod
     def from_records(cls, eid: str, recs: list[Record]) -> Event:
+        """The event from its records; records a `repair` record set aside are skipped
+        (they stay in the store and are listed in `set_aside`)."""
+        aside: set[int] = set()
+        for r in recs:
+            if r["kind"] == "repair" and isinstance(r.get("data"), dict):
+                aside.update(x for x in r["data"].get("set_aside", []) if isinstance(x, int))
         ev = None
         for r in recs:
+            if r["seq"] in aside:
+                continue
+            check_record(eid, r)
             k, d = r["kind"], r["data"]
+            if k == "repair":
+                continue
             if k == "event":
                 ev = cls(eid, d)
             elif ev is None:
@@ -182,6 +256,7 @@ class Event:
             raise CorrError("no event %r (create it with: chessclock corr event new %s ...)"
                             % (eid, eid))
         ev.calendar = Calendar(ev.holidays)
+        ev.set_aside = sorted(aside)
         return ev
 
     def leave_days(self, player: str) -> set[dt.date]:
@@ -599,7 +674,7 @@ class GameLedger:
             "totals": {SIDES[s]: self.totals[s] for s in (0, 1)},
             "moves": [m.as_dict() for m in self.moves], "pending": self.pending,
             "claims": self.claims, "voided": [label(r["data"]["ply"]) for r in self.voided],
-            "result": self.result,
+            "result": self.result, "set_aside": self.ev.set_aside,
             "excesses": {SIDES[s]: [m.label for m in self.excesses[s]] for s in (0, 1)}}
 
 
@@ -617,6 +692,11 @@ def _check_one(eid, before, new, today):
             if r["data"].get(key) and parse_date(r["data"][key], key) > today:
                 raise CorrError("%s %s is after today (%s): a ledger records what happened"
                                 % (key, r["data"][key], today))
+    if any(r["kind"] == "repair" for r in new):
+        ev = Event.from_records(eid, before + new)
+        for gid in ev.games:
+            ev.game(gid, today)
+        return
     if any(r["kind"] == "event" for r in new):
         if any(r["kind"] == "event" for r in before):
             raise CorrError("event %s exists already" % eid)
@@ -691,3 +771,29 @@ def _check_one(eid, before, new, today):
     check_leaves(ev.leaves)
     for gid in set(r.get("game") for r in new if r.get("game")):
         ev.game(gid, today)
+
+
+def records_to_set_aside(eid: str, recs: list[Record], today: dt.date) -> list[Record]:
+    """The records that keep event `eid` from being computed: replayed in order, a record
+    is set aside when the event (or its game) cannot be computed with it, e.g. a second
+    record of one move written by two writers at once, or a record whose data is
+    malformed. The others are kept as they are."""
+    done: set[int] = set()   # set aside by an earlier repair
+    for r in recs:
+        if r["kind"] == "repair" and isinstance(r.get("data"), dict):
+            done.update(r["data"].get("set_aside", []))
+    kept: list[Record] = []
+    aside: list[Record] = []
+    for r in recs:
+        if r["seq"] in done:
+            continue
+        try:
+            ev = Event.from_records(eid, kept + [r])
+            gids = [r["game"]] if r.get("game") in ev.games else list(ev.games)
+            for gid in gids:
+                ev.game(gid, today)
+        except CorrError:
+            aside.append(r)
+            continue
+        kept.append(r)
+    return aside
