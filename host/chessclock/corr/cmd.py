@@ -13,6 +13,7 @@ import argparse
 import datetime as dt
 import json
 import os
+import re
 import zoneinfo
 
 from .dates import CorrError, parse_date
@@ -69,11 +70,18 @@ def add_arguments(p):
     s.add_argument("game")
     s.add_argument("--white", required=True)
     s.add_argument("--black", required=True)
+    s.add_argument("--notation", default="auto", choices=("auto", "pt", "en"),
+                   help="the piece letters the players write: pt (R D T B C, Art. 2), en "
+                        "(K Q R B N, by agreement, Art. 2 § único) or auto (either)")
     s = cmd("move", "record a move sent: its date and the date its predecessor was received")
     s.add_argument("event")
     s.add_argument("game")
-    s.add_argument("move", help="12 for White's 12th move, 12... for Black's")
-    s.add_argument("san", nargs="?", default="")
+    s.add_argument("move", help="12 for White's 12th move, 12... for Black's; the move may "
+                                "follow at once, as in 12...Cf6")
+    s.add_argument("san", nargs="?", default="",
+                   help="the move as written, in Portuguese (Cf6, Art. 2) or English (Nf6)")
+    s.add_argument("--repeats", help="the opponent's last move as this message repeats it "
+                                     "(Art. 4 II): checked against the ledger")
     s.add_argument("--sent", required=True)
     s.add_argument("--received", help="when the opponent's move arrived (omit: Art. 14)")
     s.add_argument("--conditional", action="store_true", help="an accepted conditional move")
@@ -288,7 +296,7 @@ def _do_holiday(ctx, a):
 
 
 def _do_game(ctx, a):
-    data = {"white": a.white, "black": a.black}
+    data = {"white": a.white, "black": a.black, "notation": a.notation}
     ctx.write([{"kind": "game", "game": a.game, "data": data}], ctx.today())
     return _say(ctx, "game %s: %s - %s" % (a.game, a.white, a.black), data)
 
@@ -300,10 +308,27 @@ def _after(ctx, a, what):
         g.as_dict())
 
 
+_GLUED = re.compile(r"^\s*(\d+\s*(?:\.\.\.|\.\.|\u2026|\.))\s*([A-Za-z].*|0-0.*)$")
+
+
+def split_move(number: str, san: str) -> tuple[str, str]:
+    """'3...Nf6' (number and move with no space between) -> ('3...', 'Nf6')."""
+    m = _GLUED.match(number or "")
+    if m is None:
+        return number, san
+    if san:
+        raise CorrError("%r already holds the move %r; give %r alone or the number alone"
+                        % (number, m.group(2), san))
+    return m.group(1).replace("\u2026", "..."), m.group(2)
+
+
 def _do_move(ctx, a):
-    ply = parse_move(a.move)
-    data = {"ply": ply, "san": a.san, "sent": _date(a.sent, "--sent"),
+    number, san = split_move(a.move, a.san.strip())
+    ply = parse_move(number)
+    data = {"ply": ply, "san": san, "sent": _date(a.sent, "--sent"),
             "received": _date(a.received, "--received"), "conditional": a.conditional}
+    if a.repeats:
+        data["repeats"] = a.repeats
     ctx.write([{"kind": "move", "game": a.game, "data": data}], ctx.today())
     g = ctx.event().game(a.game, ctx.today())
     m = next(x for x in g.moves if x.ply == ply)
@@ -567,7 +592,8 @@ def _do_ledger(ctx, a):
         t.add_column(col)
     for m in g.moves:
         nc = ", ".join("%s %d" % (k.replace("_", " "), v) for k, v in sorted(m.cats.items()))
-        t.add_row(m.label, m.san, str(m.received) + ("*" if m.estimated else ""), str(m.sent),
+        san = m.san if m.typed in ("", m.san) else "%s (%s)" % (m.san, m.typed)
+        t.add_row(m.label, san, str(m.received) + ("*" if m.estimated else ""), str(m.sent),
                   "" if m.transit is None else str(m.transit) + ("!" if m.transit > 1 else ""),
                   str(m.counted), nc, str(m.doubled or ""),
                   " ".join("+%d" % f for f, _ in m.fines), str(m.charged), str(m.total),

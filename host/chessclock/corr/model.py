@@ -147,7 +147,7 @@ _DATE, _OPT_DATE, _INT, _STR, _OPT_STR = "date", "date?", "int", "str", "str?"
 _SHAPES: dict[str, dict[str, str]] = {
     "event": {"start": _DATE, "end": _OPT_DATE, "tz": _OPT_STR, "theme": _OPT_STR},
     "holiday": {"dates": "dates"},
-    "game": {"white": _STR, "black": _STR},
+    "game": {"white": _STR, "black": _STR, "notation": _OPT_STR},
     "move": {"ply": _INT, "san": _OPT_STR, "sent": _DATE, "received": _OPT_DATE},
     "ack": {"ply": _INT, "received": _DATE},
     "notice": {"ply": _INT, "date": _DATE},
@@ -192,6 +192,8 @@ def check_record(eid: str, r: Record) -> None:
             ok = ok and isinstance(d.get("upheld"), bool)
         if k == "claim" and key == "by":
             ok = v in SIDES
+        if k == "game" and key == "notation":
+            ok = v in ("auto", "pt", "en")
         if not ok:
             raise CorrError("%s: field %r is %s%s" % (what, key, "missing" if v is None
                                                         else "malformed: %r" % (v,), tail))
@@ -280,7 +282,8 @@ class MoveRow:
         d = rec["data"]
         self.ply, self.side, self.label = ply, side_of(ply), label(ply)
         self.seq = rec["seq"]
-        self.san = d.get("san", "")
+        self.typed = d.get("san") or ""   # as the player wrote it (Art. 2)
+        self.san = self.typed               # standard SAN once read (GameLedger)
         self.sent = parse_date(d["sent"], "sent")
         self.given_received = _d(d.get("received"))
         self.received: dt.date | None = None   # set for every row by _received()
@@ -301,6 +304,7 @@ class MoveRow:
     def as_dict(self):
         return {
             "move": self.label, "ply": self.ply, "side": SIDES[self.side], "san": self.san,
+            "typed": self.typed,
             "received": str(self.received), "received_estimated": self.estimated,
             "sent": str(self.sent), "transit": self.transit,
             "transit_reported": bool(self.transit and self.transit > TRANSIT_ACCEPTED),
@@ -348,9 +352,11 @@ class GameLedger:
         self.players = (gdata["white"], gdata["black"])
         self.first_ply = ev.theme_plies + 1
         self.leave = [ev.leave_days(p) for p in self.players]
+        self.notation = gdata.get("notation") or "auto"
         self.voided = []
         self.warnings = []
         self._sort(recs)
+        self._read_notation()
         # A claim's outcome (penalty days, days the game stood halted) can change the
         # days of later moves and so a later claim: recompute until nothing changes.
         penalties, self.halted = {}, set()
@@ -395,6 +401,46 @@ class GameLedger:
                 self.result = d
         self.move_recs = moves
 
+    # ---- the moves on the board (Art. 2, 5, 6) -----------------------------------
+    def _read_notation(self):
+        """Standard SAN of every move in force, read from the notation as written on the
+        board after the theme. `board` is the position now (None once a move has no
+        notation or cannot be read: nothing after it can be checked), `before_last` the
+        position before the last move."""
+        import chess
+
+        from .notation import read_move
+
+        self.std: dict[int, str] = {}   # record seq -> standard SAN
+        self.board: chess.Board | None = chess.Board()
+        self.before_last: chess.Board | None = None
+        self.unknown = ""
+        for tok in self.ev.theme.replace(".", ". ").split():
+            if tok.rstrip(".").isdigit() or tok in (".", "..", "..."):
+                continue
+            try:
+                self.board.push_san(tok)
+            except ValueError:
+                self.board, self.unknown = None, "the theme %s" % self.ev.theme
+                break
+        for r in self.move_recs:
+            text = r["data"].get("san") or ""
+            where = label(r["data"]["ply"])
+            if self.board is None:
+                continue
+            if not text:
+                self.board, self.unknown = None, "move %s has no notation" % where
+                continue
+            try:
+                mv = read_move(self.board, text, self.notation)
+            except CorrError as e:
+                self.warnings.append("move %s: %s" % (where, e))
+                self.board, self.unknown = None, "move %s cannot be read" % where
+                continue
+            self.std[r["seq"]] = self.board.san(mv)
+            self.before_last = self.board.copy()
+            self.board.push(mv)
+
     # ---- days per move -----------------------------------------------------------
     def avg_transit(self, upto: int) -> int:
         """Art. 14: the mean transit of earlier moves whose dates were given, rounded half
@@ -409,6 +455,7 @@ class GameLedger:
         for i, r in enumerate(self.move_recs):
             ply = r["data"]["ply"]
             m = MoveRow(ply, r)
+            m.san = self.std.get(r["seq"], m.typed)
             where = "move %s" % m.label
             if ply != self.first_ply + i:
                 raise CorrError("%s: out of order, the next move to record is %s"
@@ -675,6 +722,7 @@ class GameLedger:
             "moves": [m.as_dict() for m in self.moves], "pending": self.pending,
             "claims": self.claims, "voided": [label(r["data"]["ply"]) for r in self.voided],
             "result": self.result, "set_aside": self.ev.set_aside,
+            "notation": self.notation, "warnings": self.warnings,
             "excesses": {SIDES[s]: [m.label for m in self.excesses[s]] for s in (0, 1)}}
 
 
@@ -717,6 +765,7 @@ def _check_one(eid, before, new, today):
         if k == "move":
             if g.finished():
                 raise CorrError("game %s: %s; no move can follow" % (gid, g.state()))
+            _check_notation(g, d)
             halt = g.halting_claim()
             if halt is not None and d["ply"] == nxt and SIDES[side_of(nxt)] != halt["by"]:
                 raise CorrError("game %s: halted by %s's claim %d until the director decides "
@@ -771,6 +820,41 @@ def _check_one(eid, before, new, today):
     check_leaves(ev.leaves)
     for gid in set(r.get("game") for r in new if r.get("game")):
         ev.game(gid, today)
+
+
+def _check_notation(g: GameLedger, d: Record) -> None:
+    """A new move's notation: one valid, legal move (Art. 2, 5, 6), and the repetition of
+    the opponent's last move exact (Art. 4 II). Raises CorrError (a BadMove) otherwise."""
+    from .notation import read_move
+
+    text = d.get("san") or ""
+    nxt = g.first_ply + len(g.moves)
+    if d["ply"] != nxt:
+        return   # out of order: said by the recomputation
+    if d.get("repeats") and g.moves:
+        last = g.moves[-1]
+        if g.before_last is None:
+            raise CorrError("game %s: the message repeats %s as %r, but %s: the repetition "
+                            "cannot be checked" % (g.id, last.label, d["repeats"], g.unknown))
+        try:
+            rep = g.before_last.san(read_move(g.before_last, d["repeats"], g.notation))
+        except CorrError as e:
+            rep = "(%s)" % e
+        if rep != last.san:
+            raise CorrError("game %s: the message repeats %s %s as %r, which is not that move "
+                            "(Art. 4 II): point it out at once, a fine of 5 days (Art. 7)"
+                            % (g.id, last.label, last.san, d["repeats"]))
+    if not text:
+        return
+    if g.board is None:
+        raise CorrError("game %s: move %s %r cannot be checked: %s; record the earlier "
+                        "moves' notation (correct --from) first" % (
+                            g.id, label(nxt), text, g.unknown))
+    try:
+        read_move(g.board, text, g.notation)
+    except CorrError as e:
+        raise CorrError("game %s: move %s %s; the receiver points it out at once and the "
+                        "sender is fined 5 days (Art. 7)" % (g.id, label(nxt), e)) from None
 
 
 def records_to_set_aside(eid: str, recs: list[Record], today: dt.date) -> list[Record]:
