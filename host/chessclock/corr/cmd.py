@@ -18,7 +18,16 @@ import zoneinfo
 
 from .dates import CorrError, parse_date
 from .exchange import days
-from .model import FINE_REASONS, SIDES, Event, check_new, label, parse_move, records_to_set_aside
+from .model import (
+    FINE_REASONS,
+    SIDES,
+    WITHDRAW_REASONS,
+    Event,
+    check_new,
+    label,
+    parse_move,
+    records_to_set_aside,
+)
 from .store import LedgerDamaged
 
 DAMAGED = 3   # exit status when the ledger does not match its hash chain
@@ -147,6 +156,21 @@ def add_arguments(p):
     s.add_argument("--from", dest="start", required=True)
     s.add_argument("--date", required=True)
     s.add_argument("--reason", required=True)
+    s = cmd("ask", "the director asked a player about their games: 7 days to answer (Art. 23)")
+    s.add_argument("event")
+    s.add_argument("player")
+    s.add_argument("--date", required=True, help="the day the request was sent")
+    s.add_argument("--about", default="", help="what the director asked")
+    s = cmd("answer", "the player answered the director's request (Art. 23 § único)")
+    s.add_argument("event")
+    s.add_argument("player")
+    s.add_argument("--date", required=True)
+    s = cmd("withdraw", "a player abandoned or was eliminated: finished results stand, every "
+                        "remaining game is lost (Art. 27)")
+    s.add_argument("event")
+    s.add_argument("player")
+    s.add_argument("--date", required=True)
+    s.add_argument("--reason", required=True, choices=WITHDRAW_REASONS)
     s = cmd("verify", "check the event's records against their hash chain and head")
     s.add_argument("event")
     s = cmd("repair", "set aside, with a new record, records that keep the event from being "
@@ -333,6 +357,9 @@ def _do_move(ctx, a):
     g = ctx.event().game(a.game, ctx.today())
     m = next(x for x in g.moves if x.ply == ply)
     extra = " (EXCESS: %d > %d, Art. 16)" % (m.count_cum, m.budget) if m.excess else ""
+    if m.sent <= g.ev.start:
+        extra += (" (sent before the official start on %s: an early start is allowed and "
+                  "no day up to the start is counted, Art. 12 §1)" % g.ev.start)
     return _say(ctx, "game %s: %s %s sent %s: %s%s; totals %s %d, %s %d" % (
         a.game, m.label, m.san, m.sent, days(m.charged), extra, g.players[0], g.totals[0],
         g.players[1], g.totals[1]), m.as_dict())
@@ -452,6 +479,43 @@ def _do_import(ctx, a):
     return _after(ctx, a, "%d moves imported from %s" % (len(recs), name))
 
 
+def _do_ask(ctx, a):
+    from .model import ANSWER_DAYS
+
+    data = {"player": a.player, "date": _date(a.date, "--date"), "about": a.about}
+    ctx.write([{"kind": "request", "game": None, "data": data}], ctx.today())
+    ev = ctx.event()
+    by = ev.calendar.add_days(parse_date(data["date"]), ANSWER_DAYS)
+    return _say(ctx, "request to %s on %s: answer due by %s (7 days, Art. 23 § único), or "
+                "the director may count %s as withdrawn from the games or eliminated" % (
+                    a.player, data["date"], by, a.player), dict(data, answer_by=str(by)))
+
+
+def _do_answer(ctx, a):
+    data = {"player": a.player, "date": _date(a.date, "--date")}
+    ctx.write([{"kind": "answer", "game": None, "data": data}], ctx.today())
+    return _say(ctx, "%s answered the director on %s" % (a.player, data["date"]), data)
+
+
+def _do_withdraw(ctx, a):
+    data = {"player": a.player, "date": _date(a.date, "--date"), "reason": a.reason}
+    ctx.write([{"kind": "withdraw", "game": None, "data": data}], ctx.today())
+    ev = ctx.event()
+    today = ctx.today()
+    lines, games = [], []
+    for gid, gd in ev.games.items():
+        if a.player not in (gd["white"], gd["black"]):
+            continue
+        g = ev.game(gid, today)
+        games.append({"game": gid, "state": g.state()})
+        lines.append("  game %s %s - %s: %s" % (gid, g.players[0], g.players[1],
+                                                 "result stands: " + g.state()
+                                                 if not g.withdrawn else g.state()))
+    return _say(ctx, "%s: %s on %s; finished results stand, the remaining games are lost "
+                "(Art. 27):\n%s" % (a.player, a.reason, data["date"], "\n".join(lines)),
+                dict(data, games=games))
+
+
 def _do_verify(ctx, a):
     problems, info = ctx.store.verify(a.event)
     if not info["records"]:
@@ -523,7 +587,7 @@ def _do_status(ctx, a):
     from .reminders import event_items
 
     ev, today, gs = _ledgers(ctx)
-    items = [i for i in event_items(ev, gs) if i["due"] <= str(today)]
+    items = [i for i in event_items(ev, gs, today) if i["due"] <= str(today)]
     rows = []
     for g in gs:
         p = g.pending
@@ -567,7 +631,7 @@ def _do_due(ctx, a):
     from .reminders import event_items
 
     ev, today, gs = _ledgers(ctx)
-    items = [i for i in event_items(ev, gs) if i["due"] <= str(today)]
+    items = [i for i in event_items(ev, gs, today) if i["due"] <= str(today)]
     text = "\n".join("%s game %s, %s: %s [%s]%s" % (
         i["due"], i["game"], i["who"], i["what"], i["art"], " OVERDUE" if i["overdue"] else "")
         for i in items) or "nothing due on %s" % today

@@ -160,8 +160,14 @@ _SHAPES: dict[str, dict[str, str]] = {
     "decide": {"claim": _INT, "date": _DATE},
     "result": {"result": _STR, "date": _DATE},
     "repair": {"set_aside": "ints", "date": _DATE},
+    "request": {"player": _STR, "date": _DATE, "about": _OPT_STR},
+    "answer": {"player": _STR, "date": _DATE},
+    "withdraw": {"player": _STR, "date": _DATE, "reason": _STR},
 }
-_GAME_KINDS = set(_SHAPES) - {"event", "holiday", "leave", "repair"}
+_EVENT_KINDS = {"event", "holiday", "leave", "repair", "request", "answer", "withdraw"}
+_GAME_KINDS = set(_SHAPES) - _EVENT_KINDS
+ANSWER_DAYS = 7                        # Art. 23 § único
+WITHDRAW_REASONS = ("abandonment", "elimination", "death", "suspension")   # Art. 27
 
 
 def check_record(eid: str, r: Record) -> None:
@@ -223,6 +229,8 @@ class Event:
         self.game_recs = {}   # gid -> its records
         self.leaves = []
         self.set_aside: list[int] = []   # seqs of records a repair set aside
+        self.requests: list[dict[str, Any]] = []      # the director's requests (Art. 23)
+        self.withdrawals: dict[str, dict[str, Any]] = {}   # player -> record (Art. 27)
         self.calendar = Calendar(self.holidays)   # from_records sets it again, holidays read
 
     @classmethod
@@ -252,6 +260,17 @@ class Event:
                 ev.game_recs[r["game"]] = []
             elif k == "leave":
                 ev.leaves.append(Leave(r))
+            elif k == "request":
+                ev.requests.append({"seq": r["seq"], "player": d["player"], "date": d["date"],
+                                    "about": d.get("about") or "", "answered": None})
+            elif k == "answer":
+                # answers the player's earliest request still open
+                q = next((q for q in ev.requests
+                          if q["player"] == d["player"] and q["answered"] is None), None)
+                if q is not None:
+                    q["answered"] = d["date"]
+            elif k == "withdraw":
+                ev.withdrawals.setdefault(d["player"], dict(d, seq=r["seq"]))
             else:
                 ev.game_recs.setdefault(r["game"], []).append(r)
         if ev is None:
@@ -289,6 +308,7 @@ class MoveRow:
         self.received: dt.date | None = None   # set for every row by _received()
         self.estimated = False
         self.conditional = bool(d.get("conditional"))
+        self.early = False   # a first move sent before the official start (Art. 12 §1)
         self.transit = None
         self.cats = {}
         self.counted = 0
@@ -353,6 +373,7 @@ class GameLedger:
         self.first_ply = ev.theme_plies + 1
         self.leave = [ev.leave_days(p) for p in self.players]
         self.notation = gdata.get("notation") or "auto"
+        self.result: dict[str, Any] | None = None   # the result record in force (_sort)
         self.voided = []
         self.warnings = []
         self._sort(recs)
@@ -366,7 +387,30 @@ class GameLedger:
             if new == penalties and halted == self.halted:
                 break
             penalties, self.halted = new, halted
+        self._withdrawal()
         self._pending(penalties)
+
+    def _withdrawal(self):
+        """Art. 27: after a player's abandonment or elimination (or death, or suspension by
+        the club) the results of finished games stand and every remaining game is lost for
+        that player (for both, if both left)."""
+        self.withdrawn = None
+        out = [(w, s) for s, p in enumerate(self.players)
+               for w in [self.ev.withdrawals.get(p)] if w is not None]
+        if not out:
+            return
+        first = min(parse_date(w["date"]) for w, _ in out)
+        if self.result is not None and parse_date(self.result["date"]) <= first:
+            return   # finished before: the result stands
+        if any(c["loses"] for c in self.claims):
+            return   # lost on time before: stands
+        sides = set(s for _, s in out)
+        res = "0-0" if len(sides) == 2 else "0-1" if WHITE in sides else "1-0"
+        why = "; ".join("%s: %s on %s" % (self.players[s], w["reason"], w["date"])
+                        for w, s in out)
+        self.withdrawn = why
+        self.result = {"result": res, "date": str(first),
+                       "reason": "%s; remaining games lost (Art. 27)" % why}
 
     # ---- the records, in force ---------------------------------------------------
     def _sort(self, recs):
@@ -462,6 +506,10 @@ class GameLedger:
                                 % (where, label(self.first_ply + i)))
             if prev is None:
                 m.received = m.given_received or ev.start
+                if m.given_received is None and m.sent < ev.start:
+                    # Art. 12 §1: players who have their pairing may start before the
+                    # official start, with no days counted until it
+                    m.received, m.early = m.sent, True
             else:
                 acked = self.acks.get(ply - 1)
                 if acked and m.given_received and acked != m.given_received:
@@ -673,6 +721,8 @@ class GameLedger:
         return any(c["loses"] for c in getattr(self, "claims", []))
 
     def state(self) -> str:
+        if self.withdrawn and self.result is not None:
+            return "finished %s (%s, Art. 27)" % (self.result["result"], self.withdrawn)
         if self.result is not None:
             return "finished %s" % self.result["result"]
         for c in self.claims:
@@ -757,6 +807,9 @@ def _check_one(eid, before, new, today):
             if gid in ev.games:
                 raise CorrError("event %s has a game %s already" % (eid, gid))
             continue
+        if k in ("request", "answer", "withdraw"):
+            _check_director(ev, k, d)
+            continue
         if k in ("leave", "holiday"):
             continue
         g = ev.game(gid, today)
@@ -814,12 +867,37 @@ def _check_one(eid, before, new, today):
             if g.halting_claim() is not None:
                 raise CorrError("game %s: a claim is open already" % gid)
         elif k == "result":
+            if g.withdrawn:
+                raise CorrError("game %s: %s" % (gid, g.state()))
             if g.result is not None:
                 raise CorrError("game %s: result %s recorded already" % (gid, g.result["result"]))
     ev = Event.from_records(eid, before + new)
     check_leaves(ev.leaves)
     for gid in set(r.get("game") for r in new if r.get("game")):
         ev.game(gid, today)
+
+
+def _check_director(ev: Event, k: str, d: Record) -> None:
+    """A director's request (Art. 23), its answer, or a withdrawal (Art. 27)."""
+    player = d["player"]
+    if not any(player in (g["white"], g["black"]) for g in ev.games.values()):
+        raise CorrError("%s plays no game in event %s" % (player, ev.id))
+    if k == "answer":
+        q = next((q for q in ev.requests if q["player"] == player and q["answered"] is None),
+                 None)
+        if q is None:
+            raise CorrError("%s has no request of the director to answer (corr ask first)"
+                            % player)
+        if parse_date(d["date"]) < parse_date(q["date"]):
+            raise CorrError("%s answered on %s, before the request of %s" % (
+                player, d["date"], q["date"]))
+    elif k == "withdraw":
+        if player in ev.withdrawals:
+            raise CorrError("%s left the event already (%s on %s)" % (
+                player, ev.withdrawals[player]["reason"], ev.withdrawals[player]["date"]))
+        if d["reason"] not in WITHDRAW_REASONS:
+            raise CorrError("reason %r: one of %s (Art. 27)" % (d["reason"],
+                                                               ", ".join(WITHDRAW_REASONS)))
 
 
 def _check_notation(g: GameLedger, d: Record) -> None:
