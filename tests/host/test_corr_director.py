@@ -123,3 +123,53 @@ def test_art27_both_players_gone_lose_both(corr):
     rows = {r["game"]: r["state"] for r in
             json.loads(ok(corr, "status", "E", "--json"))["games"]}
     assert rows["m"].startswith("finished 0-0")
+
+
+def _opening(corr, game="g"):
+    """1.e4 e5 2.Cf3, and Black's 2...Cc6 proposing 3.Bb5 a6 4.Ba4 (Art. 9)."""
+    ok(corr, "move", "E", game, "1", "e4", "--sent", "2026-03-03")
+    ok(corr, "move", "E", game, "1...", "e5", "--received", "2026-03-04", "--sent", "2026-03-05")
+    ok(corr, "move", "E", game, "2", "Cf3", "--received", "2026-03-06", "--sent", "2026-03-07")
+    ok(corr, "move", "E", game, "2...", "Cc6", "--received", "2026-03-08", "--sent",
+       "2026-03-09", "--propose", "3.Bb5 a6 4.Ba4")
+
+
+def test_art9_par1_accepting_conditional_moves_repeats_the_sequence(corr):
+    """Art. 9 §1: White accepts by repeating '3.Bb5 a6'; Black's conditional 3...a6 is
+    recorded with it (0 days: it was sent already) and counts normally (§3)."""
+    _opening(corr)
+    out = ok(corr, "move", "E", "g", "3", "Bb5", "--received", "2026-03-10", "--sent",
+             "2026-03-12", "--accept", "3.Bb5 a6")
+    assert "accepted conditional moves recorded (Art. 9): 3... a6" in out
+    data = json.loads(ok(corr, "ledger", "E", "g", "--json"))
+    last = data["moves"][-1]
+    assert [m["san"] for m in data["moves"]][-2:] == ["Bb5", "a6"]
+    assert (last["received"], last["sent"], last["charged"]) == ("2026-03-12", "2026-03-12", 0)
+    # White goes on with 4.Ba4 as a move of its own, later.
+    ok(corr, "move", "E", "g", "4", "Ba4", "--sent", "2026-03-14")
+
+
+@pytest.mark.parametrize("accept,message", [
+    ("3.Bb5 a5", "not valid (Art. 9 §1"),          # not what was proposed
+    ("3.Bc4 a6", "not valid (Art. 9 §1"),
+    ("3.Bb5", "not valid (Art. 9 §1"),              # no move of the proposer repeated
+    ("3...a6 4.Ba4", "illegal reply (Art. 9 §2"),   # the condition, with no move of one's own
+])
+def test_art9_an_acceptance_that_does_not_repeat_the_sequence_is_refused(corr, accept,
+                                                                         message):
+    _opening(corr)
+    code, out, err = corr("move", "E", "g", "3", "Bb5", "--received", "2026-03-10",
+                          "--sent", "2026-03-12", "--accept", accept)
+    assert code == 2 and message in err and "Art. 7" in err and err.count("\n") == 1, err
+    assert len(json.loads(ok(corr, "ledger", "E", "g", "--json"))["moves"]) == 4
+
+
+def test_art9_a_proposal_must_be_legal_and_accepting_needs_one(corr):
+    _opening(corr, "h")
+    code, _, err = corr("move", "E", "h", "3", "Bb5", "--received", "2026-03-10", "--sent",
+                        "2026-03-12", "--propose", "3...a6 4.Bb7")
+    assert code == 2 and "conditional moves after 3 Bb5" in err and "Art. 9" in err
+    ok(corr, "move", "E", "k", "1", "d4", "--sent", "2026-03-03")
+    code, _, err = corr("move", "E", "k", "1...", "d5", "--received", "2026-03-04", "--sent",
+                        "2026-03-05", "--accept", "1...d5 2.c4")
+    assert code == 2 and "proposed none" in err

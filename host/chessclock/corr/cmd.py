@@ -94,6 +94,13 @@ def add_arguments(p):
     s.add_argument("--sent", required=True)
     s.add_argument("--received", help="when the opponent's move arrived (omit: Art. 14)")
     s.add_argument("--conditional", action="store_true", help="an accepted conditional move")
+    s.add_argument("--propose", metavar="MOVES",
+                   help="conditional moves sent with this one, the opponent's reply first, "
+                        "e.g. '5...Cc6 6.Bb5' (Art. 9)")
+    s.add_argument("--accept", metavar="MOVES",
+                   help="this reply accepts the opponent's conditional moves: it repeats the "
+                        "sequence accepted, e.g. '5...Cc6 6.Bb5' (Art. 9 §1); the proposer's "
+                        "moves in it are recorded too, on the same date")
     s = cmd("ack", "record that the last move sent was received (no reply yet)")
     s.add_argument("event")
     s.add_argument("game")
@@ -353,16 +360,49 @@ def _do_move(ctx, a):
             "received": _date(a.received, "--received"), "conditional": a.conditional}
     if a.repeats:
         data["repeats"] = a.repeats
-    ctx.write([{"kind": "move", "game": a.game, "data": data}], ctx.today())
+    if a.propose:
+        data["proposal"] = a.propose
+    recs = [{"kind": "move", "game": a.game, "data": data}]
+    if a.accept:
+        data["accept"] = a.accept
+        recs += _accepted(ctx, a, data)
+    ctx.write(recs, ctx.today())
     g = ctx.event().game(a.game, ctx.today())
     m = next(x for x in g.moves if x.ply == ply)
+    cond = [x for x in g.moves if ply < x.ply <= ply + len(recs) - 1]
     extra = " (EXCESS: %d > %d, Art. 16)" % (m.count_cum, m.budget) if m.excess else ""
     if m.sent <= g.ev.start:
         extra += (" (sent before the official start on %s: an early start is allowed and "
                   "no day up to the start is counted, Art. 12 §1)" % g.ev.start)
+    if cond:
+        extra += "; accepted conditional moves recorded (Art. 9): %s" % " ".join(
+            "%s %s" % (x.label, x.san) for x in cond)
     return _say(ctx, "game %s: %s %s sent %s: %s%s; totals %s %d, %s %d" % (
         a.game, m.label, m.san, m.sent, days(m.charged), extra, g.players[0], g.totals[0],
         g.players[1], g.totals[1]), m.as_dict())
+
+
+def _accepted(ctx, a, data):
+    """The moves after the reply in an accepted conditional sequence (Art. 9 §1, §3): the
+    proposer's (and any later) moves, recorded as conditional moves on the reply's date.
+    Whether the sequence is the one proposed is checked when the records are written."""
+    from .notation import read_sequence
+
+    g = ctx.event().game(a.game, ctx.today())
+    if g.board is None:
+        return []
+    try:
+        seq = read_sequence(g.board, a.accept, g.notation)
+    except CorrError:
+        if not data["san"]:   # the check says what is wrong, with its article
+            data["san"] = (re.sub(r"\d+\s*\.+", " ", a.accept).split() or [""])[0]
+        return []
+    if not data["san"]:
+        data["san"] = seq[0]
+    return [{"kind": "move", "game": a.game,
+             "data": {"ply": data["ply"] + i, "san": s, "sent": data["sent"],
+                      "received": data["sent"], "conditional": True}}
+            for i, s in enumerate(seq[1:], 1)]
 
 
 def _do_ack(ctx, a):

@@ -148,7 +148,8 @@ _SHAPES: dict[str, dict[str, str]] = {
     "event": {"start": _DATE, "end": _OPT_DATE, "tz": _OPT_STR, "theme": _OPT_STR},
     "holiday": {"dates": "dates"},
     "game": {"white": _STR, "black": _STR, "notation": _OPT_STR},
-    "move": {"ply": _INT, "san": _OPT_STR, "sent": _DATE, "received": _OPT_DATE},
+    "move": {"ply": _INT, "san": _OPT_STR, "sent": _DATE, "received": _OPT_DATE,
+             "proposal": _OPT_STR, "accept": _OPT_STR, "repeats": _OPT_STR},
     "ack": {"ply": _INT, "received": _DATE},
     "notice": {"ply": _INT, "date": _DATE},
     "fine": {"ply": _INT, "reason": _STR, "date": _DATE},
@@ -309,6 +310,7 @@ class MoveRow:
         self.estimated = False
         self.conditional = bool(d.get("conditional"))
         self.early = False   # a first move sent before the official start (Art. 12 §1)
+        self.proposal = d.get("proposal") or ""   # conditional moves proposed (Art. 9)
         self.transit = None
         self.cats = {}
         self.counted = 0
@@ -901,9 +903,10 @@ def _check_director(ev: Event, k: str, d: Record) -> None:
 
 
 def _check_notation(g: GameLedger, d: Record) -> None:
-    """A new move's notation: one valid, legal move (Art. 2, 5, 6), and the repetition of
-    the opponent's last move exact (Art. 4 II). Raises CorrError (a BadMove) otherwise."""
-    from .notation import read_move
+    """A new move's notation: one valid, legal move (Art. 2, 5, 6), the repetition of the
+    opponent's last move exact (Art. 4 II), conditional moves proposed or accepted as
+    Art. 9 says. Raises CorrError (a BadMove) otherwise."""
+    from .notation import read_move, read_sequence
 
     text = d.get("san") or ""
     nxt = g.first_ply + len(g.moves)
@@ -923,16 +926,70 @@ def _check_notation(g: GameLedger, d: Record) -> None:
                             "(Art. 4 II): point it out at once, a fine of 5 days (Art. 7)"
                             % (g.id, last.label, last.san, d["repeats"]))
     if not text:
+        if d.get("proposal") or d.get("accept"):
+            raise CorrError("game %s: move %s: conditional moves need the move's notation "
+                            "(Art. 9)" % (g.id, label(nxt)))
         return
     if g.board is None:
         raise CorrError("game %s: move %s %r cannot be checked: %s; record the earlier "
                         "moves' notation (correct --from) first" % (
                             g.id, label(nxt), text, g.unknown))
     try:
-        read_move(g.board, text, g.notation)
+        mv = read_move(g.board, text, g.notation)
     except CorrError as e:
         raise CorrError("game %s: move %s %s; the receiver points it out at once and the "
                         "sender is fined 5 days (Art. 7)" % (g.id, label(nxt), e)) from None
+    san = g.board.san(mv)
+    if d.get("accept"):
+        _check_acceptance(g, nxt, san, d["accept"])
+    if d.get("proposal"):
+        after = g.board.copy(stack=False)
+        after.push(mv)
+        try:
+            read_sequence(after, d["proposal"], g.notation)
+        except CorrError as e:
+            raise CorrError("game %s: conditional moves after %s %s: %s (Art. 9)"
+                            % (g.id, label(nxt), san, e)) from None
+
+
+def _check_acceptance(g: GameLedger, ply: int, san: str, text: str) -> None:
+    """Art. 9 §1: accepting conditional moves means repeating, in the reply, the move or
+    sequence accepted: a prefix of the proposal that ends with a proposed move of the
+    proposer. §2: playing the proposer's conditional move as if it had been played, with
+    no move of one's own, does not advance the game and is illegal."""
+    from .notation import read_sequence
+
+    assert g.board is not None
+    last = g.moves[-1] if g.moves else None
+    if last is None or not last.proposal:
+        raise CorrError("game %s: move %s accepts conditional moves, but %s proposed none "
+                        "(Art. 9)" % (g.id, label(ply), "the last move" if last else
+                                      "no move was made and"))
+    try:
+        prop = read_sequence(g.board, last.proposal, g.notation)
+    except CorrError as e:
+        raise CorrError("game %s: the conditional moves proposed with %s do not read: %s"
+                        % (g.id, last.label, e)) from None
+    where = "game %s: move %s accepts %r" % (g.id, label(ply), text)
+    try:
+        acc = read_sequence(g.board, text, g.notation)
+    except CorrError:
+        after = g.board.copy(stack=False)
+        after.push_san(prop[0])
+        try:
+            skipped = read_sequence(after, text, g.notation)
+        except CorrError:
+            skipped = []
+        if skipped and skipped == prop[1:1 + len(skipped)]:
+            raise CorrError("%s: it plays the conditional %s without its condition and makes "
+                            "no move of its own: an illegal reply (Art. 9 §2, Art. 7)"
+                            % (where, skipped[0])) from None
+        raise CorrError("%s: not the moves proposed (%s): the reply is not valid (Art. 9 §1, "
+                        "Art. 7)" % (where, " ".join(prop))) from None
+    if acc != prop[:len(acc)] or len(acc) % 2 or acc[0] != san:
+        raise CorrError("%s: an acceptance repeats the proposed sequence (%s) from this move "
+                        "up to a move of the proposer; the reply is not valid (Art. 9 §1, "
+                        "Art. 7)" % (where, " ".join(prop)))
 
 
 def records_to_set_aside(eid: str, recs: list[Record], today: dt.date) -> list[Record]:

@@ -175,3 +175,20 @@ def in_language(san: str, notation: str) -> str:
     if notation != "pt":
         return san
     return "".join(_TO_PORTUGUESE.get(c, c) for c in san)
+
+
+_NUMBER = re.compile(r"\d+\s*(?:\.\.\.|\.\.|\u2026|\.)")
+
+
+def read_sequence(board: chess.Board, text: str, notation: str = "auto") -> list[str]:
+    """The standard SAN of a sequence of moves from `board` ('5...Cc6 6.Bb5', the numbers
+    optional): each must be valid and legal where it is played (BadMove otherwise)."""
+    b = board.copy(stack=False)
+    out = []
+    for tok in _NUMBER.sub(" ", text).replace(",", " ").split():
+        mv = read_move(b, tok, notation)
+        out.append(b.san(mv))
+        b.push(mv)
+    if not out:
+        raise BadMove("incomplete", "%r holds no move" % text)
+    return out
