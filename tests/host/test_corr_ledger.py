@@ -236,3 +236,26 @@ def test_import_of_a_bad_file_is_one_line_exit_2(ledger, tmp_path, what, name, r
     code, out, err = _corr(ledger, "import", "E", "g", str(f))
     assert code == 2 and message in err and err.count("\n") == 1, err
     assert "internal error" not in err and out == ""
+
+
+BAD_ARGS = [
+    (["verify", "X"], "no event 'X'"),
+    (["repair", "X", "--date", "2026-03-20", "--reason", "r"], "no event 'X'"),
+    (["repair", "E", "--date", "2026-02-30", "--reason", "r"], "not a day of the calendar"),
+    (["repair", "E", "--date", "20/03/2026", "--reason", "r"], "is not a date"),
+    (["repair", "E", "--date", "2026-03-21", "--reason", "r"], "after today"),
+]
+
+
+@pytest.mark.parametrize("argv,message", BAD_ARGS, ids=[b[1] for b in BAD_ARGS])
+def test_verify_and_repair_refuse_bad_input_one_line(ledger, argv, message):
+    code, out, err = _corr(ledger, *argv)
+    assert code == 2 and message in err and err.count("\n") == 1 and out == "", err
+
+
+def test_a_file_that_is_not_a_ledger_is_one_line(tmp_path):
+    f = tmp_path / "notes.txt"
+    f.write_text("this is not a database\n" * 100)
+    code, out, err = _corr(str(f), "verify", "E")
+    assert code == 2 and "ledger database" in err and "not a database" in err
+    assert err.count("\n") == 1

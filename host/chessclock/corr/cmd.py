@@ -582,6 +582,9 @@ def _do_repair(ctx, a):
     if today is None:
         ev_rec = next((r for r in recs if r["kind"] == "event" and r["data"]), None)
         today = ctx.today(ev_rec["data"].get("tz", "UTC") if ev_rec else "UTC")
+    if parse_date(date) > today:
+        raise CorrError("--date %s is after today (%s): a ledger records what happened"
+                        % (date, today))
     aside = records_to_set_aside(a.event, recs, today)
     if not aside:
         return _say(ctx, "event %s: nothing to repair, every record is read" % a.event,
