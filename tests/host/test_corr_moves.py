@@ -85,9 +85,9 @@ def test_art2_email_repeats_the_moves_in_the_games_letters(corr):
 
 
 @pytest.mark.parametrize("typed", ["3...Nf6", "3... Nf6", "3...Cf6", "3\u2026Cf6", "3..Cf6"])
-def test_issue_move_number_and_move_with_no_space(corr, typed):
-    """`3...Nf6` with no space is the number and the move; Portuguese `Cf6` reads back as
-    the knight's move, not as another move."""
+def test_art4_i_move_number_and_move_with_no_space(corr, typed):
+    """Art. 4 I (the move numbered): `3...Nf6` with no space is the number and the move;
+    Portuguese `Cf6` (Art. 2) reads back as the knight's move, not as another move."""
     play(corr, ["1 e4", "1... e5", "2 Nf3", "2... Nc6", "3 Bb5"])
     code, out, err = send(corr, "g", 5, typed)
     assert code == 0, err
@@ -164,6 +164,34 @@ def test_art4_ii_the_message_repeats_the_opponents_last_move_exactly(corr):
     assert code == 2 and "repeats 1... Nf6 as 'Ch6'" in err and "Art. 4 II" in err
     assert "Art. 7" in err
     assert send(corr, "g", 2, "2", "e5", extra=("--repeats", "Nf6"))[0] == 0
+
+
+def test_art4_ii_the_first_move_repeats_nothing(corr):
+    play(corr, [])
+    code, out, err = send(corr, "g", 0, "1", "e4", extra=("--repeats", "e5"))
+    assert code == 2 and "no move of the opponent to repeat (Art. 4 II)" in err
+
+
+def test_art2_csv_import_reads_portuguese_and_glued_numbers(corr, tmp_path):
+    """A CSV with `2...Cc6` in its move column and Portuguese letters: the moves read as
+    typed moves do, the PGN has standard SAN; a wrong move in the file writes nothing."""
+    play(corr, ["1 e4", "1... e5"])
+    f = tmp_path / "moves.csv"
+    f.write_text("move,san,received,sent\n2,Cf3,2026-03-04,2026-03-05\n"
+                 "2...Cc6,,2026-03-06,2026-03-07\n3,Bb5,2026-03-08,2026-03-09\n")
+    code, out, err = corr("import", "E", "g", str(f))
+    assert code == 0, err
+    assert [m["san"] for m in ledger(corr)["moves"]] == ["e4", "e5", "Nf3", "Nc6", "Bb5"]
+    f.write_text("move,san,received,sent\n3...,Cf6+,2026-03-10,2026-03-11\n")
+    code, out, err = corr("import", "E", "g", str(f))
+    assert code == 2 and "not check" in err and len(ledger(corr)["moves"]) == 5
+
+
+def test_castling_written_with_zeros_or_small_letters(corr):
+    play(corr, ["1 e4", "1... e5", "2 Cf3", "2... Cf6", "3 Bc4", "3... Bc5"])
+    assert send(corr, "g", 6, "4", "0-0")[0] == 0
+    assert send(corr, "g", 7, "4...", "o-o")[0] == 0
+    assert [m["san"] for m in ledger(corr)["moves"]][-2:] == ["O-O", "O-O"]
 
 
 def test_a_move_after_one_without_notation_cannot_be_checked(corr):

@@ -27,6 +27,7 @@ from .model import (
     label,
     parse_move,
     records_to_set_aside,
+    split_move,
 )
 from .store import LedgerDamaged
 
@@ -337,20 +338,6 @@ def _after(ctx, a, what):
     return _say(ctx, "game %s: %s; totals %s %d, %s %d days; %s" % (
         a.game, what, g.players[0], g.totals[0], g.players[1], g.totals[1], g.state()),
         g.as_dict())
-
-
-_GLUED = re.compile(r"^\s*(\d+\s*(?:\.\.\.|\.\.|\u2026|\.))\s*([A-Za-z].*|0-0.*)$")
-
-
-def split_move(number: str, san: str) -> tuple[str, str]:
-    """'3...Nf6' (number and move with no space between) -> ('3...', 'Nf6')."""
-    m = _GLUED.match(number or "")
-    if m is None:
-        return number, san
-    if san:
-        raise CorrError("%r already holds the move %r; give %r alone or the number alone"
-                        % (number, m.group(2), san))
-    return m.group(1).replace("\u2026", "..."), m.group(2)
 
 
 def _do_move(ctx, a):

@@ -9,7 +9,7 @@ import re
 import zoneinfo
 
 from .dates import CorrError, parse_date
-from .model import label, parse_move
+from .model import label, parse_move, split_move
 
 _MOVE_IN_TEXT = re.compile(r"(\d+)\s*(\.\.\.|\.\.|\.)\s*([^\s,;]+)")
 
@@ -74,7 +74,8 @@ def read_csv(text, tz, name="CSV"):
             return row[i].strip() if i is not None and i < len(row) else ""
         try:
             if "move" in col and cell("move"):
-                ply, san = parse_move(cell("move")), cell("san")
+                number, san = split_move(cell("move"), cell("san"))
+                ply = parse_move(number)
             else:
                 m = _MOVE_IN_TEXT.search(cell("subject"))
                 if not m:

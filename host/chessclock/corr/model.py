@@ -16,6 +16,7 @@ the mover's. So for each side: counted + not counted == calendar days of the gam
 from __future__ import annotations  # methods name classes defined after them
 
 import datetime as dt
+import re
 from typing import Any
 
 from clockcore import presets
@@ -78,6 +79,20 @@ def parse_move(text: str | None) -> int:
         raise CorrError("%r is not a move number (write 12 for White's 12th move, 12... for "
                         "Black's)" % text)
     return 2 * int(t) - 1 + side
+
+
+_GLUED = re.compile(r"^\s*(\d+\s*(?:\.\.\.|\.\.|\u2026|\.))\s*([A-Za-z].*|0-0.*)$")
+
+
+def split_move(number: str, san: str) -> tuple[str, str]:
+    """'3...Nf6' (number and move with no space between) -> ('3...', 'Nf6')."""
+    m = _GLUED.match(number or "")
+    if m is None:
+        return number, san
+    if san:
+        raise CorrError("%r already holds the move %r; give %r alone or the number alone"
+                        % (number, m.group(2), san))
+    return m.group(1).replace("\u2026", "..."), m.group(2)
 
 
 def _d(x):
@@ -912,7 +927,10 @@ def _check_notation(g: GameLedger, d: Record) -> None:
     nxt = g.first_ply + len(g.moves)
     if d["ply"] != nxt:
         return   # out of order: said by the recomputation
-    if d.get("repeats") and g.moves:
+    if d.get("repeats") and not g.moves:
+        raise CorrError("game %s: move %s is the first: there is no move of the opponent to "
+                        "repeat (Art. 4 II)" % (g.id, label(nxt)))
+    if d.get("repeats"):
         last = g.moves[-1]
         if g.before_last is None:
             raise CorrError("game %s: the message repeats %s as %r, but %s: the repetition "

@@ -34,7 +34,7 @@ _TO_PORTUGUESE = {v: k for k, v in PORTUGUESE.items()}
 _WORDS = re.compile(r"\s*\b(xeque-mate|xeque|mate|toma|en\s+passant|e\.\s*p\.|ep)(?=\W|$)\s*",
                     re.I)
 _BARE = re.compile(r"^([A-Z])?([a-h])?([1-8])?([a-h][1-8])(?:=?([A-Z]))?$")
-_CASTLE = re.compile(r"^[O0](-[O0]){1,2}$")
+_CASTLE = re.compile(r"^[Oo0](-[Oo0]){1,2}$")
 
 
 class BadMove(CorrError):
