@@ -259,3 +259,22 @@ def test_a_file_that_is_not_a_ledger_is_one_line(tmp_path):
     code, out, err = _corr(str(f), "verify", "E")
     assert code == 2 and "ledger database" in err and "not a database" in err
     assert err.count("\n") == 1
+
+
+def test_an_old_move_that_does_not_read_is_a_warning_and_a_pgn_comment(ledger, tmp_path):
+    """A ledger written before moves were checked may hold a notation that reads as no
+    move (Art. 6 III). The event stays readable: the ledger warns, the PGN keeps standard
+    SAN up to it and gives it and its dates as a comment, and `correct` can replace it."""
+    bad = ("E", "g", "move", json.dumps({"ply": 3, "san": "Zz9", "sent": "2026-03-12",
+                                         "received": "2026-03-10", "conditional": False}),
+           "2026-03-12")
+    old = _legacy(ledger, tmp_path, bad)
+    code, out, err = _corr(old, "ledger", "E", "g")
+    assert code == 0 and "Warning: move 2: 'Zz9' is not a move" in out, err
+    pgn = _corr(old, "pgn", "E", "g")[1]
+    assert "1. e4 {received" in pgn and "{2 Zz9: received 2026-03-10 sent 2026-03-12" in pgn
+    assert _corr(old, "correct", "E", "g", "--from", "2", "--date", "2026-03-20",
+                 "--reason", "Zz9 read as no move")[0] == 0
+    assert _corr(old, "move", "E", "g", "2", "Cf3", "--received", "2026-03-10",
+                 "--sent", "2026-03-12")[0] == 0
+    assert "2. Nf3" in _corr(old, "pgn", "E", "g")[1]

@@ -707,6 +707,11 @@ def _do_ledger(ctx, a):
     if g.voided:
         con.print("Void (kept, not counted): %s" % ", ".join(label(r["data"]["ply"])
                                                            for r in g.voided))
+    if g.ev.set_aside:
+        con.print("Set aside by a repair (kept, not read): record%s %s" % (
+            "s" if len(g.ev.set_aside) > 1 else "", ", ".join(map(str, g.ev.set_aside))))
+    for w in g.warnings:
+        con.print("Warning: %s" % w)
     con.print("* received date set from the average transit (Art. 14); ! transit over 1 day "
               "(Art. 12)")
     return 0
