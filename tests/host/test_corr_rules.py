@@ -313,4 +313,5 @@ def test_art31_42_end_of_event_package():
     for art in ("Art. 31", "Art. 32", "Art. 33", "Art. 35-37", "Art. 41", "Art. 42"):
         assert art in text
     assert pgns.count("[Event") == 2
-    assert "{received 2026-03-10 sent 2026-03-13 days 3 total 5}" in pgns
+    # moves recorded without their notation are comments: no SAN to give (Art. 41)
+    assert "{2 ?: received 2026-03-10 sent 2026-03-13 days 3 total 5}" in pgns

@@ -3,18 +3,35 @@
 Writes (event, game, move, ack, notice, fine, leave, remind, claim, contest, decide, result,
 correct, holiday, import) append records after the whole ledger was recomputed with them;
 reads (status, due, ledger, email, pgn, claim-file, package) print text, a table or --json.
-Every refusal is one line on stderr and exit 2; nothing is written then.
+Every refusal is one line on stderr and exit 2; nothing is written then. A ledger changed
+outside chessclock (its hash chain does not match) is reported by every command that reads
+the event, one line and exit 3; `verify` lists every problem, `repair` sets aside records
+that keep an event from being computed, with a new record.
 """
 
 import argparse
 import datetime as dt
 import json
 import os
+import re
 import zoneinfo
 
 from .dates import CorrError, parse_date
 from .exchange import days
-from .model import FINE_REASONS, SIDES, Event, check_new, label, parse_move
+from .model import (
+    FINE_REASONS,
+    SIDES,
+    WITHDRAW_REASONS,
+    Event,
+    check_new,
+    label,
+    parse_move,
+    records_to_set_aside,
+    split_move,
+)
+from .store import LedgerDamaged
+
+DAMAGED = 3   # exit status when the ledger does not match its hash chain
 
 DEFAULT_DB = "corr.sqlite3"
 
@@ -63,14 +80,28 @@ def add_arguments(p):
     s.add_argument("game")
     s.add_argument("--white", required=True)
     s.add_argument("--black", required=True)
+    s.add_argument("--notation", default="auto", choices=("auto", "pt", "en"),
+                   help="the piece letters the players write: pt (R D T B C, Art. 2), en "
+                        "(K Q R B N, by agreement, Art. 2 § único) or auto (either)")
     s = cmd("move", "record a move sent: its date and the date its predecessor was received")
     s.add_argument("event")
     s.add_argument("game")
-    s.add_argument("move", help="12 for White's 12th move, 12... for Black's")
-    s.add_argument("san", nargs="?", default="")
+    s.add_argument("move", help="12 for White's 12th move, 12... for Black's; the move may "
+                                "follow at once, as in 12...Cf6")
+    s.add_argument("san", nargs="?", default="",
+                   help="the move as written, in Portuguese (Cf6, Art. 2) or English (Nf6)")
+    s.add_argument("--repeats", help="the opponent's last move as this message repeats it "
+                                     "(Art. 4 II): checked against the ledger")
     s.add_argument("--sent", required=True)
     s.add_argument("--received", help="when the opponent's move arrived (omit: Art. 14)")
     s.add_argument("--conditional", action="store_true", help="an accepted conditional move")
+    s.add_argument("--propose", metavar="MOVES",
+                   help="conditional moves sent with this one, the opponent's reply first, "
+                        "e.g. '5...Cc6 6.Bb5' (Art. 9)")
+    s.add_argument("--accept", metavar="MOVES",
+                   help="this reply accepts the opponent's conditional moves: it repeats the "
+                        "sequence accepted, e.g. '5...Cc6 6.Bb5' (Art. 9 §1); the proposer's "
+                        "moves in it are recorded too, on the same date")
     s = cmd("ack", "record that the last move sent was received (no reply yet)")
     s.add_argument("event")
     s.add_argument("game")
@@ -133,6 +164,28 @@ def add_arguments(p):
     s.add_argument("--from", dest="start", required=True)
     s.add_argument("--date", required=True)
     s.add_argument("--reason", required=True)
+    s = cmd("ask", "the director asked a player about their games: 7 days to answer (Art. 23)")
+    s.add_argument("event")
+    s.add_argument("player")
+    s.add_argument("--date", required=True, help="the day the request was sent")
+    s.add_argument("--about", default="", help="what the director asked")
+    s = cmd("answer", "the player answered the director's request (Art. 23 § único)")
+    s.add_argument("event")
+    s.add_argument("player")
+    s.add_argument("--date", required=True)
+    s = cmd("withdraw", "a player abandoned or was eliminated: finished results stand, every "
+                        "remaining game is lost (Art. 27)")
+    s.add_argument("event")
+    s.add_argument("player")
+    s.add_argument("--date", required=True)
+    s.add_argument("--reason", required=True, choices=WITHDRAW_REASONS)
+    s = cmd("verify", "check the event's records against their hash chain and head")
+    s.add_argument("event")
+    s = cmd("repair", "set aside, with a new record, records that keep the event from being "
+                      "read (kept in the ledger)")
+    s.add_argument("event")
+    s.add_argument("--date", required=True)
+    s.add_argument("--reason", required=True)
     s = cmd("import", "record moves from a CSV (e-mail export) or a PGN with date comments")
     s.add_argument("event")
     s.add_argument("game")
@@ -163,13 +216,16 @@ def add_arguments(p):
 
 # ---- running -------------------------------------------------------------------
 class Ctx:
-    def __init__(self, args, out):
+    def __init__(self, args, out, err):
         from .store import Store
 
         self.args, self.out = args, out
         self.json = getattr(args, "json", False)
         self.path = getattr(args, "db", None) or os.environ.get("CHESSCLOCK_CORR_DB", DEFAULT_DB)
         self.store = Store(self.path)
+        if self.store.migrated:
+            err.write("chessclock corr: %s was written without a hash chain: the chain was "
+                      "computed now for its %d records\n" % (self.path, self.store.migrated))
         self.eid = args.event
 
     def event(self):
@@ -192,7 +248,10 @@ class Ctx:
 
 def run(args, out, err):
     try:
-        return _run(args, out)
+        return _run(args, out, err)
+    except LedgerDamaged as e:
+        err.write("chessclock corr: %s\n" % e)
+        return DAMAGED
     except CorrError as e:
         err.write("chessclock corr: %s\n" % e)
         return 2
@@ -205,8 +264,8 @@ def run(args, out, err):
         return 1
 
 
-def _run(args, out):
-    ctx = Ctx(args, out)
+def _run(args, out, err):
+    ctx = Ctx(args, out, err)
     try:
         handler = globals()["_do_" + args.corr_cmd.replace("-", "_")]
         return handler(ctx, args)
@@ -269,7 +328,7 @@ def _do_holiday(ctx, a):
 
 
 def _do_game(ctx, a):
-    data = {"white": a.white, "black": a.black}
+    data = {"white": a.white, "black": a.black, "notation": a.notation}
     ctx.write([{"kind": "game", "game": a.game, "data": data}], ctx.today())
     return _say(ctx, "game %s: %s - %s" % (a.game, a.white, a.black), data)
 
@@ -282,16 +341,55 @@ def _after(ctx, a, what):
 
 
 def _do_move(ctx, a):
-    ply = parse_move(a.move)
-    data = {"ply": ply, "san": a.san, "sent": _date(a.sent, "--sent"),
+    number, san = split_move(a.move, a.san.strip())
+    ply = parse_move(number)
+    data = {"ply": ply, "san": san, "sent": _date(a.sent, "--sent"),
             "received": _date(a.received, "--received"), "conditional": a.conditional}
-    ctx.write([{"kind": "move", "game": a.game, "data": data}], ctx.today())
+    if a.repeats:
+        data["repeats"] = a.repeats
+    if a.propose:
+        data["proposal"] = a.propose
+    recs = [{"kind": "move", "game": a.game, "data": data}]
+    if a.accept:
+        data["accept"] = a.accept
+        recs += _accepted(ctx, a, data)
+    ctx.write(recs, ctx.today())
     g = ctx.event().game(a.game, ctx.today())
     m = next(x for x in g.moves if x.ply == ply)
+    cond = [x for x in g.moves if ply < x.ply <= ply + len(recs) - 1]
     extra = " (EXCESS: %d > %d, Art. 16)" % (m.count_cum, m.budget) if m.excess else ""
+    if m.sent <= g.ev.start:
+        extra += (" (sent before the official start on %s: an early start is allowed and "
+                  "no day up to the start is counted, Art. 12 §1)" % g.ev.start)
+    if cond:
+        extra += "; accepted conditional moves recorded (Art. 9): %s" % " ".join(
+            "%s %s" % (x.label, x.san) for x in cond)
     return _say(ctx, "game %s: %s %s sent %s: %s%s; totals %s %d, %s %d" % (
         a.game, m.label, m.san, m.sent, days(m.charged), extra, g.players[0], g.totals[0],
         g.players[1], g.totals[1]), m.as_dict())
+
+
+def _accepted(ctx, a, data):
+    """The moves after the reply in an accepted conditional sequence (Art. 9 §1, §3): the
+    proposer's (and any later) moves, recorded as conditional moves on the reply's date.
+    Whether the sequence is the one proposed is checked when the records are written."""
+    from .notation import read_sequence
+
+    g = ctx.event().game(a.game, ctx.today())
+    if g.board is None:
+        return []
+    try:
+        seq = read_sequence(g.board, a.accept, g.notation)
+    except CorrError:
+        if not data["san"]:   # the check says what is wrong, with its article
+            data["san"] = (re.sub(r"\d+\s*\.+", " ", a.accept).split() or [""])[0]
+        return []
+    if not data["san"]:
+        data["san"] = seq[0]
+    return [{"kind": "move", "game": a.game,
+             "data": {"ply": data["ply"] + i, "san": s, "sent": data["sent"],
+                      "received": data["sent"], "conditional": True}}
+            for i, s in enumerate(seq[1:], 1)]
 
 
 def _do_ack(ctx, a):
@@ -380,9 +478,15 @@ def _do_import(ctx, a):
 
     ev = ctx.event()
     fmt = a.format or ("pgn" if a.file.lower().endswith(".pgn") else "csv")
-    with open(a.file, encoding="utf-8-sig") as f:
-        text = f.read()
     name = os.path.basename(a.file)
+    with open(a.file, "rb") as f:
+        raw = f.read()
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = raw[:e.start].count(b"\n") + 1
+        raise CorrError("%s line %d: byte 0x%02x is not UTF-8 text; save the file as UTF-8"
+                        % (name, line, raw[e.start])) from None
     rows = read_csv(text, ev.tz, name) if fmt == "csv" else read_pgn(text, ev.theme_plies, name)
     g = ev.game(a.game, ctx.today())
     have = {m.ply: m for m in g.moves}
@@ -400,6 +504,85 @@ def _do_import(ctx, a):
     if recs:
         ctx.write(recs, ctx.today())
     return _after(ctx, a, "%d moves imported from %s" % (len(recs), name))
+
+
+def _do_ask(ctx, a):
+    from .model import ANSWER_DAYS
+
+    data = {"player": a.player, "date": _date(a.date, "--date"), "about": a.about}
+    ctx.write([{"kind": "request", "game": None, "data": data}], ctx.today())
+    ev = ctx.event()
+    by = ev.calendar.add_days(parse_date(data["date"]), ANSWER_DAYS)
+    return _say(ctx, "request to %s on %s: answer due by %s (7 days, Art. 23 § único), or "
+                "the director may count %s as withdrawn from the games or eliminated" % (
+                    a.player, data["date"], by, a.player), dict(data, answer_by=str(by)))
+
+
+def _do_answer(ctx, a):
+    data = {"player": a.player, "date": _date(a.date, "--date")}
+    ctx.write([{"kind": "answer", "game": None, "data": data}], ctx.today())
+    return _say(ctx, "%s answered the director on %s" % (a.player, data["date"]), data)
+
+
+def _do_withdraw(ctx, a):
+    data = {"player": a.player, "date": _date(a.date, "--date"), "reason": a.reason}
+    ctx.write([{"kind": "withdraw", "game": None, "data": data}], ctx.today())
+    ev = ctx.event()
+    today = ctx.today()
+    lines, games = [], []
+    for gid, gd in ev.games.items():
+        if a.player not in (gd["white"], gd["black"]):
+            continue
+        g = ev.game(gid, today)
+        games.append({"game": gid, "state": g.state()})
+        lines.append("  game %s %s - %s: %s" % (gid, g.players[0], g.players[1],
+                                                 "result stands: " + g.state()
+                                                 if not g.withdrawn else g.state()))
+    return _say(ctx, "%s: %s on %s; finished results stand, the remaining games are lost "
+                "(Art. 27):\n%s" % (a.player, a.reason, data["date"], "\n".join(lines)),
+                dict(data, games=games))
+
+
+def _do_verify(ctx, a):
+    problems, info = ctx.store.verify(a.event)
+    if not info["records"]:
+        raise CorrError("no event %r in %s" % (a.event, ctx.path))
+    data = dict(info, event=a.event, problems=problems, intact=not problems)
+    if problems:
+        if ctx.json:
+            _say(ctx, "", data)
+        else:
+            ctx.out.write("".join("event %s: %s\n" % (a.event, p) for p in problems))
+        raise LedgerDamaged("event %s: %d problem%s in the ledger's chain" % (
+            a.event, len(problems), "s" if len(problems) > 1 else ""))
+    return _say(ctx, "event %s: %d records, chain intact; head %s" % (
+        a.event, info["records"], info["head"]), data)
+
+
+def _do_repair(ctx, a):
+    date = _date(a.date, "--date")
+    today = ctx.today("UTC") if getattr(ctx.args, "today", None) else None
+    recs = ctx.store.records(a.event)
+    if not recs:
+        raise CorrError("no event %r (create it with: chessclock corr event %s ...)"
+                        % (a.event, a.event))
+    if today is None:
+        ev_rec = next((r for r in recs if r["kind"] == "event" and r["data"]), None)
+        today = ctx.today(ev_rec["data"].get("tz", "UTC") if ev_rec else "UTC")
+    if parse_date(date) > today:
+        raise CorrError("--date %s is after today (%s): a ledger records what happened"
+                        % (date, today))
+    aside = records_to_set_aside(a.event, recs, today)
+    if not aside:
+        return _say(ctx, "event %s: nothing to repair, every record is read" % a.event,
+                    {"set_aside": []})
+    seqs = [r["seq"] for r in aside]
+    ctx.write([{"kind": "repair", "game": None,
+                "data": {"set_aside": seqs, "date": date, "reason": a.reason}}], today)
+    return _say(ctx, "event %s: set aside %s (kept in the ledger, not read)" % (
+        a.event, ", ".join("record %d (%s%s)" % (r["seq"], r["kind"], ", game %s" % r["game"]
+                                                 if r.get("game") else "") for r in aside)),
+        {"set_aside": seqs})
 
 
 # ---- reading -------------------------------------------------------------------
@@ -434,7 +617,7 @@ def _do_status(ctx, a):
     from .reminders import event_items
 
     ev, today, gs = _ledgers(ctx)
-    items = [i for i in event_items(ev, gs) if i["due"] <= str(today)]
+    items = [i for i in event_items(ev, gs, today) if i["due"] <= str(today)]
     rows = []
     for g in gs:
         p = g.pending
@@ -478,7 +661,7 @@ def _do_due(ctx, a):
     from .reminders import event_items
 
     ev, today, gs = _ledgers(ctx)
-    items = [i for i in event_items(ev, gs) if i["due"] <= str(today)]
+    items = [i for i in event_items(ev, gs, today) if i["due"] <= str(today)]
     text = "\n".join("%s game %s, %s: %s [%s]%s" % (
         i["due"], i["game"], i["who"], i["what"], i["art"], " OVERDUE" if i["overdue"] else "")
         for i in items) or "nothing due on %s" % today
@@ -503,7 +686,8 @@ def _do_ledger(ctx, a):
         t.add_column(col)
     for m in g.moves:
         nc = ", ".join("%s %d" % (k.replace("_", " "), v) for k, v in sorted(m.cats.items()))
-        t.add_row(m.label, m.san, str(m.received) + ("*" if m.estimated else ""), str(m.sent),
+        san = m.san if m.typed in ("", m.san) else "%s (%s)" % (m.san, m.typed)
+        t.add_row(m.label, san, str(m.received) + ("*" if m.estimated else ""), str(m.sent),
                   "" if m.transit is None else str(m.transit) + ("!" if m.transit > 1 else ""),
                   str(m.counted), nc, str(m.doubled or ""),
                   " ".join("+%d" % f for f, _ in m.fines), str(m.charged), str(m.total),
@@ -523,6 +707,11 @@ def _do_ledger(ctx, a):
     if g.voided:
         con.print("Void (kept, not counted): %s" % ", ".join(label(r["data"]["ply"])
                                                            for r in g.voided))
+    if g.ev.set_aside:
+        con.print("Set aside by a repair (kept, not read): record%s %s" % (
+            "s" if len(g.ev.set_aside) > 1 else "", ", ".join(map(str, g.ev.set_aside))))
+    for w in g.warnings:
+        con.print("Warning: %s" % w)
     con.print("* received date set from the average transit (Art. 14); ! transit over 1 day "
               "(Art. 12)")
     return 0

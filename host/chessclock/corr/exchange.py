@@ -9,7 +9,7 @@ import re
 import zoneinfo
 
 from .dates import CorrError, parse_date
-from .model import label, parse_move
+from .model import label, parse_move, split_move
 
 _MOVE_IN_TEXT = re.compile(r"(\d+)\s*(\.\.\.|\.\.|\.)\s*([^\s,;]+)")
 
@@ -74,7 +74,8 @@ def read_csv(text, tz, name="CSV"):
             return row[i].strip() if i is not None and i < len(row) else ""
         try:
             if "move" in col and cell("move"):
-                ply, san = parse_move(cell("move")), cell("san")
+                number, san = split_move(cell("move"), cell("san"))
+                ply = parse_move(number)
             else:
                 m = _MOVE_IN_TEXT.search(cell("subject"))
                 if not m:
@@ -123,8 +124,12 @@ def days(n):
     return "%d day%s" % (n, "" if n == 1 else "s")
 
 
-def _move(m):
-    return "%s %s" % (m.label, m.san) if m.san else m.label
+def _move(m, notation="auto"):
+    """A move as the e-mail writes it: its number and the standard SAN in the game's piece
+    letters (Portuguese for a `pt` game, Art. 2)."""
+    from .notation import in_language
+
+    return "%s %s" % (m.label, in_language(m.san, notation)) if m.san else m.label
 
 
 def email_text(g, ply=None):
@@ -147,7 +152,7 @@ def email_text(g, ply=None):
                                          g.players[0], g.players[1])]
     if prev is not None:
         lines.append("Your move %s, sent %s, received %s%s" % (
-            _move(prev), prev.sent, m.received,
+            _move(prev, g.notation), prev.sent, m.received,
             " (date not given: set from the average transit, Art. 14)" if m.estimated else ""))
     else:
         lines.append("Start: %s" % m.received)
@@ -156,7 +161,7 @@ def email_text(g, ply=None):
         detail.append("+%d doubled after day 12 (Art. 13)" % m.doubled)
     for fine, why in m.fines:
         detail.append("+%d fine: %s" % (fine, why))
-    lines += ["My move %s, sent %s" % (_move(m), m.sent),
+    lines += ["My move %s, sent %s" % (_move(m, g.notation), m.sent),
               "Thinking time of this move: %s (%s)" % (days(m.charged), "; ".join(detail)),
               "Totals: %s %s, %s %s" % (g.players[0], days(tot[0]), g.players[1], days(tot[1])),
               "My count %d: %d days for %d move(s), %d allowed" % (
@@ -181,12 +186,21 @@ def pgn(g):
     words = []
     if ev.theme:
         words.append(ev.theme)
+    unread = False
     for m in g.moves:
+        comment = "received %s sent %s days %d total %d" % (m.received, m.sent, m.charged,
+                                                            m.total)
+        if unread or m.seq not in g.std:
+            # no standard SAN (no notation, or a notation that does not read): this move
+            # and the ones after it are only comments, so the PGN stays readable
+            unread = True
+            words.append("{%s %s: %s}" % (m.label, (m.typed or "?").replace("}", ")"),
+                                          comment))
+            continue
         # every move has a comment, so Black's too needs its number ('12...')
         words.append(m.label + ("." if m.side == 0 else ""))
-        words.append(m.san or "?")
-        words.append("{received %s sent %s days %d total %d}" % (m.received, m.sent, m.charged,
-                                                                m.total))
+        words.append(m.san)
+        words.append("{%s}" % comment)
     words.append(res)
     body, line = [], ""
     for w in words:

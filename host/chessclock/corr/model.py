@@ -16,6 +16,7 @@ the mover's. So for each side: counted + not counted == calendar days of the gam
 from __future__ import annotations  # methods name classes defined after them
 
 import datetime as dt
+import re
 from typing import Any
 
 from clockcore import presets
@@ -78,6 +79,20 @@ def parse_move(text: str | None) -> int:
         raise CorrError("%r is not a move number (write 12 for White's 12th move, 12... for "
                         "Black's)" % text)
     return 2 * int(t) - 1 + side
+
+
+_GLUED = re.compile(r"^\s*(\d+\s*(?:\.\.\.|\.\.|\u2026|\.))\s*([A-Za-z].*|0-0.*)$")
+
+
+def split_move(number: str, san: str) -> tuple[str, str]:
+    """'3...Nf6' (number and move with no space between) -> ('3...', 'Nf6')."""
+    m = _GLUED.match(number or "")
+    if m is None:
+        return number, san
+    if san:
+        raise CorrError("%r already holds the move %r; give %r alone or the number alone"
+                        % (number, m.group(2), san))
+    return m.group(1).replace("\u2026", "..."), m.group(2)
 
 
 def _d(x):
@@ -143,6 +158,77 @@ def check_leaves(leaves: list[Leave]) -> None:
                 raise CorrError("%s: unknown kind %r (normal, special, outage)" % (where, lv.kind))
 
 
+_DATE, _OPT_DATE, _INT, _STR, _OPT_STR = "date", "date?", "int", "str", "str?"
+_SHAPES: dict[str, dict[str, str]] = {
+    "event": {"start": _DATE, "end": _OPT_DATE, "tz": _OPT_STR, "theme": _OPT_STR},
+    "holiday": {"dates": "dates"},
+    "game": {"white": _STR, "black": _STR, "notation": _OPT_STR},
+    "move": {"ply": _INT, "san": _OPT_STR, "sent": _DATE, "received": _OPT_DATE,
+             "proposal": _OPT_STR, "accept": _OPT_STR, "repeats": _OPT_STR},
+    "ack": {"ply": _INT, "received": _DATE},
+    "notice": {"ply": _INT, "date": _DATE},
+    "fine": {"ply": _INT, "reason": _STR, "date": _DATE},
+    "void": {"from_ply": _INT, "date": _DATE},
+    "leave": {"player": _STR, "start": _DATE, "end": _DATE, "notified": _OPT_DATE},
+    "remind": {"ply": _INT, "kind": _STR, "date": _DATE},
+    "claim": {"by": _STR, "date": _DATE, "notified": _OPT_DATE},
+    "contest": {"claim": _INT, "date": _DATE},
+    "decide": {"claim": _INT, "date": _DATE},
+    "result": {"result": _STR, "date": _DATE},
+    "repair": {"set_aside": "ints", "date": _DATE},
+    "request": {"player": _STR, "date": _DATE, "about": _OPT_STR},
+    "answer": {"player": _STR, "date": _DATE},
+    "withdraw": {"player": _STR, "date": _DATE, "reason": _STR},
+}
+_EVENT_KINDS = {"event", "holiday", "leave", "repair", "request", "answer", "withdraw"}
+_GAME_KINDS = set(_SHAPES) - _EVENT_KINDS
+ANSWER_DAYS = 7                        # Art. 23 § único
+WITHDRAW_REASONS = ("abandonment", "elimination", "death", "suspension")   # Art. 27
+
+
+def check_record(eid: str, r: Record) -> None:
+    """Raise CorrError unless a stored record has the shape its kind needs: a record that
+    is not JSON, lacks a field or holds a field of the wrong type is named, one line."""
+    k, d = r.get("kind"), r.get("data")
+    what = "event %s: record %s (%s)" % (eid, r.get("seq"), k)
+    tail = "; `chessclock corr repair %s` sets it aside, keeping it in the ledger" % eid
+    if r.get("bad") or not isinstance(d, dict):
+        raise CorrError("%s: %s%s" % (what, r.get("bad") or "its data is not a JSON object",
+                                      tail))
+    shape = _SHAPES.get(str(k))
+    if shape is None:
+        raise CorrError("%s: unknown kind of record%s" % (what, tail))
+    if k in _GAME_KINDS and not (isinstance(r.get("game"), str) and r["game"]):
+        raise CorrError("%s: no game%s" % (what, tail))
+    for key, t in shape.items():
+        v = d.get(key)
+        opt = t.endswith("?")
+        if v is None and opt:
+            continue
+        ok = {"int": isinstance(v, int) and not isinstance(v, bool) and 0 < v < 10 ** 5,
+              "str": isinstance(v, str), "str?": isinstance(v, str),
+              "date": isinstance(v, str), "date?": isinstance(v, str),
+              "dates": isinstance(v, list) and all(isinstance(x, str) for x in v),
+              "ints": isinstance(v, list) and all(isinstance(x, int) for x in v)}[t]
+        if k == "decide" and key == "claim":
+            ok = ok and isinstance(d.get("upheld"), bool)
+        if k == "claim" and key == "by":
+            ok = v in SIDES
+        if k == "game" and key == "notation":
+            ok = v in ("auto", "pt", "en")
+        if not ok:
+            raise CorrError("%s: field %r is %s%s" % (what, key, "missing" if v is None
+                                                        else "malformed: %r" % (v,), tail))
+        try:
+            if t.startswith("date"):
+                parse_date(v, key)
+            elif t == "dates":
+                for x in v or ():
+                    parse_date(x, key)
+        except CorrError as e:
+            raise CorrError("%s: %s%s" % (what, e, tail)) from None
+
+
 class Event:
     def __init__(self, eid, data):
         self.id = eid
@@ -158,13 +244,27 @@ class Event:
         self.games = {}       # gid -> game data
         self.game_recs = {}   # gid -> its records
         self.leaves = []
+        self.set_aside: list[int] = []   # seqs of records a repair set aside
+        self.requests: list[dict[str, Any]] = []      # the director's requests (Art. 23)
+        self.withdrawals: dict[str, dict[str, Any]] = {}   # player -> record (Art. 27)
         self.calendar = Calendar(self.holidays)   # from_records sets it again, holidays read
 
     @classmethod
     def from_records(cls, eid: str, recs: list[Record]) -> Event:
+        """The event from its records; records a `repair` record set aside are skipped
+        (they stay in the store and are listed in `set_aside`)."""
+        aside: set[int] = set()
+        for r in recs:
+            if r["kind"] == "repair" and isinstance(r.get("data"), dict):
+                aside.update(x for x in r["data"].get("set_aside", []) if isinstance(x, int))
         ev = None
         for r in recs:
+            if r["seq"] in aside:
+                continue
+            check_record(eid, r)
             k, d = r["kind"], r["data"]
+            if k == "repair":
+                continue
             if k == "event":
                 ev = cls(eid, d)
             elif ev is None:
@@ -176,12 +276,24 @@ class Event:
                 ev.game_recs[r["game"]] = []
             elif k == "leave":
                 ev.leaves.append(Leave(r))
+            elif k == "request":
+                ev.requests.append({"seq": r["seq"], "player": d["player"], "date": d["date"],
+                                    "about": d.get("about") or "", "answered": None})
+            elif k == "answer":
+                # answers the player's earliest request still open
+                q = next((q for q in ev.requests
+                          if q["player"] == d["player"] and q["answered"] is None), None)
+                if q is not None:
+                    q["answered"] = d["date"]
+            elif k == "withdraw":
+                ev.withdrawals.setdefault(d["player"], dict(d, seq=r["seq"]))
             else:
                 ev.game_recs.setdefault(r["game"], []).append(r)
         if ev is None:
             raise CorrError("no event %r (create it with: chessclock corr event new %s ...)"
                             % (eid, eid))
         ev.calendar = Calendar(ev.holidays)
+        ev.set_aside = sorted(aside)
         return ev
 
     def leave_days(self, player: str) -> set[dt.date]:
@@ -205,12 +317,15 @@ class MoveRow:
         d = rec["data"]
         self.ply, self.side, self.label = ply, side_of(ply), label(ply)
         self.seq = rec["seq"]
-        self.san = d.get("san", "")
+        self.typed = d.get("san") or ""   # as the player wrote it (Art. 2)
+        self.san = self.typed               # standard SAN once read (GameLedger)
         self.sent = parse_date(d["sent"], "sent")
         self.given_received = _d(d.get("received"))
         self.received: dt.date | None = None   # set for every row by _received()
         self.estimated = False
         self.conditional = bool(d.get("conditional"))
+        self.early = False   # a first move sent before the official start (Art. 12 §1)
+        self.proposal = d.get("proposal") or ""   # conditional moves proposed (Art. 9)
         self.transit = None
         self.cats = {}
         self.counted = 0
@@ -226,6 +341,7 @@ class MoveRow:
     def as_dict(self):
         return {
             "move": self.label, "ply": self.ply, "side": SIDES[self.side], "san": self.san,
+            "typed": self.typed,
             "received": str(self.received), "received_estimated": self.estimated,
             "sent": str(self.sent), "transit": self.transit,
             "transit_reported": bool(self.transit and self.transit > TRANSIT_ACCEPTED),
@@ -273,9 +389,12 @@ class GameLedger:
         self.players = (gdata["white"], gdata["black"])
         self.first_ply = ev.theme_plies + 1
         self.leave = [ev.leave_days(p) for p in self.players]
+        self.notation = gdata.get("notation") or "auto"
+        self.result: dict[str, Any] | None = None   # the result record in force (_sort)
         self.voided = []
         self.warnings = []
         self._sort(recs)
+        self._read_notation()
         # A claim's outcome (penalty days, days the game stood halted) can change the
         # days of later moves and so a later claim: recompute until nothing changes.
         penalties, self.halted = {}, set()
@@ -285,7 +404,30 @@ class GameLedger:
             if new == penalties and halted == self.halted:
                 break
             penalties, self.halted = new, halted
+        self._withdrawal()
         self._pending(penalties)
+
+    def _withdrawal(self):
+        """Art. 27: after a player's abandonment or elimination (or death, or suspension by
+        the club) the results of finished games stand and every remaining game is lost for
+        that player (for both, if both left)."""
+        self.withdrawn = None
+        out = [(w, s) for s, p in enumerate(self.players)
+               for w in [self.ev.withdrawals.get(p)] if w is not None]
+        if not out:
+            return
+        first = min(parse_date(w["date"]) for w, _ in out)
+        if self.result is not None and parse_date(self.result["date"]) <= first:
+            return   # finished before: the result stands
+        if any(c["loses"] for c in self.claims):
+            return   # lost on time before: stands
+        sides = set(s for _, s in out)
+        res = "0-0" if len(sides) == 2 else "0-1" if WHITE in sides else "1-0"
+        why = "; ".join("%s: %s on %s" % (self.players[s], w["reason"], w["date"])
+                        for w, s in out)
+        self.withdrawn = why
+        self.result = {"result": res, "date": str(first),
+                       "reason": "%s; remaining games lost (Art. 27)" % why}
 
     # ---- the records, in force ---------------------------------------------------
     def _sort(self, recs):
@@ -320,6 +462,46 @@ class GameLedger:
                 self.result = d
         self.move_recs = moves
 
+    # ---- the moves on the board (Art. 2, 5, 6) -----------------------------------
+    def _read_notation(self):
+        """Standard SAN of every move in force, read from the notation as written on the
+        board after the theme. `board` is the position now (None once a move has no
+        notation or cannot be read: nothing after it can be checked), `before_last` the
+        position before the last move."""
+        import chess
+
+        from .notation import read_move
+
+        self.std: dict[int, str] = {}   # record seq -> standard SAN
+        self.board: chess.Board | None = chess.Board()
+        self.before_last: chess.Board | None = None
+        self.unknown = ""
+        for tok in self.ev.theme.replace(".", ". ").split():
+            if tok.rstrip(".").isdigit() or tok in (".", "..", "..."):
+                continue
+            try:
+                self.board.push_san(tok)
+            except ValueError:
+                self.board, self.unknown = None, "the theme %s" % self.ev.theme
+                break
+        for r in self.move_recs:
+            text = r["data"].get("san") or ""
+            where = label(r["data"]["ply"])
+            if self.board is None:
+                continue
+            if not text:
+                self.board, self.unknown = None, "move %s has no notation" % where
+                continue
+            try:
+                mv = read_move(self.board, text, self.notation)
+            except CorrError as e:
+                self.warnings.append("move %s: %s" % (where, e))
+                self.board, self.unknown = None, "move %s cannot be read" % where
+                continue
+            self.std[r["seq"]] = self.board.san(mv)
+            self.before_last = self.board.copy()
+            self.board.push(mv)
+
     # ---- days per move -----------------------------------------------------------
     def avg_transit(self, upto: int) -> int:
         """Art. 14: the mean transit of earlier moves whose dates were given, rounded half
@@ -334,12 +516,17 @@ class GameLedger:
         for i, r in enumerate(self.move_recs):
             ply = r["data"]["ply"]
             m = MoveRow(ply, r)
+            m.san = self.std.get(r["seq"], m.typed)
             where = "move %s" % m.label
             if ply != self.first_ply + i:
                 raise CorrError("%s: out of order, the next move to record is %s"
                                 % (where, label(self.first_ply + i)))
             if prev is None:
                 m.received = m.given_received or ev.start
+                if m.given_received is None and m.sent < ev.start:
+                    # Art. 12 §1: players who have their pairing may start before the
+                    # official start, with no days counted until it
+                    m.received, m.early = m.sent, True
             else:
                 acked = self.acks.get(ply - 1)
                 if acked and m.given_received and acked != m.given_received:
@@ -551,6 +738,8 @@ class GameLedger:
         return any(c["loses"] for c in getattr(self, "claims", []))
 
     def state(self) -> str:
+        if self.withdrawn and self.result is not None:
+            return "finished %s (%s, Art. 27)" % (self.result["result"], self.withdrawn)
         if self.result is not None:
             return "finished %s" % self.result["result"]
         for c in self.claims:
@@ -599,7 +788,8 @@ class GameLedger:
             "totals": {SIDES[s]: self.totals[s] for s in (0, 1)},
             "moves": [m.as_dict() for m in self.moves], "pending": self.pending,
             "claims": self.claims, "voided": [label(r["data"]["ply"]) for r in self.voided],
-            "result": self.result,
+            "result": self.result, "set_aside": self.ev.set_aside,
+            "notation": self.notation, "warnings": self.warnings,
             "excesses": {SIDES[s]: [m.label for m in self.excesses[s]] for s in (0, 1)}}
 
 
@@ -617,6 +807,11 @@ def _check_one(eid, before, new, today):
             if r["data"].get(key) and parse_date(r["data"][key], key) > today:
                 raise CorrError("%s %s is after today (%s): a ledger records what happened"
                                 % (key, r["data"][key], today))
+    if any(r["kind"] == "repair" for r in new):
+        ev = Event.from_records(eid, before + new)
+        for gid in ev.games:
+            ev.game(gid, today)
+        return
     if any(r["kind"] == "event" for r in new):
         if any(r["kind"] == "event" for r in before):
             raise CorrError("event %s exists already" % eid)
@@ -629,6 +824,9 @@ def _check_one(eid, before, new, today):
             if gid in ev.games:
                 raise CorrError("event %s has a game %s already" % (eid, gid))
             continue
+        if k in ("request", "answer", "withdraw"):
+            _check_director(ev, k, d)
+            continue
         if k in ("leave", "holiday"):
             continue
         g = ev.game(gid, today)
@@ -637,6 +835,7 @@ def _check_one(eid, before, new, today):
         if k == "move":
             if g.finished():
                 raise CorrError("game %s: %s; no move can follow" % (gid, g.state()))
+            _check_notation(g, d)
             halt = g.halting_claim()
             if halt is not None and d["ply"] == nxt and SIDES[side_of(nxt)] != halt["by"]:
                 raise CorrError("game %s: halted by %s's claim %d until the director decides "
@@ -685,9 +884,153 @@ def _check_one(eid, before, new, today):
             if g.halting_claim() is not None:
                 raise CorrError("game %s: a claim is open already" % gid)
         elif k == "result":
+            if g.withdrawn:
+                raise CorrError("game %s: %s" % (gid, g.state()))
             if g.result is not None:
                 raise CorrError("game %s: result %s recorded already" % (gid, g.result["result"]))
     ev = Event.from_records(eid, before + new)
     check_leaves(ev.leaves)
     for gid in set(r.get("game") for r in new if r.get("game")):
         ev.game(gid, today)
+
+
+def _check_director(ev: Event, k: str, d: Record) -> None:
+    """A director's request (Art. 23), its answer, or a withdrawal (Art. 27)."""
+    player = d["player"]
+    if not any(player in (g["white"], g["black"]) for g in ev.games.values()):
+        raise CorrError("%s plays no game in event %s" % (player, ev.id))
+    if k == "answer":
+        q = next((q for q in ev.requests if q["player"] == player and q["answered"] is None),
+                 None)
+        if q is None:
+            raise CorrError("%s has no request of the director to answer (corr ask first)"
+                            % player)
+        if parse_date(d["date"]) < parse_date(q["date"]):
+            raise CorrError("%s answered on %s, before the request of %s" % (
+                player, d["date"], q["date"]))
+    elif k == "withdraw":
+        if player in ev.withdrawals:
+            raise CorrError("%s left the event already (%s on %s)" % (
+                player, ev.withdrawals[player]["reason"], ev.withdrawals[player]["date"]))
+        if d["reason"] not in WITHDRAW_REASONS:
+            raise CorrError("reason %r: one of %s (Art. 27)" % (d["reason"],
+                                                               ", ".join(WITHDRAW_REASONS)))
+
+
+def _check_notation(g: GameLedger, d: Record) -> None:
+    """A new move's notation: one valid, legal move (Art. 2, 5, 6), the repetition of the
+    opponent's last move exact (Art. 4 II), conditional moves proposed or accepted as
+    Art. 9 says. Raises CorrError (a BadMove) otherwise."""
+    from .notation import read_move, read_sequence
+
+    text = d.get("san") or ""
+    nxt = g.first_ply + len(g.moves)
+    if d["ply"] != nxt:
+        return   # out of order: said by the recomputation
+    if d.get("repeats") and not g.moves:
+        raise CorrError("game %s: move %s is the first: there is no move of the opponent to "
+                        "repeat (Art. 4 II)" % (g.id, label(nxt)))
+    if d.get("repeats"):
+        last = g.moves[-1]
+        if g.before_last is None:
+            raise CorrError("game %s: the message repeats %s as %r, but %s: the repetition "
+                            "cannot be checked" % (g.id, last.label, d["repeats"], g.unknown))
+        try:
+            rep = g.before_last.san(read_move(g.before_last, d["repeats"], g.notation))
+        except CorrError as e:
+            rep = "(%s)" % e
+        if rep != last.san:
+            raise CorrError("game %s: the message repeats %s %s as %r, which is not that move "
+                            "(Art. 4 II): point it out at once, a fine of 5 days (Art. 7)"
+                            % (g.id, last.label, last.san, d["repeats"]))
+    if not text:
+        if d.get("proposal") or d.get("accept"):
+            raise CorrError("game %s: move %s: conditional moves need the move's notation "
+                            "(Art. 9)" % (g.id, label(nxt)))
+        return
+    if g.board is None:
+        raise CorrError("game %s: move %s %r cannot be checked: %s; record the earlier "
+                        "moves' notation (correct --from) first" % (
+                            g.id, label(nxt), text, g.unknown))
+    try:
+        mv = read_move(g.board, text, g.notation)
+    except CorrError as e:
+        raise CorrError("game %s: move %s %s; the receiver points it out at once and the "
+                        "sender is fined 5 days (Art. 7)" % (g.id, label(nxt), e)) from None
+    san = g.board.san(mv)
+    if d.get("accept"):
+        _check_acceptance(g, nxt, san, d["accept"])
+    if d.get("proposal"):
+        after = g.board.copy(stack=False)
+        after.push(mv)
+        try:
+            read_sequence(after, d["proposal"], g.notation)
+        except CorrError as e:
+            raise CorrError("game %s: conditional moves after %s %s: %s (Art. 9)"
+                            % (g.id, label(nxt), san, e)) from None
+
+
+def _check_acceptance(g: GameLedger, ply: int, san: str, text: str) -> None:
+    """Art. 9 §1: accepting conditional moves means repeating, in the reply, the move or
+    sequence accepted: a prefix of the proposal that ends with a proposed move of the
+    proposer. §2: playing the proposer's conditional move as if it had been played, with
+    no move of one's own, does not advance the game and is illegal."""
+    from .notation import read_sequence
+
+    assert g.board is not None
+    last = g.moves[-1] if g.moves else None
+    if last is None or not last.proposal:
+        raise CorrError("game %s: move %s accepts conditional moves, but %s proposed none "
+                        "(Art. 9)" % (g.id, label(ply), "the last move" if last else
+                                      "no move was made and"))
+    try:
+        prop = read_sequence(g.board, last.proposal, g.notation)
+    except CorrError as e:
+        raise CorrError("game %s: the conditional moves proposed with %s do not read: %s"
+                        % (g.id, last.label, e)) from None
+    where = "game %s: move %s accepts %r" % (g.id, label(ply), text)
+    try:
+        acc = read_sequence(g.board, text, g.notation)
+    except CorrError:
+        after = g.board.copy(stack=False)
+        after.push_san(prop[0])
+        try:
+            skipped = read_sequence(after, text, g.notation)
+        except CorrError:
+            skipped = []
+        if skipped and skipped == prop[1:1 + len(skipped)]:
+            raise CorrError("%s: it plays the conditional %s without its condition and makes "
+                            "no move of its own: an illegal reply (Art. 9 §2, Art. 7)"
+                            % (where, skipped[0])) from None
+        raise CorrError("%s: not the moves proposed (%s): the reply is not valid (Art. 9 §1, "
+                        "Art. 7)" % (where, " ".join(prop))) from None
+    if acc != prop[:len(acc)] or len(acc) % 2 or acc[0] != san:
+        raise CorrError("%s: an acceptance repeats the proposed sequence (%s) from this move "
+                        "up to a move of the proposer; the reply is not valid (Art. 9 §1, "
+                        "Art. 7)" % (where, " ".join(prop)))
+
+
+def records_to_set_aside(eid: str, recs: list[Record], today: dt.date) -> list[Record]:
+    """The records that keep event `eid` from being computed: replayed in order, a record
+    is set aside when the event (or its game) cannot be computed with it, e.g. a second
+    record of one move written by two writers at once, or a record whose data is
+    malformed. The others are kept as they are."""
+    done: set[int] = set()   # set aside by an earlier repair
+    for r in recs:
+        if r["kind"] == "repair" and isinstance(r.get("data"), dict):
+            done.update(r["data"].get("set_aside", []))
+    kept: list[Record] = []
+    aside: list[Record] = []
+    for r in recs:
+        if r["seq"] in done:
+            continue
+        try:
+            ev = Event.from_records(eid, kept + [r])
+            gids = [r["game"]] if r.get("game") in ev.games else list(ev.games)
+            for gid in gids:
+                ev.game(gid, today)
+        except CorrError:
+            aside.append(r)
+            continue
+        kept.append(r)
+    return aside

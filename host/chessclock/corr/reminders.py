@@ -8,7 +8,7 @@ skip the recess ("ficam suspensas ... outros prazos regulamentares", comment on 
 import datetime as dt
 
 from .dates import parse_date
-from .model import ANNOUNCE_AFTER, SIDES, label
+from .model import ANNOUNCE_AFTER, ANSWER_DAYS, SIDES, label
 
 RESEND, REITERATE, REPLY_REITERATION, BOTH_ABANDON = 5, 15, 7, 40   # Art. 15, §2, §4
 PAPERS = 30                                                           # Art. 31
@@ -34,7 +34,7 @@ def game_items(g):
                       "overdue": due < today})
 
     if g.finished():
-        if g.result is not None:
+        if g.result is not None and not g.withdrawn:
             add("both", "send the game in PGN to the director (or it is lost for both)",
                 parse_date(g.result["date"]), "Art. 41")
         return items
@@ -114,10 +114,28 @@ def game_items(g):
     return items
 
 
-def event_items(ev, ledgers):
+def director_items(ev, today):
+    """Art. 23: a player answers the director's request within 7 days (recess excluded),
+    or may be counted as withdrawn from the games or eliminated."""
+    items = []
+    for q in ev.requests:
+        if q["answered"] is not None or q["player"] in ev.withdrawals:
+            continue
+        due = ev.calendar.add_days(parse_date(q["date"]), ANSWER_DAYS)
+        items.append({"game": "-", "who": q["player"], "art": "Art. 23", "due": str(due),
+                      "overdue": due < today,
+                      "what": "answer the director's request of %s%s, or be counted as "
+                              "withdrawn or eliminated" % (
+                                  q["date"], " (%s)" % q["about"] if q["about"] else "")})
+    return items
+
+
+def event_items(ev, ledgers, today=None):
     items = []
     for g in ledgers:
         items += game_items(g)
+    if today is not None:
+        items += director_items(ev, today)
     items.sort(key=lambda i: (i["due"], i["game"]))
     return items
 
