@@ -319,7 +319,9 @@ class App:
             self.collect_due = True
             return
         self.log(ev, side, t, arg)
-        if ev == E.EV_STAGE and not competition(self.preset):
+        if ev == E.EV_END:
+            self.session.game_over()
+        elif ev == E.EV_STAGE and not competition(self.preset):
             # competition presets: no sound a player could take as a signal (seed 4.8)
             self.buzzer.play(Buzzer.STAGE, t)
         elif ev == E.EV_FLAG and self.preset is not None and self.preset.audible_flag:

@@ -70,11 +70,20 @@ class Session:
     # ---- a new game ------------------------------------------------------------------
     def new_game(self):
         c = self.app.clock
+        self.game_over()
         self.incidents = 0
         self.game_result = -1
         self.under = 0
         for s in (0, 1):
             self.armed[s] = c.main[s] >= self.low_ms
+
+    def game_over(self):
+        """The game a scheduled start ran is over (ended, or another set up): its default
+        time alert goes (the log keeps it in that game's records) and a default time not
+        reached yet is no longer counted, so the next game never gets it."""
+        self.defaulted = 0
+        if self.sched_started:
+            self.default_done = True
 
     # ---- each pass -------------------------------------------------------------------
     def step(self, now):

@@ -242,6 +242,66 @@ def test_a_default_time_of_zero_is_reached_at_the_start():
     assert sorted(r.side for r in of(app, EV.EV_DEFAULT_TIME)) == [E.WHITE, E.BLACK]
 
 
+def _defaulted_game(board, app):
+    """A scheduled game whose 1 s default time passed with both players absent."""
+    assert reply(app, "wallclock", str(WALL))[1]
+    assert reply(app, "schedule", str(WALL + 1), "1")[1]
+    until(app, board, app.now + 2500)
+    assert app.clock.state == E.RUNNING
+    assert reply(app, "status")[2]["default"] == "3"
+
+
+def _games(app):
+    """Per game header, the codes of its records."""
+    games = []
+    for r in records(app):
+        if r.code == EV.EV_HEADER:
+            games.append([])
+        elif games:
+            games[-1].append(r.code)
+    return games
+
+
+def test_the_default_time_alert_clears_when_its_game_ends_and_stays_in_its_log():
+    board, app = boot()
+    _defaulted_game(board, app)
+    app.clock.end(app.now)               # what `end` and the arbiter menu's End do
+    until(app, board, app.now + 300)
+    assert reply(app, "status")[2]["default"] == "0"
+    assert app.session.defaulted == 0
+    app.new_game("fide-rapid")           # the next game: no alert, none logged
+    until(app, board, app.now + 3000)
+    assert reply(app, "status")[2]["default"] == "0"
+    games = _games(app)
+    assert EV.EV_DEFAULT_TIME in games[-2]   # the game it happened in
+    assert games[-2].index(EV.EV_DEFAULT_TIME) < games[-2].index(E.EV_END)
+    assert EV.EV_DEFAULT_TIME not in games[-1]
+
+
+def test_the_default_time_alert_clears_when_a_new_game_is_set_up():
+    board, app = boot()
+    _defaulted_game(board, app)
+    app.new_game("fide-blitz")            # a new control over the running game
+    assert reply(app, "status")[2]["default"] == "0"
+    assert reply(app, "schedule", "0")[1]  # schedule off: still nothing
+    until(app, board, app.now + 2000)
+    assert reply(app, "status")[2]["default"] == "0"
+    assert EV.EV_DEFAULT_TIME in _games(app)[-2]
+
+
+def test_a_default_time_not_reached_when_its_game_is_over_is_not_logged_in_the_next():
+    board, app = boot()
+    assert reply(app, "wallclock", str(WALL))[1]
+    assert reply(app, "schedule", str(WALL + 1), "5")[1]
+    until(app, board, app.now + 1500)
+    assert app.clock.state == E.RUNNING
+    app.clock.end(app.now)                # over before its default time ran out
+    app.new_game("fide-rapid")
+    until(app, board, app.now + 6000)
+    assert of(app, EV.EV_DEFAULT_TIME) == []
+    assert reply(app, "status")[2]["default"] == "0"
+
+
 # ---- low-time mark and stage sounds (seed 7.1, 4.8) ------------------------------------
 def test_low_time_mark_is_logged_silent_in_competition_and_beeps_in_casual_play():
     for spec, competition in (("fide-active-1987", True), ("31m", False)):
