@@ -318,6 +318,8 @@ class App:
             self.session.on_press(side)
             self.collect_due = True
             return
+        if (ev == E.EV_START or ev == E.EV_RESUME) and self.session.phase:
+            self.session.cut(t)   # the self-test ends (logged) before the clock runs
         self.log(ev, side, t, arg)
         if ev == E.EV_END:
             self.session.game_over()
@@ -565,14 +567,14 @@ class App:
             if kind == PRESS:
                 self.held_logged[lever] = False
                 if self.session.phase:  # the self-test wants both levers
-                    self.session.lever(lever)
+                    self.session.lever(lever, self.timebase.at(t))
                 else:
                     t_ms = self.timebase.at(t)
                     self._switch_first(lever, t_ms)
                     self.lever_pressed(lever, t_ms)
             elif kind == BOTH:
                 if self.session.phase:  # both levers at once: both work
-                    self.session.lever(lever)
+                    self.session.lever(lever, self.timebase.at(t))
                 else:
                     self.log(EV.EV_LEVER_BOTH, self.side_of_lever(lever), self.timebase.at(t), 0)
             elif kind == RELEASE:
@@ -608,7 +610,7 @@ class App:
                 self.log(EV.EV_MISSED_EDGE, self.side_of_lever(lever), now, 1 if closed else 0)
                 if f.feed(lever, tick, closed) == PRESS:
                     if self.session.phase:
-                        self.session.lever(lever)
+                        self.session.lever(lever, now)
                     else:
                         self.lever_pressed(lever, now)
             elif closed and not self.held_logged[lever] and f.held_us(lever, tick) >= _HOLD_LOG_US:

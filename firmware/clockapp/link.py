@@ -446,6 +446,9 @@ class Link:
         c = self.app.clock
         if c.state != E.IDLE:
             return self._done(False, "start")
+        if self.app.session.checking():   # someone at the board is checking the clock
+            raise P.ProtocolError(P.E_STATE, "the self-test is running: start when it is "
+                                  "over (at most 20 s)")
         return self._done(c.start(self.app.now, side), "start")
 
     def op_pause(self, args):

@@ -129,6 +129,11 @@ class Session:
     def testing(self):
         return self.phase != T_OFF
 
+    def checking(self):
+        """The self-test is checking the clock (its lamp or its levers), not just showing
+        its result (a start then ends the showing: the result is logged)."""
+        return self.phase == T_LAMP or self.phase == T_LEVERS
+
     def selftest(self, now):
         """Start the self-test; only while no game is in progress. True when started."""
         app = self.app
@@ -139,10 +144,16 @@ class Session:
         self.test.start(now)
         return True
 
-    def lever(self, lever):
-        """A lever closed during the self-test."""
+    def lever(self, lever, t):
+        """A lever closed at t (ms) during the self-test."""
         if self.test is not None:
-            self.test.lever(lever)
+            self.test.lever(lever, t)
+
+    def cut(self, t):
+        """The clock starts running at t (ms) during the self-test: the test ends first,
+        logged as cut short (events.ST_CUT)."""
+        if self.test is not None:
+            self.test.cut(t)
 
     def render(self, lever, v):
         """The self-test on a display's text; True when it changed."""
