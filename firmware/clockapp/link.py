@@ -503,9 +503,10 @@ class Link:
 
     def op_undo(self, args):
         _nargs(args, 0, 0)
-        if not self.app.clock.undo_press(self.app.now):
+        c = self.app.clock
+        if not c.undo_press(self.app.now):
             raise P.ProtocolError(P.E_STATE, "no press to undo")
-        return self._times()
+        return self._times() + (("turn", E.SIDE_NAMES[c.turn]),)   # the presser's again
 
     def op_addstage(self, args):
         _nargs(args, 2, 2)

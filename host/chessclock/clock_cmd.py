@@ -573,8 +573,14 @@ def run_start(args, stdout, stderr):
                    wall=True)
 
 
+def _undo_text(f: dict[str, str]) -> str:
+    """The times after an undo and whose turn it is again (the side that pressed)."""
+    turn = f.get("turn")
+    return _times(f) + ("; %s to move" % turn if turn else "")
+
+
 def run_undo(args, stdout, stderr):
-    return _change(args, stdout, stderr, "undo", render=_times)
+    return _change(args, stdout, stderr, "undo", render=_undo_text)
 
 
 def run_end(args, stdout, stderr):
