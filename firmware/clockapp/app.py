@@ -427,6 +427,7 @@ class App:
         self._levers(tick)
         if not edge:
             self._buttons(now)
+            self.menu.lapse(now)   # a question not answered in time (menu.py)
             self.session.step(now)
         self.clock.tick(now)
         if self.seal.phase:
