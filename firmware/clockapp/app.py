@@ -778,6 +778,8 @@ class App:
                 v.text_on = False
                 changed = True
             changed = self._time(v, c, lever, side) or changed
+            if idle:   # before the start: the control, for the players to check
+                changed = self._setup_view(v, c, side) or changed
             running = running_now and turn == side
             flag = FLAG_NONE
             if flag_at[side] >= 0:
@@ -815,6 +817,24 @@ class App:
                 displays[lever].render(v)
             elif deferrable[lever] and displays[lever].unsent:
                 displays[lever].finish()   # what a lever's press stopped in an earlier pass
+
+    def _setup_view(self, v, c, side):
+        """At set-up: the side's control (SSD1306: on its status line; TM1637: its
+        increment in turn with the other moments) and the 3 s cycle; True when changed."""
+        changed = False
+        if v.ctl_of is not c or v.ctl_n != len(c.stages[side]):   # a new game: once
+            v.ctl_of = c
+            v.ctl_n = len(c.stages[side])
+            v.ctl = timefmt.control_line(c.sides[side], c.stages[side])
+            st = c.stages[side][0]
+            v.inc_ms = st.inc_ms if st.inc_ms else st.delay_ms
+            v.inc_kind = 0 if st.inc_ms else st.delay_kind
+            changed = True
+        cycle = (self.now // 3000) & 1
+        if cycle != v.cycle:
+            v.cycle = cycle
+            changed = True
+        return changed
 
     def _time(self, v, c, lever, side):
         ms = c.main[side]
