@@ -293,3 +293,20 @@ def test_an_acknowledged_pull_marks_the_log_pulled_and_wall_clock_is_logged():
     board2, app2 = boot(board.root)
     app2.log(E.EV_PAUSE, 0, 0, 0)  # the log writer is created at the first event
     assert app2.logw.pulled == last
+
+
+def test_the_hold_that_erases_an_ended_games_log_opens_no_arbiter_menu():
+    from clockapp.board import BTN_MENU, BTN_START
+    board, app = boot()
+    board.press_buttons(BTN_START, 200000)
+    until(app, board, 500)
+    app.clock.end(app.now)
+    until(app, board, 800)
+    pull_records(app, 4096)
+    last = app.link.read_end_seq
+    assert req(app, 2, "logclear", [last])[1]
+    t = app.now
+    board.press_buttons(BTN_MENU, (t + 100) * 1000, hold_us=4000000)   # held on and on
+    until(app, board, t + 5000)
+    assert req(app, 3, "status")[2]["logclear"] == "2"
+    assert not app.menu.active()     # the same hold does not go on to the arbiter menu
