@@ -320,8 +320,12 @@ class App:
             self.session.on_press(side)
             self.collect_due = True
             return
+        if (ev == E.EV_START or ev == E.EV_RESUME) and self.session.phase:
+            self.session.cut(t)   # the self-test ends (logged) before the clock runs
         self.log(ev, side, t, arg)
-        if ev == E.EV_STAGE and not competition(self.preset):
+        if ev == E.EV_END:
+            self.session.game_over()
+        elif ev == E.EV_STAGE and not competition(self.preset):
             # competition presets: no sound a player could take as a signal (seed 4.8)
             self.buzzer.play(Buzzer.STAGE, t)
         elif ev == E.EV_FLAG and self.preset is not None and self.preset.audible_flag:
@@ -425,6 +429,7 @@ class App:
         self._levers(tick)
         if not edge:
             self._buttons(now)
+            self.menu.lapse(now)   # a question not answered in time (menu.py)
             self.session.step(now)
         self.clock.tick(now)
         if self.seal.phase:
@@ -570,14 +575,14 @@ class App:
             if kind == PRESS:
                 self.held_logged[lever] = False
                 if self.session.phase:  # the self-test wants both levers
-                    self.session.lever(lever)
+                    self.session.lever(lever, self.timebase.at(t))
                 else:
                     t_ms = self.timebase.at(t)
                     self._switch_first(lever, t_ms)
                     self.lever_pressed(lever, t_ms)
             elif kind == BOTH:
                 if self.session.phase:  # both levers at once: both work
-                    self.session.lever(lever)
+                    self.session.lever(lever, self.timebase.at(t))
                 else:
                     self.log(EV.EV_LEVER_BOTH, self.side_of_lever(lever), self.timebase.at(t), 0)
             elif kind == RELEASE:
@@ -613,7 +618,7 @@ class App:
                 self.log(EV.EV_MISSED_EDGE, self.side_of_lever(lever), now, 1 if closed else 0)
                 if f.feed(lever, tick, closed) == PRESS:
                     if self.session.phase:
-                        self.session.lever(lever)
+                        self.session.lever(lever, now)
                     else:
                         self.lever_pressed(lever, now)
             elif closed and not self.held_logged[lever] and f.held_us(lever, tick) >= _HOLD_LOG_US:
@@ -792,6 +797,8 @@ class App:
                 v.text_on = False
                 changed = True
             changed = self._time(v, c, lever, side) or changed
+            if idle:   # before the start: the control, for the players to check
+                changed = self._setup_view(v, c, side) or changed
             running = running_now and turn == side
             flag = FLAG_NONE
             if flag_at[side] >= 0:
@@ -829,6 +836,24 @@ class App:
                 displays[lever].render(v)
             elif deferrable[lever] and displays[lever].unsent:
                 displays[lever].finish()   # what a lever's press stopped in an earlier pass
+
+    def _setup_view(self, v, c, side):
+        """At set-up: the side's control (SSD1306: on its status line; TM1637: its
+        increment in turn with the other moments) and the 3 s cycle; True when changed."""
+        changed = False
+        if v.ctl_of is not c or v.ctl_n != len(c.stages[side]):   # a new game: once
+            v.ctl_of = c
+            v.ctl_n = len(c.stages[side])
+            v.ctl = timefmt.control_line(c.sides[side], c.stages[side])
+            st = c.stages[side][0]
+            v.inc_ms = st.inc_ms if st.inc_ms else st.delay_ms
+            v.inc_kind = 0 if st.inc_ms else st.delay_kind
+            changed = True
+        cycle = (self.now // 3000) & 1
+        if cycle != v.cycle:
+            v.cycle = cycle
+            changed = True
+        return changed
 
     def _time(self, v, c, lever, side):
         ms = c.main[side]

@@ -16,6 +16,7 @@ import binascii
 import os
 import struct
 
+from clockapp.menu import CONFIRM_MS
 from clockcore import const
 from clockcore import engine as E
 from clockcore import events as EV
@@ -43,6 +44,15 @@ _ADJ_MAX = const(8192)         # bytes of an adjourned game's snapshot (adjput)
 CAPS = ("status,control,start,pause,resume,end,correct,wallclock,log,auth,maintenance,"
         "logack,head,seal,adjourn,session,pairing")
 HEAD_DOMAIN = b"chessclock log head key"   # the log key: HMAC(arbiter key, this)
+# The erasure of a keyless clock's log (op_logclear), as `status logclear=` gives it: none
+# asked since boot, asked (the clock waits for MENU held), done, declined (another button,
+# the time out, the menu closed), the log changed meanwhile (pull again), the flash failed.
+CLEAR_NONE = const(0)
+CLEAR_ASKED = const(1)
+CLEAR_DONE = const(2)
+CLEAR_DECLINED = const(3)
+CLEAR_CHANGED = const(4)
+CLEAR_FAILED = const(5)
 
 
 def _side(arg):
@@ -127,6 +137,8 @@ class Link:
             "adjput": (self.op_adjput, CHANGE), "adjload": (self.op_adjload, CHANGE),
         }
         self.adj = None         # an adjourned game's snapshot arriving in adjput chunks
+        self.clear_upto = -1    # a keyless erasure asked: the last record read (op_logclear)
+        self.clear_state = CLEAR_NONE
         for name in ("selftest", "result", "incident", "schedule", "arrive", "pairing"):
             # the session at the board (clockapp/sessionops.py, docs/SESSION.md)
             self.ops[name] = (self._session_op(name), CHANGE)
@@ -375,6 +387,7 @@ class Link:
         pairs.append(("logwarn", 1 if logw is not None and logw.warn else 0))
         pairs.append(("refused", self.refused))
         pairs.append(("key", 1 if self.key else 0))
+        pairs.append(("logclear", self.clear_state))   # a keyless erasure: CLEAR_*
         sl = app.seal
         pairs.append(("seal", SEAL_PHASES[sl.phase]))
         if sl.phase:
@@ -446,6 +459,9 @@ class Link:
         c = self.app.clock
         if c.state != E.IDLE:
             return self._done(False, "start")
+        if self.app.session.checking():   # someone at the board is checking the clock
+            raise P.ProtocolError(P.E_STATE, "the self-test is running: start when it is "
+                                  "over (at most 20 s)")
         return self._done(c.start(self.app.now, side), "start")
 
     def op_pause(self, args):
@@ -500,9 +516,10 @@ class Link:
 
     def op_undo(self, args):
         _nargs(args, 0, 0)
-        if not self.app.clock.undo_press(self.app.now):
+        c = self.app.clock
+        if not c.undo_press(self.app.now):
             raise P.ProtocolError(P.E_STATE, "no press to undo")
-        return self._times()
+        return self._times() + (("turn", E.SIDE_NAMES[c.turn]),)   # the presser's again
 
     def op_addstage(self, args):
         _nargs(args, 2, 2)
@@ -764,18 +781,51 @@ class Link:
             raise P.ProtocolError(P.E_INTERNAL, "could not save the acknowledgement")
         return (("acked", seq),)
 
+    def _read_to(self, upto):
+        """The log was read to its end, UPTO is the last sequence number that read returned
+        and nothing was written since (so nothing unread is lost)."""
+        app = self.app
+        return (self.read_end_size >= 0 and upto == self.read_end_seq
+                and app.store.log_size() == self.read_end_size and not app.log_n)
+
     def op_logclear(self, args):
-        """logclear UPTO: remove the log, only when it was read to its end and UPTO is the
-        last sequence number that read returned (so nothing unread is lost)."""
+        """logclear UPTO: remove the log, only when it was read to its end (_read_to). With
+        a key the signed request is the arbiter's word; a clock without a key asks the
+        person at it (menu.ask: hold MENU 2 s) and removes the log at that answer:
+        `confirm` S in the reply, `status logclear=` says how it ended."""
         _nargs(args, 1, 1)
         upto = _int(args[0])
         app = self.app
-        if (self.read_end_size < 0 or upto != self.read_end_seq
-                or app.store.log_size() != self.read_end_size or app.log_n):
+        if not self._read_to(upto):
             raise P.ProtocolError(P.E_NOT_READ, "pull the log to its end first (up to %d)"
                                   % upto)
-        self._log_reset()
-        if not app.store.clear_log():
+        if self.key is None:
+            if not app.menu.ask("CLr?", self, app.now):
+                raise P.ProtocolError(P.E_STATE, "the clock's menu is open: close it first")
+            self.clear_upto = upto
+            self.clear_state = CLEAR_ASKED
+            app.refresh(True)
+            return (("confirm", CONFIRM_MS // 1000), ("upto", upto))
+        if not self._clear():
             raise P.ProtocolError(P.E_INTERNAL, "could not remove the log")
-        self.read_end_size = -1
         return (("cleared", upto),)
+
+    def _clear(self):
+        self._log_reset()
+        if not self.app.store.clear_log():
+            return False
+        self.read_end_size = -1
+        return True
+
+    def yes(self, now):
+        """Held MENU at the clock (menu.ask): the log goes, if it is still what was read."""
+        if not self._read_to(self.clear_upto):
+            self.clear_state = CLEAR_CHANGED
+        else:
+            self.clear_state = CLEAR_DONE if self._clear() else CLEAR_FAILED
+        self.app.refresh(True)
+
+    def no(self):
+        """Another button, the time out or the menu closed (menu.ask): the log stays."""
+        self.clear_state = CLEAR_DECLINED
+        self.app.refresh(True)

@@ -14,6 +14,10 @@
 # In a menu PLUS/MINUS move between items, START acts on the item (or starts editing it,
 # PLUS/MINUS then change the value and START ends the edit), MENU goes back or closes.
 # The left display shows the item, the right one its value.
+# A question (ask(); the erasure of the log of a clock without an arbiter key, asked over
+# the cable): the left display shows it ("CLr?"), the right one "HoLd": holding MENU 2 s
+# within CONFIRM_MS says yes; any other button, CONFIRM_MS passing or the menu closed
+# otherwise (the scheduled start) says no. Levers do nothing meanwhile (logged).
 
 from clockapp.board import BTN_MENU, BTN_MINUS, BTN_PLUS, BTN_START, LEFT
 from clockcore import const, presets
@@ -23,6 +27,8 @@ from clockcore import events as EV
 _CLOSED = const(0)
 SETUP = const(1)
 ARBITER = const(2)
+CONFIRM = const(3)
+CONFIRM_MS = const(30000)         # a question's time to hold MENU
 
 _ARBITER_HOLD_MS = const(2000)
 _TIME_STEP_MS = const(10000)      # one PLUS/MINUS press on a time: 10 s
@@ -65,12 +71,45 @@ class Menu:
         self.message = ""        # a short answer shown on the right, e.g. "Err"
         self.hold_used = False   # this hold of MENU acted already (seal mode)
         self.armed = False       # nEW asked once: a second START throws the game away
+        self.until = -1          # CONFIRM: when the question lapses (app time, ms)
+        self.asker = None        # CONFIRM: its yes(now) and no() are called with the answer
+        self.question = ""       # CONFIRM: what the left display asks
 
     def active(self):
         return self.mode != _CLOSED
 
     def items(self):
+        if self.mode == CONFIRM:
+            return (self.question,)
         return SETUP_ITEMS if self.mode == SETUP else ARBITER_ITEMS
+
+    def ask(self, question, asker, now):
+        """Ask the person at the clock (CONFIRM); False when a menu is open already."""
+        if self.mode != _CLOSED:
+            return False
+        self.question = question
+        self.asker = asker
+        self.until = now + CONFIRM_MS
+        self.open(CONFIRM)
+        return True
+
+    def lapse(self, now):
+        """Once a pass while a question is asked: no answer in time is a no."""
+        if self.until >= 0 and now >= self.until:
+            self.close()
+
+    def _answered(self, yes, now):
+        asker = self.asker
+        self.asker = None
+        self.until = -1
+        self.mode = _CLOSED
+        self.editing = False
+        self.changed()
+        if asker is not None:
+            if yes:
+                asker.yes(now)
+            else:
+                asker.no()
 
     def changed(self):
         self.version += 1
@@ -85,6 +124,9 @@ class Menu:
         self.changed()
 
     def close(self):
+        if self.mode == CONFIRM:
+            self._answered(False, self.app.now)
+            return
         if self.mode == ARBITER:
             self.app.log(EV.EV_ARBITER, E.NOBODY, self.app.now, 0)
         self.mode = _CLOSED
@@ -96,7 +138,11 @@ class Menu:
         c = self.app.clock
         if ms < _ARBITER_HOLD_MS:
             self.hold_used = False
-        elif (buttons == BTN_MENU and self.mode == _CLOSED
+        elif self.mode == CONFIRM:
+            if buttons == BTN_MENU:   # the arbiter at the clock says yes
+                self.hold_used = True   # the rest of this hold opens nothing
+                self._answered(True, self.app.now)
+        elif (buttons == BTN_MENU and self.mode == _CLOSED and not self.hold_used
                 and c.state in (E.PAUSED, E.FROZEN, E.ENDED)):
             self.open(ARBITER)
         elif (buttons == BTN_MENU and self.mode == _CLOSED and c.state == E.RUNNING
@@ -118,6 +164,10 @@ class Menu:
                 app.start_pause()
             elif pressed & BTN_MENU and c.state == E.IDLE:
                 self.open(SETUP)
+            return
+        if self.mode == CONFIRM:
+            if pressed & ~BTN_MENU:   # MENU's press begins the hold that says yes
+                self.close()
             return
         self.message = ""
         armed = self.armed       # any button but START on nEW again keeps the game
@@ -273,6 +323,8 @@ class Menu:
         c = app.clock
         s = app.settings
         name = self.items()[self.item]
+        if self.mode == CONFIRM:
+            return "HoLd"
         if self.message:
             return self.message
         if name == "PrSt":

@@ -6,6 +6,9 @@
 #   2. levers, up to 15 s: each display asks for its lever ("LEFt" / "rIGt", then "Good");
 #   3. result, 3 s: "tESt PASS" or "tESt F n" (n: the failure bits), logged (EV_SELF_TEST
 #      with the battery's mV and %) and kept for `status`.
+# No game runs during it: the host's `start` is refused meanwhile (clockapp/link.py), and
+# a start that cannot wait (the scheduled start) or any resume ends it first, logged with
+# ST_CUT. A lever press the test does not take is logged as an ignored press.
 # What the clock cannot see itself (a dead segment, a mute buzzer) the person running the
 # test sees and hears; what it can (a lever, the battery, a display that does not
 # acknowledge its bytes) it checks.
@@ -55,12 +58,26 @@ class SelfTest:
             n += getattr(tm, "nacks", 0) if tm is not None else getattr(d, "errors", 0)
         return n
 
-    def lever(self, lever):
-        if self.session.phase == T_LEVERS:
-            self.seen |= 1 << lever
+    def lever(self, lever, t):
+        """A lever closed at t (ms): the test's when it asks for that lever, otherwise
+        logged as an ignored press (no game runs during the test)."""
+        bit = 1 << lever
+        if self.session.phase == T_LEVERS and not self.seen & bit:
+            self.seen |= bit
             self.version += 1
             if self.seen == 3:
                 self.next_phase(self.app.now)
+            return
+        app = self.app
+        app.log(E.EV_IGNORED, app.side_of_lever(lever), t, app.clock.state)
+
+    def cut(self, now):
+        """A game starts before the test's end (the scheduled start): what was checked is
+        logged with ST_CUT (the levers not asked for yet are not failures), then the test
+        ends at once, so that the game's levers are the game's."""
+        if self.session.phase != T_SHOW:
+            self._finish(now, True)
+        self._end()
 
     def next_phase(self, now):
         ph = self.session.phase
@@ -70,20 +87,26 @@ class SelfTest:
             self._finish(now)
             self._phase(T_SHOW, now + _SHOW_MS)
         else:
-            self.session.phase = T_OFF
-            self.session.test = None
-            for v in self.app.views:
-                v.test = False
+            self._end()
             self.app.refresh(True)
 
-    def _finish(self, now):
+    def _end(self):
+        self.session.phase = T_OFF
+        self.session.test = None
+        for v in self.app.views:
+            v.test = False
+
+    def _finish(self, now, cut=False):
         app = self.app
         b = app.board
         bits = 0
-        if not self.seen & 1:
-            bits |= EV.ST_LEFT
-        if not self.seen & 2:
-            bits |= EV.ST_RIGHT
+        if cut:
+            bits = EV.ST_CUT
+        else:
+            if not self.seen & 1:
+                bits |= EV.ST_LEFT
+            if not self.seen & 2:
+                bits |= EV.ST_RIGHT
         mv = b.battery_mv()
         pct = b.battery_pct()
         if mv < 0 and pct < 0:

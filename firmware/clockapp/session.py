@@ -70,11 +70,20 @@ class Session:
     # ---- a new game ------------------------------------------------------------------
     def new_game(self):
         c = self.app.clock
+        self.game_over()
         self.incidents = 0
         self.game_result = -1
         self.under = 0
         for s in (0, 1):
             self.armed[s] = c.main[s] >= self.low_ms
+
+    def game_over(self):
+        """The game a scheduled start ran is over (ended, or another set up): its default
+        time alert goes (the log keeps it in that game's records) and a default time not
+        reached yet is no longer counted, so the next game never gets it."""
+        self.defaulted = 0
+        if self.sched_started:
+            self.default_done = True
 
     # ---- each pass -------------------------------------------------------------------
     def step(self, now):
@@ -120,6 +129,11 @@ class Session:
     def testing(self):
         return self.phase != T_OFF
 
+    def checking(self):
+        """The self-test is checking the clock (its lamp or its levers), not just showing
+        its result (a start then ends the showing: the result is logged)."""
+        return self.phase == T_LAMP or self.phase == T_LEVERS
+
     def selftest(self, now):
         """Start the self-test; only while no game is in progress. True when started."""
         app = self.app
@@ -130,10 +144,16 @@ class Session:
         self.test.start(now)
         return True
 
-    def lever(self, lever):
-        """A lever closed during the self-test."""
+    def lever(self, lever, t):
+        """A lever closed at t (ms) during the self-test."""
         if self.test is not None:
-            self.test.lever(lever)
+            self.test.lever(lever, t)
+
+    def cut(self, t):
+        """The clock starts running at t (ms) during the self-test: the test ends first,
+        logged as cut short (events.ST_CUT)."""
+        if self.test is not None:
+            self.test.cut(t)
 
     def render(self, lever, v):
         """The self-test on a display's text; True when it changed."""

@@ -179,3 +179,59 @@ def next_change_delay_ms(ms):
     if ms <= 0:
         return -1
     return (ms - 1) % 100 + 1
+
+
+# ---- the control at set-up (view.ctl; not per frame: built once a game) ------------------
+def _dur(ms):
+    """A stage's time in the fewest characters: 2H, 90M, 2M30S, 45S."""
+    s = ms // 1000
+    if s and s % 3600 == 0:
+        return b"%dH" % (s // 3600)
+    if s >= 60:
+        return b"%dM" % (s // 60) if s % 60 == 0 else b"%dM%dS" % (s // 60, s % 60)
+    if ms % 1000:
+        return b"%d.%dS" % (s, ms % 1000 // 100)
+    return b"%dS" % s
+
+
+def _bonus(st):
+    """A stage's increment (+30S) or delay (D5S simple, B5S Bronstein), or b""."""
+    if st.inc_ms:
+        return b"+" + _dur(st.inc_ms)
+    if st.delay_ms:
+        return (b"D" if st.delay_kind == 1 else b"B") + _dur(st.delay_ms)
+    return b""
+
+
+def control_line(side, stages):
+    """One side's control as its display shows it before the start, in capitals:
+    `3M+2S`, `40/90M 30M +30S` (one increment for every stage: once, at the end),
+    `60/5M +2S` (a stage of no time of its own: its increment alone), `90M D5S`,
+    `40/2H 20/1H`, `5M BY5X30S`; `HG ` before an hourglass, `UP ` an upcount.
+    side: the SideControl (mode, byo-yomi), stages: the clock's stages for that side."""
+    first = _bonus(stages[0])
+    same = True
+    for st in stages:
+        if _bonus(st) != first:
+            same = False
+    parts = []
+    for st in stages:
+        t = b"%d/" % st.moves if st.moves else b""
+        if st.time_ms or not _bonus(st):
+            t += _dur(st.time_ms)
+        if not same:
+            t += _bonus(st)
+        parts.append(t)
+    text = b" ".join(parts)
+    if same and first:   # an increment joins a single stage's time; a delay stands apart
+        text += (b"" if len(stages) == 1 and first[0] == 43 else b" ") + first
+    if side.byo_periods:
+        text += b" BY%dX" % side.byo_periods
+        if side.byo_moves > 1:
+            text += b"%d/" % side.byo_moves
+        text += _dur(side.byo_ms)
+    if side.mode == 1:
+        text = b"HG " + text
+    elif side.mode == 2:
+        text = b"UP " + text
+    return text

@@ -32,6 +32,13 @@ class SideView:
         self.idle = True         # no game started yet (before the start)
         self.pair = None         # the round's pairing: (board, White's, Black's name as
                                  # ASCII bytes), or None
+        # Before the start (idle), so that the players can check the control they play:
+        self.ctl = None          # this side's control in capitals (timefmt.control_line)
+        self.inc_ms = -1         # its first stage's increment or delay, ms (-1: not set)
+        self.inc_kind = 0        # 0 increment (or none), 1 simple delay, 2 Bronstein delay
+        self.cycle = 0           # 0/1, every 3 s at set-up: what a display shows in turn
+        self.ctl_of = None       # (the app's) the clock whose control ctl is, and how many
+        self.ctl_n = 0           # stages it had (an arbiter may add one before the start)
         self.version = 0         # bumped by the app after any change
 
     def touch(self):

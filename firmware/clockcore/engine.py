@@ -462,11 +462,15 @@ class Clock:
         self.add_stage(side, Stage(0, inc_ms=inc_ms), now)
 
     def undo_press(self, now):
-        """Mark the last press as not a move (e.g. a press to restart the offender's clock,
-        ACT 18-19): its move count, increment, delay credit, byo-yomi restart and stage
-        passage are taken back, and so is what it credited the opponent (its increment at
-        turn start). Only the last press, while the turn it started is still the current
-        one. A side never goes below zero: at most what it has is taken."""
+        """Mark the last press as not a move (a press with no move made, Art. 7.5.4): its
+        move count, increment, delay credit, byo-yomi restart and stage passage are taken
+        back, and so is what it credited the opponent (its increment at turn start). The
+        turn goes back to the side that pressed: its clock runs again (paused: runs at the
+        resume) as the same turn, with no fresh delay and no second increment at turn
+        start; the time the opponent's clock ran since the press stays on it (the clock
+        ran; the arbiter gives it back with adjust where the ruling says so). Only the last
+        press, while the turn it started is still the current one. A side never goes below
+        zero: at most what it has is taken."""
         self.tick(now)
         s = self.undo_side
         if s == NOBODY or self.turn == s:
@@ -492,6 +496,11 @@ class Clock:
         self.period_moves[s] = self.undo_period_moves
         self.undo_side = NOBODY
         self.undo_taken_opp = go
+        # the presser's turn again, from now: what it had of its delay was ended by the
+        # press (time used from here on is what a Bronstein credit counts at its move)
+        self.turn = s
+        self.turn_used = 0
+        self.delay_left = 0
         self.listener(EV_UNDO, s, now, g)
         return True
 

@@ -108,6 +108,7 @@ ST_RIGHT = const(2)      # the right lever was not pressed in time
 ST_BATTERY = const(4)    # the battery is low
 ST_NO_BATTERY = const(8)  # no battery reading (not wired, no fuel gauge answering)
 ST_DISPLAY = const(16)   # a display did not acknowledge (TM1637 ACK, SSD1306 I2C)
+ST_CUT = const(32)       # cut short: a game started (the scheduled start) before its end
 RESULTS = ("*", "1-0", "0-1", "1/2-1/2")   # EV_RESULT arg: index
 # EV_RESUMED_BY arg (their names: chessclock/logtools.py BY_NAMES, host only)
 BY_PLAYER = const(0)     # START on the clock (where the rules let players resume)

@@ -530,8 +530,10 @@ class SSD1306:
 # rows 16-55  the time in 7-segment digits: 40 px tall (m:ss, ss.t), 32 px for h:mm:ss;
 #             or view.text (text_on) in the 5x7 font at 3x (8 characters fill the width)
 # rows 56-63  flag (a flag and "1ST"/"2ND") at x 0, "WHITE" at x 40, delay "D 4.5" at x 92
-# At set-up (no game started) with a round's pairing: "BOARD 12" on the status line and
-# "WHITE name" / "BLACK name" (as much as fits: 21 characters) on the bottom line.
+# At set-up (no game started): the side's control on the status line ("40/90M 30M +30S",
+# timefmt.control_line; 15 characters fit), so that the players can check it. With a round's
+# pairing the status line shows in turn (every 3 s) "BOARD 12" and the control, and the
+# bottom line "WHITE name" / "BLACK name" (as much as fits: 21 characters).
 _BAR_H = const(7)
 _STATUS_Y = const(8)
 _MAIN_Y = const(16)
@@ -745,6 +747,8 @@ class SSD1306Display:
         self._white = _NONE
         self._pair = None                # the pairing shown at set-up (view.pair), or None
         self._pkey = _NONE               # board and side they were drawn for
+        self._ctl = 0                    # the control on the status line at set-up (bytes),
+                                         # None: not shown, 0: not known (draw afresh)
         self._lit = False                # the self-test lit every pixel
         self._cleared = False            # this draw cleared the main area (a new layout)
         self._ncells = 0                 # digit cells drawn, to be sent by finish():
@@ -776,6 +780,7 @@ class SSD1306Display:
         self._stage = self._passed = self._paused = self._batt = self._white = _NONE
         self._pair = None
         self._pkey = _NONE
+        self._ctl = 0
 
     def running_bar(self, on, view):
         """The running bar alone for `on` (view.running to be), sent now if it changed;
@@ -888,9 +893,13 @@ class SSD1306Display:
             o.fill(0)
         f = self._field
         self._paint_bar(1 if view.running else 0)
-        # status line (or the pairing at set-up)
+        # status line (or the pairing, the control at set-up)
         pair = view.pair if view.idle else None
-        if not self._pairing(pair, view):
+        ctl = view.ctl if view.idle else None
+        if pair is not None and not view.cycle:
+            ctl = None   # with a pairing the status line shows in turn its board, the control
+        paired = self._pairing(pair, view)
+        if not self._control_line(ctl, pair) and not paired:
             v = 1 if view.stage_passed else 0
             if view.stage != self._stage or v != self._passed:
                 self._stage = view.stage
@@ -985,6 +994,7 @@ class SSD1306Display:
             return pair is not None
         self._pair = pair
         self._pkey = key
+        self._ctl = 0
         o = self.oled
         o.fill_rect(0, _STATUS_Y, _X_PAUSE, 8, 0)
         o.fill_rect(0, _BOTTOM_Y, WIDTH, 8, 0)
@@ -996,6 +1006,23 @@ class SSD1306Display:
         o.text(line, 0, _STATUS_Y)
         line = (b"WHITE " if view.white else b"BLACK ") + pair[1 if view.white else 2]
         o.text(line, 0, _BOTTOM_Y, min(len(line), WIDTH // 6))
+        return True
+
+    def _control_line(self, ctl, pair):
+        """The control at set-up (view.ctl) on the status line, as much as fits before the
+        pause mark (15 characters); True while it shows. Otherwise the pairing's board, or
+        the status fields, drawn again."""
+        if ctl is self._ctl:
+            return ctl is not None
+        self._ctl = ctl
+        o = self.oled
+        o.fill_rect(0, _STATUS_Y, _X_PAUSE, 8, 0)
+        self._stage = self._moves = self._periods = _NONE
+        if ctl is None:
+            if pair is not None:
+                o.text(b"BOARD %d" % pair[0], 0, _STATUS_Y)
+            return False
+        o.text(ctl, 0, _STATUS_Y, min(len(ctl), _X_PAUSE // 6))
         return True
 
     # ---- main area -------------------------------------------------------------------

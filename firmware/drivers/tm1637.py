@@ -231,10 +231,13 @@ class TM1637Display:
     is used up: "d4.9" with dots, "d  5" (whole seconds rounded up) on the clock module.
     The moment (view.moment: 1 s in 3 while no clock runs, on displays that ask for it,
     `moments`), in this order of priority after low battery: the order of the flags
-    "FL 1" / "FL 2"; before the start, Black's display "bLAc" (so White is the other one:
-    a W cannot be drawn on 7 segments) and on White's the board number of the round's
-    pairing, "bd12" ("b123" from 100, "1234" from 1000); the stage "St 2" in a control of
-    several stages.
+    "FL 1" / "FL 2"; before the start, in turn (view.cycle, every 3 s), the control's
+    increment ("In 2", "In 0" for none; a delay "d  5", Bronstein "br 5": its first stage's,
+    whole seconds) and Black's display "bLAc" (so White is the other one: a W cannot be
+    drawn on 7 segments), White's the board number of the round's pairing, "bd12" ("b123"
+    from 100, "1234" from 1000), or the increment each time when it has none; the stage
+    "St 2" in a control of several stages. The time shown before the start is the
+    control's starting time.
     Not shown on 4 digits: byo-yomi periods, moves.
     Redraws only when view.version changed, and writes only when the segments changed."""
 
@@ -337,6 +340,9 @@ class TM1637Display:
             seg[1] = _SEG_L
             seg[2] = 0
             seg[3] = SEGMENTS[_ZERO + view.flag]
+        elif view.idle and view.inc_ms >= 0 and (view.cycle or (view.white
+                                                                and view.pair is None)):
+            self._bonus(view.inc_ms, view.inc_kind)
         elif view.idle and not view.white:
             seg[0] = _SEG_B
             seg[1] = _SEG_L
@@ -357,6 +363,25 @@ class TM1637Display:
         else:
             return False
         return True
+
+    def _bonus(self, ms, kind):
+        """Before the start, the control's increment "In 2" (also "In 0": none), simple
+        delay "d  5" or Bronstein delay "br 5", whole seconds (at most 99)."""
+        seg = self._seg
+        s = ms // 1000
+        if s > 99:
+            s = 99
+        if kind == 1:
+            seg[0] = _SEG_D
+            seg[1] = 0
+        elif kind == 2:
+            seg[0] = _SEG_B
+            seg[1] = SEGMENTS[114]    # r
+        else:
+            seg[0] = SEGMENTS[73]     # I
+            seg[1] = SEGMENTS[110]    # n
+        seg[2] = SEGMENTS[_ZERO + s // 10] if s >= 10 else 0
+        seg[3] = SEGMENTS[_ZERO + s % 10]
 
     def _delay(self, ds):
         """'d' and the delay left (tenths of a second)."""

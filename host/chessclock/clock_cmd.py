@@ -573,8 +573,14 @@ def run_start(args, stdout, stderr):
                    wall=True)
 
 
+def _undo_text(f: dict[str, str]) -> str:
+    """The times after an undo and whose turn it is again (the side that pressed)."""
+    turn = f.get("turn")
+    return _times(f) + ("; %s to move" % turn if turn else "")
+
+
 def run_undo(args, stdout, stderr):
-    return _change(args, stdout, stderr, "undo", render=_times)
+    return _change(args, stdout, stderr, "undo", render=_undo_text)
 
 
 def run_end(args, stdout, stderr):
@@ -750,13 +756,35 @@ def unpack_records(blob):
     return out
 
 
+# `status logclear=` after a keyless clock asked the person at it (firmware link.CLEAR_*).
+_CLEAR_ASKED = "1"
+_CLEAR_DONE = "2"
+_CLEAR_WHY = {"3": "not confirmed on the clock (another button, or the time ran out)",
+              "4": "the clock wrote to its log meanwhile: pull again",
+              "5": "the clock could not remove it"}
+
+
+def _await_clear(link: L.Link, seconds: int, path: str) -> None:
+    """A clock without a key asked the person at it to hold MENU: wait for the answer.
+    Raises ClockError when the log was not cleared."""
+    deadline = time.monotonic() + seconds + 5
+    state = _CLEAR_ASKED
+    while state == _CLEAR_ASKED and time.monotonic() < deadline:
+        time.sleep(0.25)
+        state = link.request("status").get("logclear", "")
+    if state != _CLEAR_DONE:
+        why = _CLEAR_WHY.get(state, "no answer from the clock")
+        raise L.ClockError(L.EXIT_FAILED, "log pulled to %s but not cleared: %s" % (path, why))
+
+
 def pull(link, archive, game, clear=False, chunk=4096, progress=None, ack=True,
-         on_clock=None):
+         on_clock=None, on_ask=None):
     """Pull a clock's log into ARCHIVE/CLOCK/GAME.log from where the last pull stopped
     (GAME.next holds the next sequence number), then the clock's signed head (an `HD`
     frame, for `log verify`); then acknowledge it (`logack`: the clock may remove those
     games when its log is full; on a keyed clock only with the arbiter's key). Returns a
-    summary dict. progress(records so far) as it goes; on_clock(clock id) once known."""
+    summary dict. progress(records so far) as it goes; on_clock(clock id) once known;
+    on_ask(seconds) when a clock without a key asks for MENU held to clear its log."""
     import base64
 
     from chessclock.logtools import head_frame
@@ -815,7 +843,11 @@ def pull(link, archive, game, clear=False, chunk=4096, progress=None, ack=True,
         except L.ClockError as e:
             result["ack_error"] = str(e)
     if clear:
-        link.request("logclear", last, change=True)
+        r = link.request("logclear", last, change=True)
+        if "confirm" in r:   # no key: the arbiter confirms on the clock itself
+            if on_ask is not None:
+                on_ask(int(r["confirm"]))
+            _await_clear(link, int(r["confirm"]), path)
         result["cleared"] = last
     return result
 
@@ -851,9 +883,16 @@ def run_log_pull(args, stdout, stderr):
 
     def fn(link):
         port = link.port
+
+        def ask(seconds: int) -> None:
+            stderr.write("chessclock: %s has no arbiter key: hold MENU 2 s on the clock "
+                         "within %d s to clear its log\n" % (port, seconds))
+            stderr.flush()
+
         return pull(link, args.archive, game, args.clear, args.chunk,
                     progress=(lambda n: bars.records(port, n)) if bars else None,
-                    on_clock=(lambda c: bars.named(port, c)) if bars else None)
+                    on_clock=(lambda c: bars.named(port, c)) if bars else None,
+                    on_ask=ask)
 
     if bars is None:
         results = gather(args, ports, fn, key)

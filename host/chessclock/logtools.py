@@ -332,7 +332,8 @@ def _app_dict(rec):
 
 
 # The session at the board (firmware/clockapp/session.py, docs/SESSION.md).
-ST_NAMES = ("left lever", "right lever", "battery low", "no battery reading", "display")
+ST_NAMES = ("left lever", "right lever", "battery low", "no battery reading", "display",
+            "cut short by the game's start")
 BY_NAMES = LR.BY   # events.BY_*: who resumed
 SESSION_CODES = (EV.EV_SELF_TEST, EV.EV_RESULT, EV.EV_INCIDENT, EV.EV_RESUMED_BY, EV.EV_ARBITER,
                  EV.EV_SCHEDULE, EV.EV_DEFAULT_TIME, EV.EV_ARRIVAL, EV.EV_LOW_TIME)

@@ -303,6 +303,8 @@ class Facts:
                 self.limit = e
             elif typ in CORRECTIONS:
                 self.corrections.append(e)
+                if typ == "undo" and side and running is not None:
+                    running = side   # the turn goes back to the side that pressed
             if typ == "set-moves" and side:
                 self.presses[side] = e.get("moves", self.presses[side])
 
@@ -391,7 +393,7 @@ def describe_correction(c: Event) -> str:
         return what + reason
     if typ == "undo":
         opp = c.get("opponent_delta_ms", 0)
-        return "last press by %s marked as not a move (%s taken back%s)%s" % (
+        return "last press by %s marked as not a move (%s taken back%s; its turn again)%s" % (
             side, fmt(-c.get("delta_ms", 0)),
             ", and %s from %s's increment at turn start" % (fmt(-opp), other(side))
             if opp and side in ("white", "black") else "", reason)

@@ -8,10 +8,10 @@ import time
 
 from chessclock import clock_cmd as C
 from chessclock import link as L
+from chessclock.logtools import ST_NAMES
 
 RUNNING = ("1", "2")   # status `testing`: the lamp, then the levers (3: result shown)
 RESULTS = ("1-0", "0-1", "1/2-1/2", "1/2", "*")
-ST_NAMES = ("left lever", "right lever", "battery low", "no battery reading", "display")
 
 
 def selftest_text(bits):

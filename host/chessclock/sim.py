@@ -72,11 +72,19 @@ ITEM_WORDS = {
     "a new game with this control (throws this one away)"}
 
 
+# A question the clock asks the person at it (menu.ask), in words.
+CONFIRM_WORDS = {"CLr?": "erase the clock's log? (asked over the cable; this clock has no "
+                         "arbiter key)"}
+
+
 def menu_lines(app):
     """The open menu under the displays: its items (the current one in brackets), the
     item's value in full (a preset's whole name), and the keys that work now."""
-    from clockapp.menu import EDITABLE, SETUP
+    from clockapp.menu import CONFIRM, EDITABLE, SETUP
     m = app.menu
+    if m.active() and m.mode == CONFIRM:   # a question asked over the cable (menu.ask)
+        return ["  QUESTION: %s %s" % (m.items()[0], CONFIRM_WORDS.get(m.items()[0], "")),
+                "  keys: M (hold menu 2 s) says yes; any other key says no"]
     if not m.active():
         return ["  keys: a/l levers, space start/pause, m set-up menu (before a game), "
                 "M hold menu: arbiter menu (paused or ended),",
@@ -133,6 +141,9 @@ def screen(board, app):
         pair = getattr(v, "pair", None)
         if v.idle and pair:   # the round's pairing, at set-up
             notes.append("BOARD %d  %s" % (pair[0], pair[1 if v.white else 2].decode()))
+        ctl = getattr(v, "ctl", None)
+        if v.idle and ctl:    # the side's control, for the players to check before the start
+            notes.append(ctl.decode())
         panels.append([head] + rows + ["  ".join(notes)])
     for i in range(5):
         out.append("  %-34s  |  %-34s" % (panels[0][i], panels[1][i]))

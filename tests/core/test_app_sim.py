@@ -368,6 +368,33 @@ def test_arbiter_menu_penalty_time_moves_and_resume_the_other_side():
     assert E.EV_ADJUST in events and E.EV_SET_MOVES in events
 
 
+def test_arbiter_menu_undo_gives_the_turn_back_to_the_side_that_pressed():
+    board, app = boot()
+    start(board, app, 1000)
+    board.press_lever(LEFT, 3000000)           # White presses without a move
+    until(app, board, 3100)
+    assert board.running_led == RIGHT
+    t = nav(board, app, 4000, BTN_START)       # pause (Black's turn)
+    board.press_buttons(BTN_MENU, t * 1000, hold_us=2500000)
+    until(app, board, t + 3000)
+    assert app.menu.active() and text(board.left) == "SIdE"
+    t = nav(board, app, t + 3000, BTN_PLUS, BTN_PLUS, BTN_PLUS, BTN_PLUS, BTN_PLUS)
+    assert text(board.left) == "Undo"
+    t = nav(board, app, t, BTN_START)
+    assert text(board.right) == "donE"
+    assert app.clock.turn == E.WHITE and app.clock.moves == [0, 0]
+    t = nav(board, app, t, BTN_MENU)            # closed; START resumes (fide-blitz)
+    white = app.clock.main[E.WHITE]
+    black = app.clock.main[E.BLACK]
+    t = nav(board, app, t, BTN_START)
+    assert app.clock.state == E.RUNNING and board.running_led == LEFT   # White's runs
+    until(app, board, t + 1000)
+    assert app.clock.main[E.BLACK] == black and app.clock.main[E.WHITE] < white - 900
+    board.press_lever(LEFT, (t + 1200) * 1000)  # White's move, made now: counted
+    until(app, board, t + 1400)
+    assert app.clock.moves == [1, 0] and board.running_led == RIGHT
+
+
 def test_arbiter_menu_increment_for_both_from_now_on():
     # FIDE Guidelines III, "+5 s a move from now on": one item, one START, both sides
     board, app = boot()

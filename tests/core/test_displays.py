@@ -140,7 +140,7 @@ def view(time=b"    4:59", **kw):
     d = SideView()
     for k in ("text_on", "running", "flag", "delay_ds", "periods", "moves", "stage",
               "stage_passed", "paused", "battery_low", "alert", "white", "test", "moment",
-              "idle", "pair"):
+              "idle", "pair", "ctl", "inc_ms", "inc_kind", "cycle"):
         setattr(v, k, getattr(d, k))
     v.text[:] = d.text
     v.time[:] = time

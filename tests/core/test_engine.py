@@ -456,8 +456,54 @@ def test_undo_press_restores_counter_increment_and_stage():
     assert c.main[W] == 14000 and c.stage[W] == 1
     assert c.undo_press(2500)
     assert c.main[W] == 8000 and c.stage[W] == 0 and c.moves[W] == 0
-    assert c.turn == B  # the clock keeps running where the press put it
+    assert c.turn == W  # the turn is White's again: its clock runs
     assert not c.undo_press(2600)  # only once
+
+
+def test_undo_gives_the_turn_back_and_the_pressers_clock_runs_again():
+    c, rec = make(sudden_death(60000, inc_ms=2000))
+    c.start(0)
+    c.press(W, 10000)           # 50000 + 2000
+    c.tick(13000)               # Black's clock ran 3 s
+    assert c.undo_press(13000)
+    assert c.turn == W and c.state == E.RUNNING and c.moves == [0, 0]
+    assert c.main == [50000, 57000]   # the 3 s Black's clock ran stay on it
+    c.tick(15000)
+    assert c.main == [48000, 57000]   # White's clock runs, Black's stands
+    assert not c.press(B, 15500)      # not Black's turn: ignored
+    assert c.press(W, 16000)          # the move, made now
+    assert c.moves == [1, 0] and c.turn == B and c.main == [49000, 57000]
+    assert rec.names()[-3:] == ["undo", "ignored", "press"]
+
+
+def test_undo_while_paused_gives_the_turn_back_and_resume_runs_the_presser():
+    c, rec = make(sudden_death(60000))
+    c.start(0)
+    c.press(W, 5000)
+    c.pause(6000)
+    assert c.undo_press(7000)
+    assert c.state == E.PAUSED and c.turn == W
+    assert c.resume(8000)
+    c.tick(9000)
+    assert c.main == [54000, 59000]
+
+
+def test_undo_gives_no_fresh_delay_and_no_second_turn_start_increment():
+    # simple delay: the turn continues, its delay is not given again
+    c, rec = make(one([Stage(60000, delay_ms=5000, delay_kind=DELAY_SIMPLE)]))
+    c.start(0)
+    c.press(W, 8000)            # 3 s of main time used
+    assert c.main[W] == 57000 and c.delay_left == 5000   # Black's delay
+    assert c.undo_press(9000)
+    assert c.turn == W and c.delay_left == 0
+    c.tick(10000)
+    assert c.main[W] == 56000
+    # increment at turn start: Black's goes with the undo, White gets none again
+    c, rec = make(sudden_death(60000, inc_ms=1000), inc_at_turn_start=True)
+    c.start(0)                  # White 61000
+    c.press(W, 4000)            # White 57000, Black 61000 at its turn's start
+    assert c.undo_press(4000)
+    assert c.main == [57000, 60000] and c.turn == W
 
 
 def test_undo_press_after_byo_yomi_period_restart():
@@ -696,7 +742,7 @@ def test_undo_takes_back_the_opponents_increment_at_turn_start():
     c.press(W, 5000)    # W 177000; B's turn starts: 182000
     c.pause(6000)       # B 181000
     assert c.undo_press(6000)
-    assert c.main == [177000, 179000] and c.moves == [0, 0] and c.turn == B
+    assert c.main == [177000, 179000] and c.moves == [0, 0] and c.turn == W
     assert rec.events[-1] == ("undo", W, 6000, 0, 177000, 179000)
     assert not c.undo_press(6000)
 
@@ -716,9 +762,11 @@ def test_undo_never_takes_a_side_below_zero_its_flag_falls_then():
     c.press(W, 1000)    # W 11000, B 12000
     c.tick(11500)       # B 1500 left
     assert c.undo_press(11500)
-    assert c.main == [11000, 0]
-    c.tick(12000)
-    assert rec.of("flag") == [("flag", B, 11500, 0, 11000, 0)]
+    assert c.main == [11000, 0] and c.turn == W
+    c.press(W, 12000)   # the move: Black's turn starts with its increment only
+    assert c.main == [10500, 2000]
+    c.tick(15000)
+    assert rec.of("flag") == [("flag", B, 14000, 0, 10500, 0)]
 
 
 def test_arbiter_puts_a_side_in_overtime_back_in_a_stage_with_moves():

@@ -147,9 +147,9 @@ def test_multi_stage_after_a_stage_pass():
                     ("press", B, 4000)],
               5000,
               [("resume", 9000), ("press", W, 10000), ("undo_press", 11000),
-               ("press", B, 12000)])
+               ("press", W, 12000), ("press", B, 13000)])
     assert c.stage == [1, 1]
-    assert c.moves == [2, 3]
+    assert c.moves == [3, 3]
 
 
 def test_multi_stage_on_flag_and_increment_at_turn_start():
@@ -218,9 +218,10 @@ def test_undo_fields_survive_the_cut():
     ctl = parse("90m/2+30s, 30m+30s")
     c = check(ctl, [("start", 0), ("press", W, 1000), ("press", B, 2000), ("press", W, 3000)],
               4000,
-              [("undo_press", 5000), ("resume", 6000), ("press", B, 7000)])
-    assert c.moves == [1, 2]
-    assert c.stage[W] == 0
+              [("undo_press", 5000), ("resume", 6000), ("press", B, 6500),
+               ("press", W, 7000)])
+    assert c.moves == [2, 1]   # the undo gave White its turn back: Black's press ignored
+    assert c.stage[W] == 1     # White's second move passes the stage again
 
 
 # ---- format and errors ----------------------------------------------------------------

@@ -175,16 +175,86 @@ def pull_records(app, maxbytes):
             return got, sizes
 
 
-def test_log_read_in_chunks_and_clear_after_read():
-    board, app = boot()
+def _log_of(app, n):
     app.store.clear_log()
-    for seq in range(100):
+    for seq in range(n):
         app.store.append_log(struct.pack("<I", seq) + b"record %d" % seq)
+
+
+def test_log_read_in_chunks_and_clear_after_read_with_the_key():
+    board, app = boot()
+    assert req(app, 1, "keyset", [KEY.hex()])[1]
+    _log_of(app, 100)
     got, _ = pull_records(app, 128)
     assert got == [struct.pack("<I", s) + b"record %d" % s for s in range(100)]
-    assert req(app, 2, "logclear", [98])[2]["code"] == P.E_NOT_READ
-    assert req(app, 3, "logclear", [99])[1]
+    nonce = req(app, 2, "auth")[2]["nonce"].encode()
+    assert req(app, 3, "logclear", [98], KEY, nonce)[2]["code"] == P.E_NOT_READ
+    ok, f = req(app, 4, "logclear", [99], KEY, nonce)[1:]
+    assert ok and f["cleared"] == "99"         # the key authorises: no question asked
+    assert list(app.store.read_log()) == [] and not app.menu.active()
+
+
+def test_a_clock_without_a_key_erases_its_log_only_when_the_arbiter_holds_menu():
+    from simutil import text
+
+    from clockapp.board import BTN_MENU
+    board, app = boot()
+    _log_of(app, 20)
+    pull_records(app, 4096)
+    assert req(app, 2, "logclear", [18])[2]["code"] == P.E_NOT_READ
+    ok, f = req(app, 3, "logclear", [19])[1:]
+    assert ok and "cleared" not in f and f["confirm"] == "30", f
+    assert len(list(app.store.read_log())) == 20           # not yet
+    until(app, board, app.now + 100)
+    assert text(board.left) == "CLr?" and text(board.right) == "HoLd"
+    assert req(app, 4, "status")[2]["logclear"] == "1"
+    t = app.now
+    board.press_buttons(BTN_MENU, (t + 100) * 1000, hold_us=2500000)
+    until(app, board, t + 1500)
+    assert len(list(app.store.read_log())) == 20           # a tap of MENU is not enough
+    until(app, board, t + 3000)
     assert list(app.store.read_log()) == []
+    assert req(app, 5, "status")[2]["logclear"] == "2" and not app.menu.active()
+    assert text(board.left) == "3:00"                      # the clock again
+
+
+def test_the_erasure_is_declined_by_another_button_by_the_time_or_by_a_new_record():
+    from clockapp.board import BTN_MENU, BTN_START, LEFT
+    for how in ("start", "time", "lever"):
+        board, app = boot()
+        _log_of(app, 5)
+        pull_records(app, 4096)
+        assert req(app, 2, "logclear", [4])[1]
+        t = app.now
+        if how == "start":
+            board.press_buttons(BTN_START, (t + 200) * 1000)
+            until(app, board, t + 600)
+            assert app.clock.state == E.IDLE, how          # START said no: no game
+            assert req(app, 3, "status")[2]["logclear"] == "3", how
+        elif how == "time":
+            until(app, board, t + 31000)
+            assert req(app, 3, "status")[2]["logclear"] == "3", how
+        else:   # a lever pressed meanwhile is logged: the log is no longer what was read
+            board.press_lever(LEFT, (t + 200) * 1000)
+            until(app, board, t + 500)
+            board.press_buttons(BTN_MENU, (t + 600) * 1000, hold_us=2500000)
+            until(app, board, t + 3500)
+            assert req(app, 3, "status")[2]["logclear"] == "4", how
+        assert not app.menu.active(), how
+        assert len(list(app.store.read_log())) >= 5, how
+
+
+def test_an_erasure_asked_while_a_menu_is_open_is_refused():
+    from clockapp.board import BTN_MENU
+    board, app = boot()
+    _log_of(app, 5)
+    pull_records(app, 4096)
+    board.press_buttons(BTN_MENU, (app.now + 100) * 1000)
+    until(app, board, app.now + 500)
+    assert app.menu.active()
+    ok, f = req(app, 2, "logclear", [4])[1:]
+    assert not ok and f["code"] == P.E_STATE and "menu" in f["detail"], f
+    assert len(list(app.store.read_log())) == 5
 
 
 def test_a_log_reply_carries_at_most_1_kb_whatever_the_host_asks():
@@ -223,3 +293,20 @@ def test_an_acknowledged_pull_marks_the_log_pulled_and_wall_clock_is_logged():
     board2, app2 = boot(board.root)
     app2.log(E.EV_PAUSE, 0, 0, 0)  # the log writer is created at the first event
     assert app2.logw.pulled == last
+
+
+def test_the_hold_that_erases_an_ended_games_log_opens_no_arbiter_menu():
+    from clockapp.board import BTN_MENU, BTN_START
+    board, app = boot()
+    board.press_buttons(BTN_START, 200000)
+    until(app, board, 500)
+    app.clock.end(app.now)
+    until(app, board, 800)
+    pull_records(app, 4096)
+    last = app.link.read_end_seq
+    assert req(app, 2, "logclear", [last])[1]
+    t = app.now
+    board.press_buttons(BTN_MENU, (t + 100) * 1000, hold_us=4000000)   # held on and on
+    until(app, board, t + 5000)
+    assert req(app, 3, "status")[2]["logclear"] == "2"
+    assert not app.menu.active()     # the same hold does not go on to the arbiter menu

@@ -114,6 +114,58 @@ def test_selftest_is_refused_during_a_game():
     assert not app.session.testing
 
 
+def test_start_is_refused_while_the_self_test_runs_and_no_lever_is_lost():
+    board, app = boot()
+    assert reply(app, "selftest")[1]
+    ok, f = reply(app, "start")[1:]
+    assert not ok and f["code"] == P.E_STATE and "self-test" in f["detail"], f
+    assert app.clock.state == E.IDLE and app.session.testing
+    t = app.now
+    # three presses during the test: each is the test's, or logged as ignored
+    for i, lever in enumerate((LEFT, RIGHT, LEFT)):
+        board.press_lever(lever, (t + 2500 + 400 * i) * 1000)
+    until(app, board, t + 4000)
+    ign = of(app, E.EV_IGNORED)
+    assert [r.side for r in ign] == [app.side_of_lever(LEFT)]   # the third: seen already
+    until(app, board, t + 8000)                  # the result shown, then the clock
+    assert not app.session.testing and app.session.result == 0
+    assert reply(app, "start")[1]
+    board.press_lever(LEFT, (t + 8500) * 1000)
+    until(app, board, t + 8800)
+    assert app.clock.moves[E.WHITE] == 1 and app.clock.turn == E.BLACK
+
+
+def test_presses_during_the_lamp_are_logged_as_ignored():
+    board, app = boot()
+    assert reply(app, "selftest")[1]
+    t = app.now
+    board.press_lever(RIGHT, (t + 500) * 1000)   # Black's lever would start a game
+    until(app, board, t + 800)
+    assert app.clock.state == E.IDLE
+    ign = of(app, E.EV_IGNORED)
+    assert [(r.side, r.arg) for r in ign] == [(app.side_of_lever(RIGHT), E.IDLE)]
+
+
+def test_a_scheduled_start_during_the_self_test_ends_it_first_and_the_levers_count():
+    board, app = boot()
+    assert reply(app, "wallclock", str(WALL))[1]
+    sched_t = app.now + 3000
+    assert reply(app, "schedule", str(WALL + 3))[1]
+    assert reply(app, "selftest")[1]
+    until(app, board, sched_t + 200)
+    assert app.clock.state == E.RUNNING and not app.session.testing
+    codes = [r.code for r in records(app)]
+    assert codes.index(EV.EV_SELF_TEST) < codes.index(E.EV_START)
+    st = of(app, EV.EV_SELF_TEST)[-1]
+    assert st.t == sched_t and st.arg & EV.ST_CUT
+    assert app.session.result & EV.ST_CUT
+    for i in range(3):
+        board.press_lever(LEFT if i % 2 == 0 else RIGHT, (sched_t + 500 + 400 * i) * 1000)
+    until(app, board, sched_t + 2000)
+    assert [r.side for r in of(app, E.EV_PRESS)] == [E.WHITE, E.BLACK, E.WHITE]
+    assert app.clock.moves == [2, 1]
+
+
 # ---- result, incident, resume, arbiter menu (seed 5.1, 5.3-5.5) ------------------------
 def test_result_entered_in_the_arbiter_menu_ends_the_game_and_is_logged():
     board, app = boot()
@@ -240,6 +292,66 @@ def test_a_default_time_of_zero_is_reached_at_the_start():
     assert app.clock.state == E.RUNNING
     # arrivals are counted from the schedule set (an earlier mark is cleared by it)
     assert sorted(r.side for r in of(app, EV.EV_DEFAULT_TIME)) == [E.WHITE, E.BLACK]
+
+
+def _defaulted_game(board, app):
+    """A scheduled game whose 1 s default time passed with both players absent."""
+    assert reply(app, "wallclock", str(WALL))[1]
+    assert reply(app, "schedule", str(WALL + 1), "1")[1]
+    until(app, board, app.now + 2500)
+    assert app.clock.state == E.RUNNING
+    assert reply(app, "status")[2]["default"] == "3"
+
+
+def _games(app):
+    """Per game header, the codes of its records."""
+    games = []
+    for r in records(app):
+        if r.code == EV.EV_HEADER:
+            games.append([])
+        elif games:
+            games[-1].append(r.code)
+    return games
+
+
+def test_the_default_time_alert_clears_when_its_game_ends_and_stays_in_its_log():
+    board, app = boot()
+    _defaulted_game(board, app)
+    app.clock.end(app.now)               # what `end` and the arbiter menu's End do
+    until(app, board, app.now + 300)
+    assert reply(app, "status")[2]["default"] == "0"
+    assert app.session.defaulted == 0
+    app.new_game("fide-rapid")           # the next game: no alert, none logged
+    until(app, board, app.now + 3000)
+    assert reply(app, "status")[2]["default"] == "0"
+    games = _games(app)
+    assert EV.EV_DEFAULT_TIME in games[-2]   # the game it happened in
+    assert games[-2].index(EV.EV_DEFAULT_TIME) < games[-2].index(E.EV_END)
+    assert EV.EV_DEFAULT_TIME not in games[-1]
+
+
+def test_the_default_time_alert_clears_when_a_new_game_is_set_up():
+    board, app = boot()
+    _defaulted_game(board, app)
+    app.new_game("fide-blitz")            # a new control over the running game
+    assert reply(app, "status")[2]["default"] == "0"
+    assert reply(app, "schedule", "0")[1]  # schedule off: still nothing
+    until(app, board, app.now + 2000)
+    assert reply(app, "status")[2]["default"] == "0"
+    assert EV.EV_DEFAULT_TIME in _games(app)[-2]
+
+
+def test_a_default_time_not_reached_when_its_game_is_over_is_not_logged_in_the_next():
+    board, app = boot()
+    assert reply(app, "wallclock", str(WALL))[1]
+    assert reply(app, "schedule", str(WALL + 1), "5")[1]
+    until(app, board, app.now + 1500)
+    assert app.clock.state == E.RUNNING
+    app.clock.end(app.now)                # over before its default time ran out
+    app.new_game("fide-rapid")
+    until(app, board, app.now + 6000)
+    assert of(app, EV.EV_DEFAULT_TIME) == []
+    assert reply(app, "status")[2]["default"] == "0"
 
 
 # ---- low-time mark and stage sounds (seed 7.1, 4.8) ------------------------------------

@@ -276,3 +276,120 @@ def test_a_press_during_a_running_seconds_digits_sends_the_bars_before_the_rest(
     digits = [e[1][0] for e in order[4:] if e[0] == 0x3C and e[1][2] == 2]
     assert len(digits) == len(set(digits)) <= 2, order      # each waiting cell once
     _panels_as_fresh_draws(board, buses, app)
+
+
+# ---- the control before the first move (seed item "Setting complaints": RAP 3, ACT 4) ---
+I_N = [0x30, 0x54]     # "In"
+
+
+def test_the_control_line_of_each_kind_of_control():
+    from clockapp.timefmt import control_line
+    from clockcore import presets
+    from clockcore.control import (
+        DELAY_BRONSTEIN,
+        MODE_HOURGLASS,
+        MODE_UPCOUNT,
+        SideControl,
+        Stage,
+    )
+
+    def line(spec, black=False):
+        c = presets.resolve(spec)[0]
+        side = c.black if black else c.white
+        return control_line(side, side.stages)
+
+    assert line("fide-blitz") == b"3M+2S"
+    assert line("fide-classical") == b"40/90M 30M +30S"     # one increment for both stages
+    assert line("armageddon") == b"60/5M +2S" and line("armageddon", True) == b"60/4M +2S"
+    assert line("us-g90-d5") == b"90M D5S"
+    assert line("fce-six-hour") == b"40/2H 20/1H"
+    assert line("fide-5min-1990") == b"5M"
+
+    def one(*stages, **side):
+        sc = SideControl(list(stages), **side)
+        return control_line(sc, sc.stages)
+
+    assert one(Stage(150000, inc_ms=1500)) == b"2M30S+1.5S"
+    assert one(Stage(45000, delay_ms=3000, delay_kind=DELAY_BRONSTEIN)) == b"45S B3S"
+    assert one(Stage(3600000), byo_periods=5, byo_ms=30000) == b"1H BY5X30S"
+    assert one(Stage(600000, moves=20, inc_ms=5000), Stage(300000, inc_ms=0)) == \
+        b"20/10M+5S 5M"                                     # increments differ: per stage
+    assert one(Stage(300000), mode=MODE_HOURGLASS) == b"HG 5M"
+    assert one(Stage(0), mode=MODE_UPCOUNT) == b"UP 0S"
+
+
+def test_tm1637_before_the_start_shows_the_increment_in_turn():
+    bus, d = tm_display()
+    # Black's display: bLAc at one moment, the increment at the next (every 3 s)
+    assert shown(bus, d, view(b"    3:00", idle=True, moment=True, inc_ms=2000)) == B_L_A_C
+    assert shown(bus, d, view(b"    3:00", idle=True, moment=True, inc_ms=2000, cycle=1)) == \
+        I_N + [0x00, 0x5B]                                  # In 2
+    # White's: the increment at every moment (no pairing: nothing else to show)
+    for cycle in (0, 1):
+        bus, d = tm_display()
+        assert shown(bus, d, view(b"    3:00", idle=True, moment=True, white=True,
+                                  inc_ms=30000, cycle=cycle)) == I_N + [0x4F, 0x3F]  # In30
+    # White's with a pairing: its board number, then the increment
+    assert shown(bus, d, view(b"    3:00", idle=True, moment=True, white=True,
+                              inc_ms=0, pair=(12, b"A", b"B"))) == [0x7C, 0x5E, 0x06, 0x5B]
+    assert shown(bus, d, view(b"    3:00", idle=True, moment=True, white=True,
+                              inc_ms=0, cycle=1, pair=(12, b"A", b"B"))) == I_N + [0, 0x3F]
+    # delays: simple "d  5", Bronstein "br 5"
+    assert shown(bus, d, view(b"   90:00", idle=True, moment=True, white=True,
+                              inc_ms=5000, inc_kind=1)) == [0x5E, 0x00, 0x00, 0x6D]
+    assert shown(bus, d, view(b"   90:00", idle=True, moment=True, white=True,
+                              inc_ms=5000, inc_kind=2)) == [0x7C, 0x50, 0x00, 0x6D]
+    # once the game started: never
+    assert shown(bus, d, view(b"    3:00", idle=False, moment=True, white=True,
+                              inc_ms=2000, cycle=1)) == [0x00, 0x4F | 0x80, 0x3F, 0x3F]
+
+
+def test_ssd1306_before_the_start_shows_the_control_on_the_status_line():
+    from test_displays import read_text
+    bus, d = oled()
+    draw(bus, d, view(b"   90:00", idle=True, white=True, stage=1,
+                      ctl=b"40/90M 30M +30S"))
+    assert read_text(bus, 0, 8, 15) == b"40/90M 30M +30S"
+    # with a pairing: in turn the board and the control; the names stay below
+    draw(bus, d, view(b"   90:00", idle=True, white=True, stage=1, ctl=b"40/90M 30M +30S",
+                      pair=(12, b"ANNA", b"BOB")))
+    assert read_text(bus, 0, 8, 15) == b"BOARD 12       "
+    assert read_text(bus, 0, 56, 10) == b"WHITE ANNA"
+    draw(bus, d, view(b"   90:00", idle=True, white=True, stage=1, ctl=b"40/90M 30M +30S",
+                      pair=(12, b"ANNA", b"BOB"), cycle=1))
+    assert read_text(bus, 0, 8, 15) == b"40/90M 30M +30S"
+    # the game started: the status fields again
+    draw(bus, d, view(b"   89:59", idle=False, running=True, white=True, stage=1,
+                      ctl=b"40/90M 30M +30S"))
+    assert read_text(bus, 0, 8, 15) == b"S1             "
+
+
+def test_the_app_shows_the_control_before_the_first_move_on_both_builds():
+    from simutil import until
+    from test_displays import read_text
+    board, buses, app, order = _oled_game()     # 3+2, START at 2 s: not yet
+    assert app.clock.state == 0
+    assert read_text(buses[0], 0, 8, 5) == b"3M+2S" == read_text(buses[1], 0, 8, 5)
+    # each side its own control (Armageddon: 5 min against 4)
+    app2_board, app2 = _setup_board("armageddon")
+    assert [v.ctl for v in app2.views] == [b"60/5M +2S", b"60/4M +2S"]
+    until(app, board, 3000)                     # started: gone
+    assert read_text(buses[0], 0, 8, 5) == b"     "
+    # a new control shows at once, before its start
+    app.clock.end(app.now)
+    app.new_game("fide-classical")
+    until(app, board, app.now + 100)
+    assert read_text(buses[0], 0, 8, 15) == b"40/90M 30M +30S"
+    assert read_text(buses[1], 0, 8, 15) == b"40/90M 30M +30S"
+
+
+def _setup_board(spec):
+    from simutil import fresh_dir, until
+
+    from boards.sim import SimBoard
+    from clockapp.app import App
+    board = SimBoard(fresh_dir())
+    app = App(board)
+    app.new_game(spec)
+    until(app, board, 500)
+    return board, app

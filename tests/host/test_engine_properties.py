@@ -13,7 +13,9 @@ interval arithmetic: it looks at the clock after every call and inside every eve
 - byo-yomi starts only after the stage for the rest of the game; a flag in a stage with a
   move count freezes only in move-counter mode, and in TIME mode is a fall only when the
   presses made are fewer than the stage asks;
-- an undo takes back exactly what the last press brought, to whichever side it went;
+- an undo takes back exactly what the last press brought, to whichever side it went, and
+  gives the turn back to the side that pressed (no fresh delay; the opponent's clock keeps
+  what it ran);
 - with a move limit N, the game ends (`limit`, then `end`, at that press's instant, times
   untouched) on exactly the press that gives both sides N moves, and at no other.
 """
@@ -273,6 +275,8 @@ def check(control, options, seen):
             assert cur.main[o] == exp_main[o] - min(bonus, exp_main[o])
             stage[s], in_stage[s], out[s] = counters
             moves[s] -= 1
+            assert cur.turn == s and cur.delay == 0   # the presser's turn goes on
+            turn_run = 0
             if bonus:
                 event("case: undo takes back the opponent's increment")
             last_press = None

@@ -237,7 +237,11 @@ def test_every_arbiter_operation_has_a_command(clock):
     assert status(port)["running"] == "white" and status(port)["black_moves"] == 1
     code, out, err = cc("undo", *p)
     assert code == 0, err
-    assert status(port)["black_moves"] == 0    # the clock that runs stays as it is
+    assert "black to move" in out
+    s = status(port)
+    assert s["black_moves"] == 0 and s["running"] == "black"   # Black's turn again
+    code, out, err = cc("undo", *p)                  # once: nothing left to undo
+    assert code != 0 and "no press to undo" in err and len(err.strip().splitlines()) == 1
     assert cc("pause", *p)[0] == 0                   # times checked exactly: stopped
     code, out, err = cc("settime", "white", "4:30", *p)
     assert code == 0, err

@@ -213,7 +213,9 @@ def test_issue_10_time_mode_flags_undo_increment_alone_and_a_cut_replay(monkeypa
         board.press_buttons(BTN_START, (t + 500) * 1000)  # pause
         until(app, board, t + 800)
         assert c.undo_press(app.now)
+        assert c.turn == E.WHITE       # the undo gives White its turn back
         c.resume(app.now)
+        board.press_lever(LEFT, (t + 1000) * 1000)   # White's move, made now
         until(app, board, t + 60000)  # Black: flag of stage 1, stage 2, overtime, flag
         return t + 60000
 

@@ -591,6 +591,15 @@ def test_corrections_name_the_opponents_increment_and_an_increment_alone():
     assert RU.describe_correction({"type": "undo", "side": "white", "delta_ms": 0,
                                    "opponent_delta_ms": -2000}) == (
         "last press by white marked as not a move (0:00.000 taken back, and 0:02.000 from "
-        "black's increment at turn start)")
+        "black's increment at turn start; its turn again)")
     assert RU.describe_correction({"type": "add-stage", "side": "black", "added_ms": 0,
                                    "inc_ms": 5000}) == "from now on +0:05.000 a move for black"
+
+
+def test_the_clock_running_after_an_undo_is_the_pressers_again():
+    events = [{"type": "start", "t_ms": 0, "side": "white"},
+              {"type": "press", "t_ms": 5000, "side": "white"},
+              {"type": "undo", "t_ms": 6000, "side": "white", "delta_ms": 0},
+              {"type": "pause", "t_ms": 7000, "side": "white"}]
+    facts = RU.Facts(events)
+    assert [s["running"] for s in facts.stops] == ["white"]

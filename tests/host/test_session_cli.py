@@ -33,6 +33,10 @@ def test_selftest_result_incident_and_the_log(clock):  # noqa: F811
     assert code == 0, err
     assert "press both levers" in out
     assert status(port)["testing"] == 1                  # every segment lit
+    code, out, err = cc("start", "--port", port)        # not while someone checks it
+    assert code != 0 and "self-test is running" in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1, err
+    assert status(port)["state"] == "idle"
     deadline = time.monotonic() + 10
     while status(port)["testing"] == 1 and time.monotonic() < deadline:
         time.sleep(0.2)
@@ -114,6 +118,8 @@ def test_rap_threshold_and_selftest_names():
     assert not rap_10g(29999, 29999)
     assert selftest_failures(0) == []
     assert selftest_failures(2 | 4) == ["right lever", "battery low"]
+    assert selftest_failures(32) == ["cut short by the game's start"]
+    assert session_cmd.selftest_text(32) == "self-test FAILED: cut short by the game's start"
 
 
 BIG = "9" * 5000

@@ -208,3 +208,24 @@ def test_a_paired_clock_shows_its_board_in_the_simulator(tmp_path):
     code, shows, err = run_sim(tmp_path, "100 show\n600 button start\n900 show\n")
     assert code == 0, err
     assert shows[0]["left"]["board"] == 12 == shows[1]["left"]["board"]
+
+
+def test_the_simulator_shows_the_control_before_the_start_and_a_clocks_question(tmp_path):
+    from clockcore import protocol as P
+    s = session(tmp_path)
+    s.run_to(100000)
+    pic = s.picture()
+    assert pic.count("3M+2S") == 2, pic          # under each display, before the start
+    app = s.app
+    app.store.clear_log()
+    for seq in range(3):
+        app.store.append_log(seq.to_bytes(4, "little") + b"r")
+    link = app.link
+    line = P.encode_request(1, "log", (0, 4096), None, None)
+    assert P.decode_reply(link.handle(line[:-1])[:-1])[1]
+    line = P.encode_request(2, "logclear", (2,), None, None)
+    assert P.decode_reply(link.handle(line[:-1])[:-1])[2]["confirm"] == "30"
+    s.run_to(300000)
+    pic = s.picture()
+    assert "QUESTION: CLr? erase the clock's log?" in pic, pic
+    assert "M (hold menu 2 s) says yes; any other key says no" in pic
