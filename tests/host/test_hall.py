@@ -202,6 +202,55 @@ def test_csv_pairings_and_errors(tmp_path):
         pairings.load(str(p))
 
 
+def test_trf_results_carry_the_new_points():
+    r = pairings.read_trf(TRF)
+    rows = pairings.results(r, {1: {"fo": "b", "bf": 3600000, "clk": "c1"},
+                                2: {"res": "1/2-1/2", "clk": "c2"}})
+    out = {int(line[4:8]): line for line in pairings.results_trf(r, rows).splitlines()}
+    # before the round: 1, 1, 0, 0; board 1 White (2) wins, board 2 drawn
+    assert {rank: line[80:84] for rank, line in out.items()} == {
+        2: " 2.0", 1: " 1.0", 3: " 0.5", 4: " 0.5"}
+    assert out[2][86:89] == TRF.splitlines()[3][86:89]    # the rest of the line kept
+
+
+def test_swiss_manager_pairing_csv(tmp_path):
+    p = tmp_path / "sm.csv"
+    p.write_bytes("Bo.;White;Black\r\n1.;M\u00fcller, Jan;Ek, Dan\r\n2;Cy;Di\r\n;;\r\n"
+                  .encode("cp1252"))
+    r = pairings.load(str(p), event="Club", round_no="3")
+    assert {n: (b["white"], b["black"]) for n, b in r.boards.items()} == {
+        1: ("M\u00fcller, Jan", "Ek, Dan"), 2: ("Cy", "Di")}
+    p.write_text("Bo.;White;Black\n1;A;B\n", encoding="utf-8-sig")
+    assert pairings.load(str(p)).boards[1]["white"] == "A"
+
+
+@pytest.mark.parametrize("text, says", [
+    ("Bo.;White\n1;Ann\n", "no 'black' column"),
+    ("Bo.;White;Black\nx;A;B\n", "board 'x' is not a number"),
+    ("Bo.;White;Black\n0;A;B\n", "boards count from 1"),
+    ("Bo.;White;Black\n;;\n", "no pairing in the CSV"),
+    ("", "no pairing in the CSV"),
+])
+def test_pairing_csv_bad_input(tmp_path, text, says):
+    p = tmp_path / "bad.csv"
+    p.write_text(text)
+    with pytest.raises(pairings.PairingError, match=says):
+        pairings.load(str(p))
+
+
+@pytest.mark.parametrize("name", ['=HYPERLINK("http://evil.example","x")', "+1+2", "-2+3",
+                                  "@SUM(A1)", "\t=1", "\r=1"])
+def test_results_csv_neutralises_formulas(name):
+    rnd = pairings.Round("Open", 1)
+    rnd.add(1, name, "Bob")
+    text = pairings.results_csv(pairings.results(rnd, {1: {"fo": "w", "wf": 10, "clk": name}}))
+    import csv
+    row = list(csv.DictReader(io.StringIO(text, newline="")))[0]
+    for col in ("white", "clock"):
+        assert row[col] == "'" + name.replace("\r", " ")
+    assert (row["black"], row["result"], row["board"]) == ("Bob", "0-1", "1")
+
+
 # ---- broadcast -------------------------------------------------------------------------------
 def test_pgn_reads_back_with_clocks():
     rnd = pairings.Round("Open", 2)
