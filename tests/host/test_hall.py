@@ -342,3 +342,56 @@ def test_hall_command_errors(argv, says, monkeypatch):
     monkeypatch.delenv("CHESSCLOCK_PORTS", raising=False)
     code, out, err = run_cli("hall", *argv)
     assert code == 2 and says in err and len(err.strip().splitlines()) == 1
+
+
+# ---- the station's own log pulls: with the arbiter's key, or not acknowledged --------------
+@pytest.mark.parametrize("arbiter_key", [None, KEY])
+def test_station_pulls_without_key_refusals(tmp_path, monkeypatch, arbiter_key):
+    from chessclock import clock_cmd
+    from chessclock import link as L
+    from chessclock.simserve import SimServer
+
+    pulls = []
+    real_pull = clock_cmd.pull
+
+    def pull(*a, **kw):
+        r = real_pull(*a, **kw)
+        pulls.append(r)
+        return r
+    monkeypatch.setattr(clock_cmd, "pull", pull)
+    sim = SimServer(str(tmp_path / "flash"), "sim-pull")
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                with L.Link(sim.path, timeout=0.5) as lk:
+                    lk.request("hello")
+                break
+            except L.ClockError:
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
+        with L.Link(sim.path, timeout=1.0) as lk:
+            lk.request("keyset", KEY.hex(), change=True)
+        with L.Link(sim.path, key=KEY, timeout=1.0) as lk:
+            lk.request("set", "300+2", change=True)
+            lk.request("start", change=True)
+        hub = Hub()
+        st = Station("t", [sim.path], LocalSink(hub), interval=0.1, timeout=1.0,
+                     archive=str(tmp_path / "logs"), arbiter_key=arbiter_key)
+        st.start()
+        try:
+            deadline = time.monotonic() + 10
+            while not any(b.get("log") for b in hub.bodies().values()):
+                assert time.monotonic() < deadline, "no log verified"
+                time.sleep(0.05)
+            body = list(hub.bodies().values())[0]
+            assert body["log"] == "ok"
+            status = st.workers[0].call("status")
+        finally:
+            st.stop()
+        assert status["refused"] == "0"                      # no refusal: no KEY REFUSALS
+        assert pulls and pulls[0]["acked"] == (None if arbiter_key is None
+                                               else pulls[0]["next"] - 1)
+        assert "ack_error" not in pulls[0]
+    finally:
+        sim.stop()
