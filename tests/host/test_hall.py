@@ -149,6 +149,56 @@ def test_hub_order_of_flags_replays_plies_and_boards():
     assert [(r["board"], r["result"]) for r in res] == [(1, "0-1"), (2, "1-0")]
 
 
+def test_hub_refuses_replays_after_a_removal_and_from_long_before():
+    from chessclock.hall.hub import REPLAY_WINDOW_S
+    hub = Hub()
+    flag = body("c1", 5, fo="w", wf=4000, at=100000)
+    assert hub.put(flag) and [f["side"] for f in hub.view()[2]] == ["w"]
+    assert hub.put(body("c1", 6, gone=1, at=101000))           # a signed removal
+    assert "s/c1" not in hub.bodies() and hub.view()[2] == []   # its flag goes too
+    assert not hub.put(flag)                                    # replayed: refused
+    assert "s/c1" not in hub.bodies() and hub.view()[2] == []
+    # a message of an earlier session, from long before the station's newest: refused
+    assert hub.put(body("c2", 1, sid="new", at=10 ** 7))
+    old = body("c3", 9, sid="old", fo="b", bf=10, at=10 ** 7 - REPLAY_WINDOW_S * 1000 - 1)
+    assert not hub.put(old) and "s/c3" not in hub.bodies()
+    # a flag from a replay is dropped when the clock's next message does not show it
+    assert hub.put(body("c2", 2, sid="new", fo="w", wf=5, at=10 ** 7 + 10))
+    assert hub.put(body("c2", 3, sid="new", at=10 ** 7 + 20))
+    assert hub.view()[2] == []
+    # presence messages: the same session needs a higher seq
+    assert hub.put_station("s", {"st": "s", "up": 1, "sid": "p", "seq": 4})
+    assert not hub.put_station("s", {"st": "s", "up": 0, "sid": "p", "seq": 3})
+    assert hub.stations["s"]["up"] == 1
+
+
+def test_subscriber_ignores_empty_and_refuses_unsigned_removals():
+    import types
+
+    from chessclock.hall.mqtt import Subscriber
+    hub = Hub()
+    err = io.StringIO()
+    sub = Subscriber(("127.0.0.1", 1), "open", KEY, hub, err=err)
+    topic = hallmsg.clock_topic("open", "s", "c1")
+
+    def deliver(payload, t=topic):
+        sub._on_message(None, None, types.SimpleNamespace(topic=t, payload=payload))
+    deliver(hallmsg.encode(KEY, topic, body("c1", 1)))
+    assert "s/c1" in hub.bodies()
+    deliver(b"")                                                # a cleared retained message
+    assert "s/c1" in hub.bodies()
+    deliver(hallmsg.encode(b"\x02" * 32, topic, body("c1", 2, gone=1)))   # not the hall's
+    assert "s/c1" in hub.bodies() and hub.refused == 1
+    deliver(hallmsg.encode(KEY, topic, body("c1", 2, gone=1)))
+    assert "s/c1" not in hub.bodies()
+    deliver(hallmsg.encode(KEY, topic, body("c1", 1)))         # replayed after the removal
+    assert "s/c1" not in hub.bodies() and hub.refused == 2
+    st_topic = hallmsg.station_topic("open", "s")
+    deliver(hallmsg.encode(KEY, st_topic, {"st": "other", "up": 0}), st_topic)
+    assert hub.refused == 3 and "other" not in hub.stations
+    assert len(err.getvalue().splitlines()) == 2               # said once a topic
+
+
 # ---- pairings in, results out ------------------------------------------------------------
 def trf_player(rank, name, rating, points, rounds):
     line = "001 %4d %1s%3s %-33s %4d %3s %11s %10s %4.1f %4d" % (
@@ -330,16 +380,36 @@ def run_cli(*argv):
         sys.stdout, sys.stderr = old
 
 
+KEYFILE, LOGINFILE = "k.key", "l.login"   # written by the test in its folder
+
+
 @pytest.mark.parametrize("argv, says", [
     ((), "no clock given"),
     (("--broker", "127.0.0.1:1883"), "--broker needs --hall-key"),
+    (("--broker", "127.0.0.1:1883", "--hall-key", KEYFILE), "--broker needs --broker-login"),
+    (("--broker", "127.0.0.1:1883", "--hall-key", KEYFILE, "--broker-login", "/nonexistent"),
+     "cannot read /nonexistent"),
+    (("--broker", "127.0.0.1:1883", "--hall-key", KEYFILE, "--broker-login", KEYFILE),
+     "is not a broker login"),
+    (("--broker", "127.0.0.1:1883", "--hall-key", KEYFILE, "--broker-login", LOGINFILE,
+      "--broker-ca", "/nonexistent.pem"), "cannot read /nonexistent.pem"),
+    (("--write-broker", "/tmp/x"), "--write-broker needs --stations"),
+    (("--write-broker", "/tmp/x", "--stations", "a/b"), "hall and station names"),
+    (("--write-broker", "/tmp/x", "--stations", "a", "--broker", "h:x"), "not a port"),
+    (("--write-broker", "/tmp/x", "--stations", "a", "--broker-cert", KEYFILE),
+     "TLS needs both"),
+    (("--write-broker", "/proc/no/such", "--stations", "a"), "cannot write"),
+    (("--port", "/dev/nope", "--key", "/nonexistent.key"), "cannot read the key file"),
     (("--port", "/dev/nope", "--pairings", "/nonexistent.csv"), "cannot read"),
     (("--port", "/dev/nope", "--listen", "nowhere"), "--listen"),
     (("--port", "/dev/nope", "--no-page"), "--no-page is for a station"),
     (("--port", "/dev/nope", "--assign", "x=c1"), "board 'x' is not a number"),
 ])
-def test_hall_command_errors(argv, says, monkeypatch):
+def test_hall_command_errors(argv, says, monkeypatch, tmp_path):
     monkeypatch.delenv("CHESSCLOCK_PORTS", raising=False)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "k.key").write_text(KEY.hex() + "\n")
+    (tmp_path / "l.login").write_text('{"user": "page", "password": "x"}\n')
     code, out, err = run_cli("hall", *argv)
     assert code == 2 and says in err and len(err.strip().splitlines()) == 1
 
