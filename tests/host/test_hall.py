@@ -368,6 +368,189 @@ def test_server_actions_need_the_key_and_results_flow():
         st.stop()
 
 
+# ---- the page's server under attack (127.0.0.1 only, bounded in count and time) -----------
+class Hall:
+    """A hall of two fake clocks and its server (arbiter_key: the hall's --key)."""
+
+    def __init__(self, **app_kw):
+        self.clocks = {"p1": FakeClock("fake1", key=KEY), "p2": FakeClock("fake2", key=KEY)}
+        self.hub = Hub()
+        self.st = Station("here", list(self.clocks), LocalSink(self.hub), interval=0.05,
+                          open_link=opener(self.clocks))
+        self.st.start()
+        self.server = ServerThread(create_app(self.hub, [self.st], **app_kw)).start()
+        self.host, self.port = self.server.url[len("http://"):].split(":")
+        deadline = time.monotonic() + 3
+        while len(self.hub.bodies()) < 2:
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+
+    def request(self, method, path, body=None, headers=None, timeout=5):
+        import http.client
+        c = http.client.HTTPConnection(self.host, int(self.port), timeout=timeout)
+        try:
+            data = json.dumps(body).encode() if isinstance(body, dict) else body
+            c.request(method, path, data, dict({"Content-Type": "application/json"},
+                                                **(headers or {})))
+            r = c.getresponse()
+            return r.status, r.read().decode()
+        finally:
+            c.close()
+
+    def stop(self):
+        self.server.stop()
+        self.st.stop()
+
+
+@pytest.fixture
+def hall():
+    h = Hall(arbiter_key=KEY)
+    yield h
+    h.stop()
+
+
+def raw_post(h, head_extra, body_parts, timeout=3.0):
+    """An action POST written by hand: the status line the server answers, read within
+    `timeout` (a server that waits for the whole body does not answer)."""
+    import socket
+    s = socket.create_connection((h.host, int(h.port)), timeout=timeout)
+    try:
+        s.sendall(("POST /api/action HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                   "Content-Type: application/json\r\n%s\r\n" % head_extra).encode())
+        for part in body_parts:
+            try:
+                s.sendall(part)
+            except OSError:   # the server answered and closed: fine
+                break
+        return s.recv(200).split(b"\r\n")[0].decode()
+    finally:
+        s.close()
+
+
+def test_a_huge_body_is_refused_before_it_is_read(hall):
+    # 200 MB announced, 64 KB sent: the answer comes at once, the rest is never read
+    assert " 413 " in raw_post(hall, "Content-Length: 200000000\r\n", [b"x" * 65536])
+    # no length given (chunked): refused once it passes the limit
+    chunks = [b"400\r\n" + b"x" * 1024 + b"\r\n"] * 64
+    assert " 413 " in raw_post(hall, "Transfer-Encoding: chunked\r\n", chunks)
+    assert " 400 " in raw_post(hall, "Content-Length: nope\r\n", [b"{}"])   # uvicorn
+    assert hall.clocks["p1"].refused == 0
+
+
+def test_wrong_keys_never_reach_the_clock_and_wait(hall):
+    import threading
+    codes = []
+
+    def attack():
+        for _ in range(25):
+            codes.append(hall.request("POST", "/api/action", {
+                "clock": "here/fake1", "op": "pause", "key": "ab" * 32})[0])
+    threads = [threading.Thread(target=attack) for _ in range(8)]
+    t0 = time.monotonic()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert len(codes) == 200 and time.monotonic() - t0 < 30
+    assert set(codes) == {403, 429} and codes.count(403) <= 8   # 5 free, then waits
+    assert hall.clocks["p1"].refused == 0 and hall.clocks["p1"].clock.state == E.RUNNING
+    time.sleep(0.3)
+    _, rows, _, _ = hall.hub.view()
+    assert not any(r["stale"] for r in rows) and all(r["age"] < 1000 for r in rows)
+    # the same client waits even with the right key; the clock is untouched
+    code, text = hall.request("POST", "/api/action", {"clock": "here/fake1", "op": "pause",
+                                                      "key": KEY.hex()})
+    assert code == 429 and "wait" in json.loads(text)["error"]
+
+
+def test_without_the_halls_key_the_first_accepted_key_is_checked_here():
+    from chessclock.hall.web import Throttle
+    h = Hall(throttle=Throttle(free=3, wait_max=0.2))
+    try:
+        act = {"clock": "here/fake1", "op": "pause", "key": "ab" * 32}
+        assert h.request("POST", "/api/action", act)[0] == 403       # the clock refused it
+        first = h.clocks["p1"].refused
+        assert first >= 1
+        assert h.request("POST", "/api/action", dict(act, key=KEY.hex()))[0] == 200
+        for _ in range(3):                                            # now the hall knows
+            assert h.request("POST", "/api/action", act)[0] == 403
+        assert h.clocks["p1"].refused == first
+        assert h.request("POST", "/api/action", act)[0] == 429
+        time.sleep(0.3)
+        assert h.request("POST", "/api/action", dict(act, op="resume",
+                                                     key=KEY.hex()))[0] == 200
+    finally:
+        h.stop()
+
+
+def test_throttle_is_per_client_and_bounded():
+    from chessclock.hall.web import Throttle
+    t = Throttle(free=2, wait_max=8, forget=100, size=10)
+    for _ in range(4):
+        t.failed("a", 0.0)
+    assert t.wait("a", 0.0) == 4.0 and t.wait("b", 0.0) == 0.0   # 2 free, then 1, 2, 4
+    t.ok("a")
+    assert t.wait("a", 0.0) == 0.0
+    for i in range(50):
+        t.failed("c%d" % i, 1.0)
+    assert len(t.clients) <= 10
+
+
+@pytest.mark.parametrize("method, path, headers, code", [
+    ("POST", "/api/action", {"Origin": "http://evil.example"}, 403),
+    ("POST", "/api/action", {"Origin": "null"}, 403),
+    ("POST", "/api/action", {"Sec-Fetch-Site": "cross-site"}, 403),
+    ("POST", "/api/action", {"Host": "evil.example"}, 421),
+    ("GET", "/", {"Host": "evil.example"}, 421),
+    ("GET", "/api/boards", {"Host": "evil.example:8000"}, 421),
+    ("GET", "/results.csv", {"Host": ""}, 421),
+    ("GET", "/", {"Host": "hall.example"}, 200),                 # --allow-host
+    ("GET", "/", {"Host": "localhost:8000"}, 200),
+    ("GET", "/", {"Host": "[::1]:8000"}, 200),
+    ("GET", "/", {"Host": "10.0.0.2:8000"}, 200),                # an address: no rebinding
+])
+def test_host_and_origin(method, path, headers, code):
+    h = Hall(arbiter_key=KEY, hosts=["hall.example"])
+    try:
+        act = {"clock": "here/fake1", "op": "pause", "key": KEY.hex()}
+        got, text = h.request(method, path, act if method == "POST" else None, headers)
+        assert got == code, text
+        if code != 200:
+            assert "error" in json.loads(text)
+        assert h.clocks["p1"].clock.state == E.RUNNING
+    finally:
+        h.stop()
+
+
+def test_same_origin_post_is_served(hall):
+    origin = "http://%s:%s" % (hall.host, hall.port)
+    code, _ = hall.request("POST", "/api/action", {"clock": "here/fake1", "op": "pause",
+                                                   "key": KEY.hex()},
+                           {"Origin": origin, "Sec-Fetch-Site": "same-origin"})
+    assert code == 200 and hall.clocks["p1"].clock.state == E.PAUSED
+
+
+@pytest.mark.parametrize("body, code, says", [
+    (b"not json", 400, "not a JSON request"),
+    (b"[1, 2]", 400, "not a JSON object"),
+    (b'{"clock": "here/fake1", "op": "pause"}', 401, "key is needed"),
+    (b'{"clock": "here/fake1", "op": "pause", "key": "zz"}', 401, "key is needed"),
+    (('{"clock": "here/fake1", "op": "explode", "key": "%s"}' % KEY.hex()).encode(), 400,
+     "no such action"),
+    (('{"clock": "here/fake1", "op": "pause", "args": [1, 2, 3], "key": "%s"}'
+      % KEY.hex()).encode(), 400, "at most two"),
+    (('{"clock": "here/fake1", "op": "adjust", "args": ["red", "1m"], "key": "%s"}'
+      % KEY.hex()).encode(), 400, "a side"),
+    (('{"clock": "elsewhere/x", "op": "pause", "key": "%s"}' % KEY.hex()).encode(), 404,
+     "not at this station"),
+    pytest.param(b"x" * 5000, 413, "at most", id="5000-bytes"),
+])
+def test_action_bad_input(hall, body, code, says):
+    got, text = hall.request("POST", "/api/action", body)
+    assert got == code and says in json.loads(text)["error"]
+    assert hall.clocks["p1"].clock.state == E.RUNNING
+
+
 # ---- the command's errors: one line, exit 2 ------------------------------------------------
 def run_cli(*argv):
     import sys
@@ -400,6 +583,8 @@ KEYFILE, LOGINFILE = "k.key", "l.login"   # written by the test in its folder
      "TLS needs both"),
     (("--write-broker", "/proc/no/such", "--stations", "a"), "cannot write"),
     (("--port", "/dev/nope", "--key", "/nonexistent.key"), "cannot read the key file"),
+    (("--port", "/dev/nope", "--allow-host", "evil.example/x"), "--allow-host"),
+    (("--port", "/dev/nope", "--allow-host", ""), "--allow-host"),
     (("--port", "/dev/nope", "--pairings", "/nonexistent.csv"), "cannot read"),
     (("--port", "/dev/nope", "--listen", "nowhere"), "--listen"),
     (("--port", "/dev/nope", "--no-page"), "--no-page is for a station"),

@@ -63,6 +63,9 @@ def add_arguments(p):
                    help="with --write-broker: the broker's TLS certificate (and "
                    "--broker-certkey its key): clients connect with TLS")
     p.add_argument("--broker-certkey", metavar="FILE", help="the key of --broker-cert")
+    p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                   help="a host name the page is reached by (repeat; IP addresses and this "
+                   "machine's names are allowed; any other Host header is refused)")
     p.add_argument("--key", metavar="FILE",
                    help="the arbiter's key for the station's own log pulls and their "
                    "acknowledgement (default: the one `chessclock key use` chose, or "
@@ -169,6 +172,10 @@ def run(args, stdout, stderr):
             return _fail(stderr, str(e))
         if args.broker_ca and not os.path.isfile(args.broker_ca):
             return _fail(stderr, "cannot read %s" % args.broker_ca)
+    for h in args.allow_host:
+        if not h or not all(c.isalnum() or c in ".-" for c in h):
+            return _fail(stderr, "--allow-host %r: a host name (letters, digits, '.', '-')"
+                         % h)
     try:
         args.arbiter_key = L.key_for(args)
     except L.ClockError as e:
@@ -216,7 +223,8 @@ def serve(args, stdout, stderr, ports, station_name, rnd, broker, key, host, por
             import uvicorn
 
             from chessclock.hall.web import create_app
-            app = create_app(hub, [station], title=args.title)
+            app = create_app(hub, [station], title=args.title, arbiter_key=args.arbiter_key,
+                             hosts=args.allow_host)
             stderr.write("chessclock hall: %d clock(s)%s; the page: %s\n" % (
                 len(ports), " and the stations of %s:%d" % broker if broker else "", url))
             stderr.flush()
