@@ -280,10 +280,15 @@ def test_swiss_manager_pairing_csv(tmp_path):
     ("Bo.;White;Black\n0;A;B\n", "boards count from 1"),
     ("Bo.;White;Black\n;;\n", "no pairing in the CSV"),
     ("", "no pairing in the CSV"),
+    pytest.param(b"Bo.;White;Black\n1;\"" + b"\xff" * 140000 + b"\n", "not a pairing CSV",
+                 id="a-field-over-csv-limit"),
 ])
 def test_pairing_csv_bad_input(tmp_path, text, says):
     p = tmp_path / "bad.csv"
-    p.write_text(text)
+    if isinstance(text, bytes):
+        p.write_bytes(text)
+    else:
+        p.write_text(text)
     with pytest.raises(pairings.PairingError, match=says):
         pairings.load(str(p))
 

@@ -96,7 +96,10 @@ def _dialect(text):
 
 
 def read_csv(text, event="", round_no=""):
-    rows = list(csv.DictReader(io.StringIO(text), delimiter=_dialect(text)))
+    try:
+        rows = list(csv.DictReader(io.StringIO(text), delimiter=_dialect(text)))
+    except csv.Error as e:
+        raise PairingError("not a pairing CSV (%s)" % e) from None
     if not rows:
         raise PairingError("no pairing in the CSV (a header row, then a row a board)")
     cols = {}
@@ -212,6 +215,7 @@ def load(path, fmt=None, event="", round_no=None):
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:   # Swiss-Manager and Vega on Windows write cp1252
         text = raw.decode("cp1252", errors="replace")
+    text = text.replace("\r\n", "\n").replace("\r", "\n")   # as universal newlines read it
     fmt = fmt or ("trf" if path.lower().endswith((".trf", ".txt")) or
                   text.lstrip().startswith("012") else "csv")
     if fmt == "trf":
