@@ -208,3 +208,16 @@ def test_write_broker_files_run_mosquitto(tmp_path):
     finally:
         proc.terminate()
         proc.wait(5)
+
+
+def test_a_station_that_vanishes_is_shown_gone_by_its_will(hall):
+    import socket
+    broker, hub = hall["broker"], hall["hub"]
+    pub = Publisher(broker.address, HALL, "hall-b", KEY,
+                    login=read_login(broker.login("station-hall-b")))
+    pub.start()
+    until(lambda: hub.stations.get("hall-b", {}).get("up") == 1, 3, "hall-b up")
+    pub.client.loop_stop()                                 # no clean goodbye: the cable
+    pub.client.socket().shutdown(socket.SHUT_RDWR)
+    until(lambda: hub.stations["hall-b"]["up"] == 0, 3, "the broker's will taken")
+    pub.client.socket().close()

@@ -167,9 +167,14 @@ def test_hub_refuses_replays_after_a_removal_and_from_long_before():
     assert hub.put(body("c2", 3, sid="new", at=10 ** 7 + 20))
     assert hub.view()[2] == []
     # presence messages: the same session needs a higher seq
-    assert hub.put_station("s", {"st": "s", "up": 1, "sid": "p", "seq": 4})
-    assert not hub.put_station("s", {"st": "s", "up": 0, "sid": "p", "seq": 3})
+    assert hub.put_station("s", {"st": "s", "up": 1, "sid": "p", "seq": 4, "at": 10 ** 7})
+    assert not hub.put_station("s", {"st": "s", "up": 1, "sid": "p", "seq": 3})
+    # an earlier session's "gone", from long before: refused
+    assert not hub.put_station("s", {"st": "s", "up": 0, "sid": "q", "seq": 9, "at": 1000})
     assert hub.stations["s"]["up"] == 1
+    # the broker's will of this session (signed at connect: a lower seq, an old time)
+    assert hub.put_station("s", {"st": "s", "up": 0, "sid": "p", "seq": 1, "at": 1000})
+    assert hub.stations["s"]["up"] == 0
 
 
 def test_subscriber_ignores_empty_and_refuses_unsigned_removals():

@@ -74,15 +74,16 @@ class Hub:
         return _newer(body, {"sid": last[0], "seq": last[1], "at": last[2]})
 
     def put_station(self, station, body):
-        """A station's presence message; False when it is older than the last one."""
+        """A station's presence message; False when it is older than the last one. The
+        broker's will ("up": 0) of the station's current session is taken whatever its seq
+        and time: it was signed when the station connected."""
         with self.lock:
-            old = self.stations.get(station)
-            if old is not None and body.get("sid") == old.get("sid") and \
-                    body.get("seq", 0) <= old.get("seq", 0):
-                self.refused += 1
-                return False
-            if body.get("at") and body["at"] < self.station_at.get(
-                    station, body["at"]) - REPLAY_WINDOW_S * 1000:
+            old = self.stations.get(station) or {}
+            same = bool(old) and body.get("sid") == old.get("sid")
+            will = same and body.get("up") == 0
+            if not will and (same and body.get("seq", 0) <= old.get("seq", 0) or
+                             body.get("at") and body["at"] < self.station_at.get(
+                                 station, body["at"]) - REPLAY_WINDOW_S * 1000):
                 self.refused += 1
                 return False
             self.stations[station] = body
