@@ -47,7 +47,8 @@ def station_main(a):
 
     clocks = {"%s-%03d" % (a.station, i): FakeClock("%s-c%03d" % (a.station, i))
               for i in range(a.clocks)}
-    pub = Publisher(("127.0.0.1", a.broker), HALL, a.station, KEY)
+    from chessclock.hall.broker import read_login
+    pub = Publisher(("127.0.0.1", a.broker), HALL, a.station, KEY, login=read_login(a.login))
     pub.start()
     pub.connected.wait(10)
     st = Station(a.station, list(clocks), pub, interval=0.2, open_link=opener(clocks))
@@ -137,17 +138,21 @@ def hall_main(a):
     chromium = shutil.which("chromium")
     per = a.clocks // a.stations
     tmp = tempfile.mkdtemp(prefix="hall-bench-")
-    with Broker() as broker:
+    names = ["st%d" % i for i in range(a.stations)]
+    with Broker(hall=HALL, stations=names) as broker:
+        from chessclock.hall.broker import read_login
         hub = Hub()
-        sub = Subscriber(broker.address, HALL, KEY, hub)
+        sub = Subscriber(broker.address, HALL, KEY, hub,
+                         login=read_login(broker.login("page")))
         sub.start()
         server = ServerThread(create_app(hub, [], title="bench")).start()
         procs = []
         for i in range(a.stations):
             out = os.path.join(tmp, "st%d.json" % i)
             procs.append((subprocess.Popen(
-                [sys.executable, __file__, "--station", "st%d" % i, "--clocks", str(per),
-                 "--broker", str(broker.port), "--seconds", str(a.seconds), "--out", out],
+                [sys.executable, __file__, "--station", names[i], "--clocks", str(per),
+                 "--broker", str(broker.port), "--seconds", str(a.seconds), "--out", out,
+                 "--login", broker.login("station-" + names[i])],
                 stdin=subprocess.PIPE, text=True), out))
         reader = pw = browser = page = None
         if chromium:
@@ -218,6 +223,7 @@ def main():
     p.add_argument("--station")
     p.add_argument("--broker", type=int)
     p.add_argument("--out")
+    p.add_argument("--login", help="a station's broker login file")
     a = p.parse_args()
     if a.station:
         return station_main(a)

@@ -692,18 +692,18 @@ def to_pgn(game, moves_pgn=None):
     the presses' times go into the game's comment."""
     import chess.pgn
 
+    from chessclock import pgnout
+
     if moves_pgn is not None:
         pg = chess.pgn.read_game(io.StringIO(moves_pgn))
         if pg is None or pg.errors:
             raise ValueError("the PGN given is not a game%s"
                              % (": %s" % pg.errors[0] if pg is not None and pg.errors else ""))
         moves = list(pg.mainline_moves())
-        out = chess.pgn.Game()
-        for k, v in pg.headers.items():
-            out.headers[k] = v
+        out = pgnout.new_game({k: pgnout.unescape(v) for k, v in pg.headers.items()})
         out.setup(pg.board())
     else:
-        out = chess.pgn.Game()
+        out = pgnout.new_game()
         moves = None
     h = game.header
     if game.pairing:   # the round's pairing the clock was given; a scoresheet's own win
@@ -751,15 +751,11 @@ def to_pgn(game, moves_pgn=None):
             else "Clock only: no press recorded"
     for i, mv in enumerate((moves or [])[:n]):   # no moves: the comment above says it
         side, clk, emt, _ = game.plies[i]
-        node = node.add_variation(mv)
-        c = "[%%clk %s]" % _hms(clk)
-        if emt >= 0:
-            c += " [%%emt %s]" % _hms(emt)
-        node.comment = c
+        node = pgnout.add_ply(node, mv, clk, emt)
     if moves is not None and len(moves) > n:
         for mv in moves[n:]:
             node = node.add_variation(mv)
-    return str(out) + "\n"
+    return pgnout.write(out, columns=None, end="\n")
 
 
 def _tc_pgn(control):

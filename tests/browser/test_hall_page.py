@@ -236,3 +236,34 @@ def test_a_pushed_pairing_names_the_board_without_a_pairings_file(tmp_path, brow
         if station is not None:
             station.stop()
         c.stop()
+
+
+def test_another_site_cannot_act_through_the_browser(hall, browser):
+    """A page of another origin (here: another port) posts an action with the right key
+    (as a script would if it had it): the hall refuses the cross-origin write."""
+    from starlette.applications import Starlette
+    from starlette.responses import HTMLResponse
+    from starlette.routing import Route
+
+    from chessclock.hall.web import ServerThread
+
+    target = hall["url"] + "/api/action"
+    before = hall["hub"].by_board()[1]["s"]
+    op = "resume" if before == "paused" else "pause"
+    html = ("<script>window.done = fetch(%r, {method: 'POST', mode: 'no-cors', "
+            "headers: {'Content-Type': 'text/plain'}, body: JSON.stringify({clock: "
+            "'table/sim-1', op: %r, key: %r})}).then(() => 'sent', e => 'err');"
+            "</script>" % (target, op, KEY.hex()))
+
+    async def evil(request):
+        return HTMLResponse(html)
+    other = ServerThread(Starlette(routes=[Route("/", evil)])).start()
+    try:
+        page = browser.new_page()
+        page.goto(other.url + "/")
+        assert page.evaluate("window.done") in ("sent", "err")
+        time.sleep(0.5)
+        assert hall["hub"].by_board()[1]["s"] == before        # nothing happened
+        page.close()
+    finally:
+        other.stop()

@@ -11,7 +11,7 @@ import time
 import paho.mqtt.client as mqtt
 import pytest
 
-from chessclock.hall.broker import Broker, mosquitto_exe
+from chessclock.hall.broker import Broker, mosquitto_exe, read_login
 from chessclock.hall.fakeclock import FakeClock, opener
 from chessclock.hall.hub import Hub
 from chessclock.hall.mqtt import Publisher, Subscriber
@@ -35,13 +35,17 @@ def until(pred, wait=3.0, what="condition"):
 
 @pytest.fixture
 def broker():
-    with Broker() as b:
+    with Broker(hall="open", stations=["hall-a", "hall-b"]) as b:
         yield b
+
+
+def login(broker, user):
+    return read_login(broker.login(user))
 
 
 def test_two_stations_one_hall(broker):
     hub = Hub()
-    sub = Subscriber(broker.address, "open", KEY, hub)
+    sub = Subscriber(broker.address, "open", KEY, hub, login=login(broker, "page"))
     sub.start()
     stations, fakes = [], {}
     try:
@@ -49,7 +53,8 @@ def test_two_stations_one_hall(broker):
             clocks = {"%s-%d" % (name, i): FakeClock("%s-clock%d" % (name, i), key=KEY)
                       for i in range(3)}
             fakes.update(clocks)
-            pub = Publisher(broker.address, "open", name, KEY)
+            pub = Publisher(broker.address, "open", name, KEY,
+                            login=login(broker, "station-" + name))
             pub.start()
             st = Station(name, list(clocks), pub, interval=0.05, open_link=opener(clocks))
             st.start()
@@ -69,6 +74,7 @@ def test_two_stations_one_hall(broker):
         body.pop("v")
         body.pop("plies")
         forger = mqtt.Client(callback_api_version=mqtt.CallbackAPIVersion.VERSION2)
+        forger.username_pw_set(*login(broker, "station-hall-b"))   # a station's own topic
         forger.connect(*broker.address)
         forger.loop_start()
         forged = hallmsg.encode(b"\x01" * 32, topic, body)
@@ -97,7 +103,9 @@ def test_two_stations_one_hall(broker):
 
 
 @pytest.mark.skipif(micropython_exe() is None, reason="no micropython")
-def test_wifi_clock_on_the_unix_port_reconnects(broker, tmp_path):
+def test_wifi_clock_on_the_unix_port_reconnects(tmp_path):
+    # hallpub.py has no broker login: this broker lets anonymous clients in on loopback
+    broker = Broker(anonymous=True)
     hub = Hub()
     sub = Subscriber(broker.address, "test", KEY, hub)
     sub.start()
@@ -119,7 +127,7 @@ def test_wifi_clock_on_the_unix_port_reconnects(broker, tmp_path):
         sub.stop()
         broker.stop()                       # the broker goes away for a second
         time.sleep(1.0)
-        again = Broker(port)
+        again = Broker(port, anonymous=True)
         try:
             hub2 = Hub()
             sub2 = Subscriber(again.address, "test", KEY, hub2)
@@ -138,6 +146,7 @@ def test_wifi_clock_on_the_unix_port_reconnects(broker, tmp_path):
         finally:
             again.stop()
     finally:
+        broker.stop()
         if proc.poll() is None:
             proc.kill()
             proc.wait()

@@ -149,6 +149,61 @@ def test_hub_order_of_flags_replays_plies_and_boards():
     assert [(r["board"], r["result"]) for r in res] == [(1, "0-1"), (2, "1-0")]
 
 
+def test_hub_refuses_replays_after_a_removal_and_from_long_before():
+    from chessclock.hall.hub import REPLAY_WINDOW_S
+    hub = Hub()
+    flag = body("c1", 5, fo="w", wf=4000, at=100000)
+    assert hub.put(flag) and [f["side"] for f in hub.view()[2]] == ["w"]
+    assert hub.put(body("c1", 6, gone=1, at=101000))           # a signed removal
+    assert "s/c1" not in hub.bodies() and hub.view()[2] == []   # its flag goes too
+    assert not hub.put(flag)                                    # replayed: refused
+    assert "s/c1" not in hub.bodies() and hub.view()[2] == []
+    # a message of an earlier session, from long before the station's newest: refused
+    assert hub.put(body("c2", 1, sid="new", at=10 ** 7))
+    old = body("c3", 9, sid="old", fo="b", bf=10, at=10 ** 7 - REPLAY_WINDOW_S * 1000 - 1)
+    assert not hub.put(old) and "s/c3" not in hub.bodies()
+    # a flag from a replay is dropped when the clock's next message does not show it
+    assert hub.put(body("c2", 2, sid="new", fo="w", wf=5, at=10 ** 7 + 10))
+    assert hub.put(body("c2", 3, sid="new", at=10 ** 7 + 20))
+    assert hub.view()[2] == []
+    # presence messages: the same session needs a higher seq
+    assert hub.put_station("s", {"st": "s", "up": 1, "sid": "p", "seq": 4, "at": 10 ** 7})
+    assert not hub.put_station("s", {"st": "s", "up": 1, "sid": "p", "seq": 3})
+    # an earlier session's "gone", from long before: refused
+    assert not hub.put_station("s", {"st": "s", "up": 0, "sid": "q", "seq": 9, "at": 1000})
+    assert hub.stations["s"]["up"] == 1
+    # the broker's will of this session (signed at connect: a lower seq, an old time)
+    assert hub.put_station("s", {"st": "s", "up": 0, "sid": "p", "seq": 1, "at": 1000})
+    assert hub.stations["s"]["up"] == 0
+
+
+def test_subscriber_ignores_empty_and_refuses_unsigned_removals():
+    import types
+
+    from chessclock.hall.mqtt import Subscriber
+    hub = Hub()
+    err = io.StringIO()
+    sub = Subscriber(("127.0.0.1", 1), "open", KEY, hub, err=err)
+    topic = hallmsg.clock_topic("open", "s", "c1")
+
+    def deliver(payload, t=topic):
+        sub._on_message(None, None, types.SimpleNamespace(topic=t, payload=payload))
+    deliver(hallmsg.encode(KEY, topic, body("c1", 1)))
+    assert "s/c1" in hub.bodies()
+    deliver(b"")                                                # a cleared retained message
+    assert "s/c1" in hub.bodies()
+    deliver(hallmsg.encode(b"\x02" * 32, topic, body("c1", 2, gone=1)))   # not the hall's
+    assert "s/c1" in hub.bodies() and hub.refused == 1
+    deliver(hallmsg.encode(KEY, topic, body("c1", 2, gone=1)))
+    assert "s/c1" not in hub.bodies()
+    deliver(hallmsg.encode(KEY, topic, body("c1", 1)))         # replayed after the removal
+    assert "s/c1" not in hub.bodies() and hub.refused == 2
+    st_topic = hallmsg.station_topic("open", "s")
+    deliver(hallmsg.encode(KEY, st_topic, {"st": "other", "up": 0}), st_topic)
+    assert hub.refused == 3 and "other" not in hub.stations
+    assert len(err.getvalue().splitlines()) == 2               # said once a topic
+
+
 # ---- pairings in, results out ------------------------------------------------------------
 def trf_player(rank, name, rating, points, rounds):
     line = "001 %4d %1s%3s %-33s %4d %3s %11s %10s %4.1f %4d" % (
@@ -200,6 +255,60 @@ def test_csv_pairings_and_errors(tmp_path):
     p.write_text("board,white,black\n1,A,B\n1,C,D\n")
     with pytest.raises(pairings.PairingError, match="board 1 is paired twice"):
         pairings.load(str(p))
+
+
+def test_trf_results_carry_the_new_points():
+    r = pairings.read_trf(TRF)
+    rows = pairings.results(r, {1: {"fo": "b", "bf": 3600000, "clk": "c1"},
+                                2: {"res": "1/2-1/2", "clk": "c2"}})
+    out = {int(line[4:8]): line for line in pairings.results_trf(r, rows).splitlines()}
+    # before the round: 1, 1, 0, 0; board 1 White (2) wins, board 2 drawn
+    assert {rank: line[80:84] for rank, line in out.items()} == {
+        2: " 2.0", 1: " 1.0", 3: " 0.5", 4: " 0.5"}
+    assert out[2][86:89] == TRF.splitlines()[3][86:89]    # the rest of the line kept
+
+
+def test_swiss_manager_pairing_csv(tmp_path):
+    p = tmp_path / "sm.csv"
+    p.write_bytes("Bo.;White;Black\r\n1.;M\u00fcller, Jan;Ek, Dan\r\n2;Cy;Di\r\n;;\r\n"
+                  .encode("cp1252"))
+    r = pairings.load(str(p), event="Club", round_no="3")
+    assert {n: (b["white"], b["black"]) for n, b in r.boards.items()} == {
+        1: ("M\u00fcller, Jan", "Ek, Dan"), 2: ("Cy", "Di")}
+    p.write_text("Bo.;White;Black\n1;A;B\n", encoding="utf-8-sig")
+    assert pairings.load(str(p)).boards[1]["white"] == "A"
+
+
+@pytest.mark.parametrize("text, says", [
+    ("Bo.;White\n1;Ann\n", "no 'black' column"),
+    ("Bo.;White;Black\nx;A;B\n", "board 'x' is not a number"),
+    ("Bo.;White;Black\n0;A;B\n", "boards count from 1"),
+    ("Bo.;White;Black\n;;\n", "no pairing in the CSV"),
+    ("", "no pairing in the CSV"),
+    pytest.param(b"Bo.;White;Black\n1;\"" + b"\xff" * 140000 + b"\n", "not a pairing CSV",
+                 id="a-field-over-csv-limit"),
+])
+def test_pairing_csv_bad_input(tmp_path, text, says):
+    p = tmp_path / "bad.csv"
+    if isinstance(text, bytes):
+        p.write_bytes(text)
+    else:
+        p.write_text(text)
+    with pytest.raises(pairings.PairingError, match=says):
+        pairings.load(str(p))
+
+
+@pytest.mark.parametrize("name", ['=HYPERLINK("http://evil.example","x")', "+1+2", "-2+3",
+                                  "@SUM(A1)", "\t=1", "\r=1"])
+def test_results_csv_neutralises_formulas(name):
+    rnd = pairings.Round("Open", 1)
+    rnd.add(1, name, "Bob")
+    text = pairings.results_csv(pairings.results(rnd, {1: {"fo": "w", "wf": 10, "clk": name}}))
+    import csv
+    row = list(csv.DictReader(io.StringIO(text, newline="")))[0]
+    for col in ("white", "clock"):
+        assert row[col] == "'" + name.replace("\r", " ")
+    assert (row["black"], row["result"], row["board"]) == ("Bob", "0-1", "1")
 
 
 # ---- broadcast -------------------------------------------------------------------------------
@@ -269,6 +378,189 @@ def test_server_actions_need_the_key_and_results_flow():
         st.stop()
 
 
+# ---- the page's server under attack (127.0.0.1 only, bounded in count and time) -----------
+class Hall:
+    """A hall of two fake clocks and its server (arbiter_key: the hall's --key)."""
+
+    def __init__(self, **app_kw):
+        self.clocks = {"p1": FakeClock("fake1", key=KEY), "p2": FakeClock("fake2", key=KEY)}
+        self.hub = Hub()
+        self.st = Station("here", list(self.clocks), LocalSink(self.hub), interval=0.05,
+                          open_link=opener(self.clocks))
+        self.st.start()
+        self.server = ServerThread(create_app(self.hub, [self.st], **app_kw)).start()
+        self.host, self.port = self.server.url[len("http://"):].split(":")
+        deadline = time.monotonic() + 3
+        while len(self.hub.bodies()) < 2:
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+
+    def request(self, method, path, body=None, headers=None, timeout=5):
+        import http.client
+        c = http.client.HTTPConnection(self.host, int(self.port), timeout=timeout)
+        try:
+            data = json.dumps(body).encode() if isinstance(body, dict) else body
+            c.request(method, path, data, dict({"Content-Type": "application/json"},
+                                                **(headers or {})))
+            r = c.getresponse()
+            return r.status, r.read().decode()
+        finally:
+            c.close()
+
+    def stop(self):
+        self.server.stop()
+        self.st.stop()
+
+
+@pytest.fixture
+def hall():
+    h = Hall(arbiter_key=KEY)
+    yield h
+    h.stop()
+
+
+def raw_post(h, head_extra, body_parts, timeout=3.0):
+    """An action POST written by hand: the status line the server answers, read within
+    `timeout` (a server that waits for the whole body does not answer)."""
+    import socket
+    s = socket.create_connection((h.host, int(h.port)), timeout=timeout)
+    try:
+        s.sendall(("POST /api/action HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                   "Content-Type: application/json\r\n%s\r\n" % head_extra).encode())
+        for part in body_parts:
+            try:
+                s.sendall(part)
+            except OSError:   # the server answered and closed: fine
+                break
+        return s.recv(200).split(b"\r\n")[0].decode()
+    finally:
+        s.close()
+
+
+def test_a_huge_body_is_refused_before_it_is_read(hall):
+    # 200 MB announced, 64 KB sent: the answer comes at once, the rest is never read
+    assert " 413 " in raw_post(hall, "Content-Length: 200000000\r\n", [b"x" * 65536])
+    # no length given (chunked): refused once it passes the limit
+    chunks = [b"400\r\n" + b"x" * 1024 + b"\r\n"] * 64
+    assert " 413 " in raw_post(hall, "Transfer-Encoding: chunked\r\n", chunks)
+    assert " 400 " in raw_post(hall, "Content-Length: nope\r\n", [b"{}"])   # uvicorn
+    assert hall.clocks["p1"].refused == 0
+
+
+def test_wrong_keys_never_reach_the_clock_and_wait(hall):
+    import threading
+    codes = []
+
+    def attack():
+        for _ in range(25):
+            codes.append(hall.request("POST", "/api/action", {
+                "clock": "here/fake1", "op": "pause", "key": "ab" * 32})[0])
+    threads = [threading.Thread(target=attack) for _ in range(8)]
+    t0 = time.monotonic()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert len(codes) == 200 and time.monotonic() - t0 < 30
+    assert set(codes) == {403, 429} and codes.count(403) <= 8   # 5 free, then waits
+    assert hall.clocks["p1"].refused == 0 and hall.clocks["p1"].clock.state == E.RUNNING
+    time.sleep(0.3)
+    _, rows, _, _ = hall.hub.view()
+    assert not any(r["stale"] for r in rows) and all(r["age"] < 1000 for r in rows)
+    # the same client waits even with the right key; the clock is untouched
+    code, text = hall.request("POST", "/api/action", {"clock": "here/fake1", "op": "pause",
+                                                      "key": KEY.hex()})
+    assert code == 429 and "wait" in json.loads(text)["error"]
+
+
+def test_without_the_halls_key_the_first_accepted_key_is_checked_here():
+    from chessclock.hall.web import Throttle
+    h = Hall(throttle=Throttle(free=3, wait_max=0.2))
+    try:
+        act = {"clock": "here/fake1", "op": "pause", "key": "ab" * 32}
+        assert h.request("POST", "/api/action", act)[0] == 403       # the clock refused it
+        first = h.clocks["p1"].refused
+        assert first >= 1
+        assert h.request("POST", "/api/action", dict(act, key=KEY.hex()))[0] == 200
+        for _ in range(3):                                            # now the hall knows
+            assert h.request("POST", "/api/action", act)[0] == 403
+        assert h.clocks["p1"].refused == first
+        assert h.request("POST", "/api/action", act)[0] == 429
+        time.sleep(0.3)
+        assert h.request("POST", "/api/action", dict(act, op="resume",
+                                                     key=KEY.hex()))[0] == 200
+    finally:
+        h.stop()
+
+
+def test_throttle_is_per_client_and_bounded():
+    from chessclock.hall.web import Throttle
+    t = Throttle(free=2, wait_max=8, forget=100, size=10)
+    for _ in range(4):
+        t.failed("a", 0.0)
+    assert t.wait("a", 0.0) == 4.0 and t.wait("b", 0.0) == 0.0   # 2 free, then 1, 2, 4
+    t.ok("a")
+    assert t.wait("a", 0.0) == 0.0
+    for i in range(50):
+        t.failed("c%d" % i, 1.0)
+    assert len(t.clients) <= 10
+
+
+@pytest.mark.parametrize("method, path, headers, code", [
+    ("POST", "/api/action", {"Origin": "http://evil.example"}, 403),
+    ("POST", "/api/action", {"Origin": "null"}, 403),
+    ("POST", "/api/action", {"Sec-Fetch-Site": "cross-site"}, 403),
+    ("POST", "/api/action", {"Host": "evil.example"}, 421),
+    ("GET", "/", {"Host": "evil.example"}, 421),
+    ("GET", "/api/boards", {"Host": "evil.example:8000"}, 421),
+    ("GET", "/results.csv", {"Host": ""}, 421),
+    ("GET", "/", {"Host": "hall.example"}, 200),                 # --allow-host
+    ("GET", "/", {"Host": "localhost:8000"}, 200),
+    ("GET", "/", {"Host": "[::1]:8000"}, 200),
+    ("GET", "/", {"Host": "10.0.0.2:8000"}, 200),                # an address: no rebinding
+])
+def test_host_and_origin(method, path, headers, code):
+    h = Hall(arbiter_key=KEY, hosts=["hall.example"])
+    try:
+        act = {"clock": "here/fake1", "op": "pause", "key": KEY.hex()}
+        got, text = h.request(method, path, act if method == "POST" else None, headers)
+        assert got == code, text
+        if code != 200:
+            assert "error" in json.loads(text)
+        assert h.clocks["p1"].clock.state == E.RUNNING
+    finally:
+        h.stop()
+
+
+def test_same_origin_post_is_served(hall):
+    origin = "http://%s:%s" % (hall.host, hall.port)
+    code, _ = hall.request("POST", "/api/action", {"clock": "here/fake1", "op": "pause",
+                                                   "key": KEY.hex()},
+                           {"Origin": origin, "Sec-Fetch-Site": "same-origin"})
+    assert code == 200 and hall.clocks["p1"].clock.state == E.PAUSED
+
+
+@pytest.mark.parametrize("body, code, says", [
+    (b"not json", 400, "not a JSON request"),
+    (b"[1, 2]", 400, "not a JSON object"),
+    (b'{"clock": "here/fake1", "op": "pause"}', 401, "key is needed"),
+    (b'{"clock": "here/fake1", "op": "pause", "key": "zz"}', 401, "key is needed"),
+    (('{"clock": "here/fake1", "op": "explode", "key": "%s"}' % KEY.hex()).encode(), 400,
+     "no such action"),
+    (('{"clock": "here/fake1", "op": "pause", "args": [1, 2, 3], "key": "%s"}'
+      % KEY.hex()).encode(), 400, "at most two"),
+    (('{"clock": "here/fake1", "op": "adjust", "args": ["red", "1m"], "key": "%s"}'
+      % KEY.hex()).encode(), 400, "a side"),
+    (('{"clock": "elsewhere/x", "op": "pause", "key": "%s"}' % KEY.hex()).encode(), 404,
+     "not at this station"),
+    pytest.param(b"x" * 5000, 413, "at most", id="5000-bytes"),
+])
+def test_action_bad_input(hall, body, code, says):
+    got, text = hall.request("POST", "/api/action", body)
+    assert got == code and says in json.loads(text)["error"]
+    assert hall.clocks["p1"].clock.state == E.RUNNING
+
+
 # ---- the command's errors: one line, exit 2 ------------------------------------------------
 def run_cli(*argv):
     import sys
@@ -281,15 +573,90 @@ def run_cli(*argv):
         sys.stdout, sys.stderr = old
 
 
+KEYFILE, LOGINFILE = "k.key", "l.login"   # written by the test in its folder
+
+
 @pytest.mark.parametrize("argv, says", [
     ((), "no clock given"),
     (("--broker", "127.0.0.1:1883"), "--broker needs --hall-key"),
+    (("--broker", "127.0.0.1:1883", "--hall-key", KEYFILE), "--broker needs --broker-login"),
+    (("--broker", "127.0.0.1:1883", "--hall-key", KEYFILE, "--broker-login", "/nonexistent"),
+     "cannot read /nonexistent"),
+    (("--broker", "127.0.0.1:1883", "--hall-key", KEYFILE, "--broker-login", KEYFILE),
+     "is not a broker login"),
+    (("--broker", "127.0.0.1:1883", "--hall-key", KEYFILE, "--broker-login", LOGINFILE,
+      "--broker-ca", "/nonexistent.pem"), "cannot read /nonexistent.pem"),
+    (("--write-broker", "/tmp/x"), "--write-broker needs --stations"),
+    (("--write-broker", "/tmp/x", "--stations", "a/b"), "hall and station names"),
+    (("--write-broker", "/tmp/x", "--stations", "a", "--broker", "h:x"), "not a port"),
+    (("--write-broker", "/tmp/x", "--stations", "a", "--broker-cert", KEYFILE),
+     "TLS needs both"),
+    (("--write-broker", "/proc/no/such", "--stations", "a"), "cannot write"),
+    (("--port", "/dev/nope", "--key", "/nonexistent.key"), "cannot read the key file"),
+    (("--port", "/dev/nope", "--allow-host", "evil.example/x"), "--allow-host"),
+    (("--port", "/dev/nope", "--allow-host", ""), "--allow-host"),
     (("--port", "/dev/nope", "--pairings", "/nonexistent.csv"), "cannot read"),
     (("--port", "/dev/nope", "--listen", "nowhere"), "--listen"),
     (("--port", "/dev/nope", "--no-page"), "--no-page is for a station"),
     (("--port", "/dev/nope", "--assign", "x=c1"), "board 'x' is not a number"),
 ])
-def test_hall_command_errors(argv, says, monkeypatch):
+def test_hall_command_errors(argv, says, monkeypatch, tmp_path):
     monkeypatch.delenv("CHESSCLOCK_PORTS", raising=False)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "k.key").write_text(KEY.hex() + "\n")
+    (tmp_path / "l.login").write_text('{"user": "page", "password": "x"}\n')
     code, out, err = run_cli("hall", *argv)
     assert code == 2 and says in err and len(err.strip().splitlines()) == 1
+
+
+# ---- the station's own log pulls: with the arbiter's key, or not acknowledged --------------
+@pytest.mark.parametrize("arbiter_key", [None, KEY])
+def test_station_pulls_without_key_refusals(tmp_path, monkeypatch, arbiter_key):
+    from chessclock import clock_cmd
+    from chessclock import link as L
+    from chessclock.simserve import SimServer
+
+    pulls = []
+    real_pull = clock_cmd.pull
+
+    def pull(*a, **kw):
+        r = real_pull(*a, **kw)
+        pulls.append(r)
+        return r
+    monkeypatch.setattr(clock_cmd, "pull", pull)
+    sim = SimServer(str(tmp_path / "flash"), "sim-pull")
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                with L.Link(sim.path, timeout=0.5) as lk:
+                    lk.request("hello")
+                break
+            except L.ClockError:
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
+        with L.Link(sim.path, timeout=1.0) as lk:
+            lk.request("keyset", KEY.hex(), change=True)
+        with L.Link(sim.path, key=KEY, timeout=1.0) as lk:
+            lk.request("set", "300+2", change=True)
+            lk.request("start", change=True)
+        hub = Hub()
+        st = Station("t", [sim.path], LocalSink(hub), interval=0.1, timeout=1.0,
+                     archive=str(tmp_path / "logs"), arbiter_key=arbiter_key)
+        st.start()
+        try:
+            deadline = time.monotonic() + 10
+            while not any(b.get("log") for b in hub.bodies().values()):
+                assert time.monotonic() < deadline, "no log verified"
+                time.sleep(0.05)
+            body = list(hub.bodies().values())[0]
+            assert body["log"] == "ok"
+            status = st.workers[0].call("status")
+        finally:
+            st.stop()
+        assert status["refused"] == "0"                      # no refusal: no KEY REFUSALS
+        assert pulls and pulls[0]["acked"] == (None if arbiter_key is None
+                                               else pulls[0]["next"] - 1)
+        assert "ack_error" not in pulls[0]
+    finally:
+        sim.stop()

@@ -7,33 +7,28 @@ board, the scoresheets) merges them by ply. Written with python-chess, so that w
 reads is what python-chess reads back.
 """
 
-import io
-
 import chess
-import chess.pgn
+
+from chessclock import pgnout
 
 
 def game_pgn(headers, body):
     """One board's game as PGN text. headers: dict of PGN tags; body: the clock's last
-    message (its plies: [[ply, clk_ms], ...] of the whole game as the hub kept them)."""
-    game = chess.pgn.Game()
-    for k, v in headers.items():
-        game.headers[k] = v
+    message (its plies: [[ply, clk_ms], ...] of the whole game as the hub kept them).
+    Result: what the clock decided, as results.csv says it (pairings.decided)."""
+    from chessclock.hall.pairings import decided
+
+    game = pgnout.new_game(headers)
     if body.get("tc"):
         game.headers["TimeControl"] = _time_control(body["tc"])
-    result = body.get("result") or "*"
-    game.headers["Result"] = result
     node: chess.pgn.GameNode = game
     for _, clk in body.get("plies", []):
-        node = node.add_variation(chess.Move.null())
-        node.set_clock(max(0, clk) / 1000)
+        node = pgnout.add_ply(node, chess.Move.null(), clk)
     if body.get("fo"):
         side = "White" if body["fo"][0] == "w" else "Black"
         node.comment = (node.comment + " " if node.comment else "") + "%s's flag fell" % side
-    game.headers["Result"] = result
-    out = io.StringIO()
-    game.accept(chess.pgn.FileExporter(out))
-    return out.getvalue()
+    game.headers["Result"] = decided(body)[0] if body else "*"
+    return pgnout.write(game)
 
 
 def _time_control(spec):

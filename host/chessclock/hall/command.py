@@ -4,8 +4,10 @@
     chessclock hall --all --pairings round1.trf --listen 0.0.0.0:8000
     chessclock hall --all --broker 127.0.0.1:1883 --station hall-b --hall-key hall.key --no-page
     chessclock hall --broker 127.0.0.1:1883 --hall-key hall.key   # the page of every station
+    chessclock hall --write-broker DIR --stations hall-a,hall-b --broker 0.0.0.0:1883
 """
 
+import os
 import socket
 from typing import Any
 
@@ -47,6 +49,27 @@ def add_arguments(p):
     p.add_argument("--hall-key", metavar="FILE",
                    help="the key that signs the hall's messages (`chessclock key new "
                    "FILE`; the same file at every station)")
+    p.add_argument("--broker-login", metavar="FILE",
+                   help="this station's (or the page's) login to the broker, a file "
+                   "`--write-broker` wrote")
+    p.add_argument("--broker-ca", metavar="FILE",
+                   help="TLS to the broker: the CA certificate that signed the broker's")
+    p.add_argument("--write-broker", metavar="DIR",
+                   help="write the broker's files (mosquitto.conf, passwd, acl, a login "
+                   "for each of --stations and for the page) into DIR, then stop")
+    p.add_argument("--stations", default="", metavar="NAME,...",
+                   help="with --write-broker: the stations that may publish")
+    p.add_argument("--broker-cert", metavar="FILE",
+                   help="with --write-broker: the broker's TLS certificate (and "
+                   "--broker-certkey its key): clients connect with TLS")
+    p.add_argument("--broker-certkey", metavar="FILE", help="the key of --broker-cert")
+    p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                   help="a host name the page is reached by (repeat; IP addresses and this "
+                   "machine's names are allowed; any other Host header is refused)")
+    p.add_argument("--key", metavar="FILE",
+                   help="the arbiter's key for the station's own log pulls and their "
+                   "acknowledgement (default: the one `chessclock key use` chose, or "
+                   "$CHESSCLOCK_KEY; none: logs are pulled, not acknowledged)")
 
 
 def _fail(stderr, msg):
@@ -54,9 +77,43 @@ def _fail(stderr, msg):
     return L.EXIT_INPUT
 
 
+def write_broker(args, stdout, stderr):
+    """--write-broker DIR: the broker's files for --stations (docs/HALL.md)."""
+    import os
+
+    from chessclock.hall.broker import write_config
+    from chessclock.hall.mqtt import parse_broker
+
+    stations = [s.strip() for s in args.stations.split(",") if s.strip()]
+    if not stations:
+        return _fail(stderr, "--write-broker needs --stations NAME,... (the stations that "
+                     "publish)")
+    try:
+        host, port = parse_broker(args.broker or "127.0.0.1:1883")
+    except ValueError as e:
+        return _fail(stderr, str(e))
+    for f in (args.broker_cert, args.broker_certkey):
+        if f and not os.path.isfile(f):
+            return _fail(stderr, "cannot read %s" % f)
+    try:
+        logins = write_config(args.write_broker, args.hall, stations, host, port,
+                              args.broker_cert, args.broker_certkey)
+    except ValueError as e:
+        return _fail(stderr, str(e))
+    except OSError as e:
+        return _fail(stderr, "cannot write %s (%s)" % (args.write_broker, e.strerror or e))
+    stdout.write("broker files in %s (run: python -m chessclock.hall.broker --dir %s)\n"
+                 % (args.write_broker, args.write_broker))
+    for user, path in logins.items():
+        stdout.write("  %-24s %s\n" % (user, path))
+    return 0
+
+
 def run(args, stdout, stderr):
     from clockcore.hallmsg import name_ok, safe_name
 
+    if args.write_broker:
+        return write_broker(args, stdout, stderr)
     host, _, port = args.listen.rpartition(":")
     if not host or not port.isdigit():
         return _fail(stderr, "--listen: HOST:PORT, e.g. 127.0.0.1:8000")
@@ -105,6 +162,24 @@ def run(args, stdout, stderr):
             key = L.read_key(args.hall_key)
         except L.ClockError as e:
             return _fail(stderr, str(e))
+        if not args.broker_login:
+            return _fail(stderr, "--broker needs --broker-login FILE (this station's "
+                         "login, from `chessclock hall --write-broker`)")
+        from chessclock.hall.broker import read_login
+        try:
+            args.login = read_login(args.broker_login)
+        except ValueError as e:
+            return _fail(stderr, str(e))
+        if args.broker_ca and not os.path.isfile(args.broker_ca):
+            return _fail(stderr, "cannot read %s" % args.broker_ca)
+    for h in args.allow_host:
+        if not h or not all(c.isalnum() or c in ".-" for c in h):
+            return _fail(stderr, "--allow-host %r: a host name (letters, digits, '.', '-')"
+                         % h)
+    try:
+        args.arbiter_key = L.key_for(args)
+    except L.ClockError as e:
+        return _fail(stderr, str(e))
     if args.no_page and not broker:
         return _fail(stderr, "--no-page is for a station that publishes to --broker")
     return serve(args, stdout, stderr, ports, station, rnd, broker, key, host, int(port))
@@ -123,17 +198,20 @@ def serve(args, stdout, stderr, ports, station_name, rnd, broker, key, host, por
     if broker:
         from chessclock.hall.mqtt import Publisher, Subscriber
         sink = Publisher(broker, args.hall, station_name, key,
-                         url="" if args.no_page else url)
+                         url="" if args.no_page else url, login=args.login,
+                         ca=args.broker_ca)
         sink.start()
         parts.append(sink)
     else:
         sink = LocalSink(hub)
     archive = None if args.no_verify else args.archive
-    station = Station(station_name, ports, sink, args.interval, args.timeout, archive)
+    station = Station(station_name, ports, sink, args.interval, args.timeout, archive,
+                      arbiter_key=args.arbiter_key)
     station.start()
     parts.append(station)
     if broker and not args.no_page:
-        sub = Subscriber(broker, args.hall, key, hub, name="page-" + station_name)
+        sub = Subscriber(broker, args.hall, key, hub, name="page-" + station_name,
+                         login=args.login, ca=args.broker_ca)
         sub.start()
         parts.append(sub)
     try:
@@ -145,7 +223,8 @@ def serve(args, stdout, stderr, ports, station_name, rnd, broker, key, host, por
             import uvicorn
 
             from chessclock.hall.web import create_app
-            app = create_app(hub, [station], title=args.title)
+            app = create_app(hub, [station], title=args.title, arbiter_key=args.arbiter_key,
+                             hosts=args.allow_host)
             stderr.write("chessclock hall: %d clock(s)%s; the page: %s\n" % (
                 len(ports), " and the stations of %s:%d" % broker if broker else "", url))
             stderr.flush()

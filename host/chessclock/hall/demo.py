@@ -16,7 +16,8 @@ import threading
 import time
 
 from chessclock import link as L
-from chessclock.hall.broker import Broker, free_port
+from chessclock.control_cmd import configured
+from chessclock.hall.broker import PAGE_USER, Broker, free_port, read_login, station_user
 from chessclock.hall.hub import Hub
 from chessclock.hall.mqtt import Publisher, Subscriber
 from chessclock.hall.pairings import Round
@@ -35,6 +36,9 @@ def _key(path):
     return L.read_key(path)
 
 
+CONTROL = "15m+10s"   # what the clocks are set to (as `chessclock set 15m+10s` sends it)
+
+
 def _ready(path, arbiter):
     deadline = time.monotonic() + 10
     while True:
@@ -49,12 +53,70 @@ def _ready(path, arbiter):
     if hello.get("key") != "1":
         with L.Link(path) as lk:
             lk.request("keyset", arbiter.hex(), change=True)
+    spec = configured(CONTROL)[0]   # the spec the clock takes, checked as `set` checks it
     with L.Link(path, key=arbiter) as lk:
         st = lk.request("status")
         if st["state"] in ("idle", "ended"):
-            lk.request("set", "15+10", change=True)
+            lk.request("set", spec, change=True)
             lk.request("start", change=True)
     return hello["clock"]
+
+
+class Demo:
+    """The demo's hall without its page: mosquitto with a login a station, the simulated
+    clocks set up and started, two stations publishing, the page's hub reading the
+    broker. start() then stop(); `hub` and `stations` are what the page serves."""
+
+    def __init__(self, folder, clocks=4, broker_port=0):
+        self.folder = folder
+        self.n = clocks
+        self.broker_port = broker_port
+        self.broker: Broker | None = None
+        self.servers: list[SimServer] = []
+        self.stations: list[Station] = []
+        self.parts: list[Station | Publisher | Subscriber] = []
+        self.hub = None
+
+    def start(self):
+        folder = self.folder
+        os.makedirs(folder, exist_ok=True)
+        hall_key = _key(os.path.join(folder, "hall.key"))
+        self.arbiter = arbiter = _key(os.path.join(folder, "arbiter.key"))
+        names = ["table-1", "table-2"]
+        self.broker = Broker(self.broker_port, hall="demo", stations=names,
+                             folder=os.path.join(folder, "broker"))
+        rnd = Round("Demo Open", 1)
+        for i in range(self.n):
+            self.servers.append(SimServer(os.path.join(folder, "flash-%d" % i),
+                                          "demo-%d" % (i + 1)))
+        for i, s in enumerate(self.servers):
+            clock = _ready(s.path, arbiter)
+            rnd.add(i + 1, NAMES[(2 * i) % 12], NAMES[(2 * i + 1) % 12], clock=clock)
+        self.hub = Hub(rnd)
+        half = (len(self.servers) + 1) // 2
+        for name, group in zip(names, (self.servers[:half], self.servers[half:]),
+                               strict=True):
+            pub = Publisher(self.broker.address, "demo", name, hall_key,
+                            login=read_login(self.broker.login(station_user(name))))
+            pub.start()
+            st = Station(name, [s.path for s in group], pub, archive=os.path.join(
+                folder, "logs"), arbiter_key=arbiter)
+            st.start()
+            self.stations.append(st)
+            self.parts += [pub, st]
+        sub = Subscriber(self.broker.address, "demo", hall_key, self.hub,
+                         login=read_login(self.broker.login(PAGE_USER)))
+        sub.start()
+        self.parts.append(sub)
+        return self
+
+    def stop(self):
+        for part in reversed(self.parts):
+            part.stop()
+        for s in self.servers:
+            s.stop()
+        if self.broker is not None:
+            self.broker.stop()
 
 
 def main(argv=None):
@@ -63,54 +125,34 @@ def main(argv=None):
     p.add_argument("--listen", default="127.0.0.1:8000")
     a = p.parse_args(argv)
     host, _, port = a.listen.rpartition(":")
+    if not host or not port.isdigit() or not 1 <= a.clocks <= 12:
+        sys.stderr.write("make hall: --listen HOST:PORT and 1 to 12 --clocks\n")
+        return 2
     folder = os.path.join("build", "hall")
-    os.makedirs(folder, exist_ok=True)
-    hall_key = _key(os.path.join(folder, "hall.key"))
-    arbiter = _key(os.path.join(folder, "arbiter.key"))
     with socket.socket() as probe:
         busy = probe.connect_ex(("127.0.0.1", 1883)) == 0
-    broker = Broker(free_port() if busy else 1883)
-    servers: list[SimServer] = []
-    stations: list[Station] = []
-    parts: list[Station | Publisher | Subscriber] = []
+    demo = Demo(folder, a.clocks, free_port() if busy else 1883)
     try:
-        rnd = Round("Demo Open", 1)
-        for i in range(a.clocks):
-            servers.append(SimServer(os.path.join(folder, "flash-%d" % i), "demo-%d" % (i + 1)))
-        for i, s in enumerate(servers):
-            clock = _ready(s.path, arbiter)
-            rnd.add(i + 1, NAMES[(2 * i) % 12], NAMES[(2 * i + 1) % 12], clock=clock)
-        hub = Hub(rnd)
-        half = (len(servers) + 1) // 2
-        for name, group in (("table-1", servers[:half]), ("table-2", servers[half:])):
-            pub = Publisher(broker.address, "demo", name, hall_key)
-            pub.start()
-            st = Station(name, [s.path for s in group], pub, archive=os.path.join(
-                folder, "logs"))
-            st.start()
-            stations.append(st)
-            parts += [pub, st]
-        sub = Subscriber(broker.address, "demo", hall_key, hub)
-        sub.start()
-        parts.append(sub)
-        threading.Thread(target=_players, args=(stations,), daemon=True).start()
+        demo.start()
+        assert demo.broker is not None
+        threading.Thread(target=_players, args=(demo.stations,), daemon=True).start()
         import uvicorn
 
         from chessclock.hall.web import create_app
         sys.stderr.write("hall demo: mosquitto on %s:%d, %d clocks at 2 stations\n"
                          "  the page:         http://%s/\n  the arbiter's key: %s\n"
-                         % (broker.host, broker.port, len(servers), a.listen,
+                         % (demo.broker.host, demo.broker.port, len(demo.servers), a.listen,
                             os.path.abspath(os.path.join(folder, "arbiter.key"))))
-        uvicorn.run(create_app(hub, stations, title="Demo hall"), host=host, port=int(port),
-                    log_level="warning", access_log=False, timeout_graceful_shutdown=2)
+        uvicorn.run(create_app(demo.hub, demo.stations, title="Demo hall"), host=host,
+                    port=int(port), log_level="warning", access_log=False,
+                    timeout_graceful_shutdown=2)
     except KeyboardInterrupt:
         pass
+    except (L.ClockError, RuntimeError, FileNotFoundError, ValueError) as e:
+        sys.stderr.write("make hall: %s\n" % e)
+        return 1
     finally:
-        for part in reversed(parts):
-            part.stop()
-        for s in servers:
-            s.stop()
-        broker.stop()
+        demo.stop()
     return 0
 
 

@@ -29,6 +29,7 @@ class FakeClock:
         self.out = b""
         self.lock = threading.Lock()
         self.plugged = True
+        self.refused = 0          # authorisation refusals (status `refused`)
         if start:
             self.clock.start(self.now(), E.WHITE)
 
@@ -99,7 +100,7 @@ class FakeClock:
                     ("w", c.main[0]), ("b", c.main[1]), ("wmoves", c.moves[0]),
                     ("bmoves", c.moves[1]), ("wflag", c.flag_at[0]), ("bflag", c.flag_at[1]),
                     ("bat", 4000), ("batlow", 0), ("soc", -1), ("spec", self.spec),
-                    ("refused", 0), ("key", 1 if self.key else 0))
+                    ("refused", self.refused), ("key", 1 if self.key else 0))
         if op == "auth":
             self.nonce = binascii.hexlify(os.urandom(16))
             self.last_rid = -1
@@ -127,9 +128,11 @@ class FakeClock:
         if self.key is None:
             return
         if mac is None:
+            self.refused += 1
             raise P.ProtocolError(P.E_AUTH_REQUIRED, "needs the arbiter's key", rid)
         if self.nonce is None or rid <= self.last_rid or not P.equal(
                 P.mac_of(self.key, self.nonce, signed), mac.lower()):
+            self.refused += 1
             raise P.ProtocolError(P.E_AUTH, "wrong mac", rid)
         self.last_rid = rid
 

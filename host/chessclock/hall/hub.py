@@ -9,6 +9,9 @@ import threading
 import time
 
 STALE_S = 5.0   # no message for this long (stations send one every 2 s): "not answering"
+# A message observed this long before the newest one of its station is a replay: a station
+# sends every clock's state every 2 s, so nothing genuine arrives that late.
+REPLAY_WINDOW_S = 60.0
 
 
 def _now_ms():
@@ -26,45 +29,86 @@ class Hub:
         self.stations = {}            # station -> its last presence message
         self.waiters = []             # [(loop, asyncio.Event)]
         self.refused = 0              # messages refused (bad mac, replay, ...)
+        self.last = {}                # key -> (sid, seq, at) of its last message taken, also
+                                      # after the clock is gone (a replay stays refused)
+        self.station_at = {}          # station -> the newest `at` seen from it (its clock)
         self.is_local = lambda key: False  # does a station of this process hold it
 
     # ---- in ---------------------------------------------------------------------------------
     def put(self, body):
         """A clock's message (a dict, docs/HALL.md). Returns False when it is refused as
-        older than what the hub has (a replay, or a late duplicate)."""
+        older than what the hub has (a replay, or a late duplicate). A signed message with
+        "gone": 1 removes the clock (docs/HALL.md)."""
         key = "%s/%s" % (body.get("st", "?"), body.get("clk", "?"))
         if not body.get("at"):   # a clock that does not know the wall time: on arrival
-            body = dict(body, at=_now_ms())
+            body = dict(body, at=_now_ms(), at_rx=1)
         with self.lock:
-            old = self.boards.get(key)
-            if old is not None and not _newer(body, old["body"]):
+            if not self._fresh(key, body):
                 self.refused += 1
                 return False
-            self._flags(key, body, old["body"] if old else None)
+            self.last[key] = (body.get("sid"), body.get("seq", 0), body.get("at", 0))
+            old = self.boards.get(key)
             self.version += 1
-            self.boards[key] = {"body": body, "rx": time.monotonic(), "v": self.version,
-                                "stale": False, "plies": _plies(body, old)}
+            if body.get("gone"):
+                self.boards.pop(key, None)
+                self.flags = [f for f in self.flags if f["key"] != key]
+            else:
+                self._flags(key, body)
+                self.boards[key] = {"body": body, "rx": time.monotonic(), "v": self.version,
+                                    "stale": False, "plies": _plies(body, old)}
         self._wake()
         return True
 
+    def _fresh(self, key, body):
+        """Is body newer than the last message taken from its clock, and not from long
+        before the newest of its station? Under the lock."""
+        st, at = body.get("st"), body.get("at", 0)
+        if not body.get("at_rx"):
+            newest = self.station_at.get(st, at)
+            if at < newest - REPLAY_WINDOW_S * 1000:
+                return False
+            self.station_at[st] = max(newest, at)
+        last = self.last.get(key)
+        if last is None:
+            return True
+        return _newer(body, {"sid": last[0], "seq": last[1], "at": last[2]})
+
     def put_station(self, station, body):
+        """A station's presence message; False when it is older than the last one. The
+        broker's will ("up": 0) of the station's current session is taken whatever its seq
+        and time: it was signed when the station connected."""
         with self.lock:
+            old = self.stations.get(station) or {}
+            same = bool(old) and body.get("sid") == old.get("sid")
+            will = same and body.get("up") == 0
+            if not will and (same and body.get("seq", 0) <= old.get("seq", 0) or
+                             body.get("at") and body["at"] < self.station_at.get(
+                                 station, body["at"]) - REPLAY_WINDOW_S * 1000):
+                self.refused += 1
+                return False
             self.stations[station] = body
             self.version += 1
             for e in self.boards.values():
                 if e["body"].get("st") == station:
                     e["v"] = self.version
         self._wake()
+        return True
 
     def drop(self, key):
+        """This process's own station let a clock go (no broker in between)."""
         with self.lock:
             if self.boards.pop(key, None) is not None:
                 self.version += 1
+            self.flags = [f for f in self.flags if f["key"] != key]
         self._wake()
 
-    def _flags(self, key, body, old):
-        before = old.get("fo", "") if old else ""
-        for side in body.get("fo", ""):
+    def _flags(self, key, body):
+        """The hall's flags: those of each clock's last message (a flag its next message
+        no longer shows, a new game or a replay overtaken, goes)."""
+        order = body.get("fo", "")
+        self.flags = [f for f in self.flags if f["key"] != key or f["side"] in order]
+        before = {f["side"] for f in self.flags if f["key"] == key}
+        for side in order:
             if side in before:
                 continue
             # when it fell, on the wall: seen at `at`, `t - flag_at` ms before on its clock

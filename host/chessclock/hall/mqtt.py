@@ -8,6 +8,7 @@ again (retained) once it is back.
 import os
 import sys
 import threading
+import time
 
 import paho.mqtt.client as mqtt
 
@@ -28,23 +29,33 @@ def parse_broker(text):
     return host, p
 
 
-def _client(name):
+def _client(name, login=None, ca=None):
+    """A paho client; login (user, password) for the broker (docs/HALL.md: each station
+    and the page log in), ca a CA file: TLS to the broker, its certificate checked."""
     c = mqtt.Client(callback_api_version=mqtt.CallbackAPIVersion.VERSION2, client_id=name,
                     clean_session=True)
     c.reconnect_delay_set(min_delay=1, max_delay=10)
+    if login is not None:
+        c.username_pw_set(*login)
+    if ca:
+        c.tls_set(ca_certs=ca)
     return c
+
+
+def _now_ms():
+    return int(time.time() * 1000)
 
 
 class Publisher:
     """A station's sink: each clock's message, signed, retained on its topic."""
 
-    def __init__(self, broker, hall, station, key, url=""):
+    def __init__(self, broker, hall, station, key, url="", login=None, ca=None):
         self.hall, self.station, self.key = hall, station, key
         self.topic = hallmsg.station_topic(hall, station)
         self.seq = 0
         self.sid = os.urandom(4).hex()
         self.url = url
-        self.client = _client("station-%s-%s" % (hall, station))
+        self.client = _client("station-%s-%s" % (hall, station), login, ca)
         # the broker publishes this when the station vanishes (signed now: it is fixed)
         self.client.will_set(self.topic, self._presence(0), qos=1, retain=True)
         self.client.on_connect = self._on_connect
@@ -55,7 +66,7 @@ class Publisher:
         self.seq += 1
         return hallmsg.encode(self.key, self.topic, {"st": self.station, "up": up,
                                                      "url": self.url, "sid": self.sid,
-                                                     "seq": self.seq})
+                                                     "seq": self.seq, "at": _now_ms()})
 
     def _on_connect(self, client, userdata, flags, reason, props):
         if not reason.is_failure:
@@ -77,17 +88,22 @@ class Publisher:
                             qos=0, retain=True)
 
     def forget(self, tracker):
+        """The clock is gone from this station: a signed "gone" message, retained, takes
+        the place of its state (a reader drops the clock on it, and on nothing unsigned)."""
         topic = hallmsg.clock_topic(self.hall, self.station, tracker.clock)
-        self.client.publish(topic, b"", qos=1, retain=True)   # removes the retained state
+        body = tracker.message()
+        body.update({"gone": 1, "at": _now_ms()})
+        self.client.publish(topic, hallmsg.encode(self.key, topic, body), qos=1, retain=True)
 
 
 class Subscriber:
     """The hub's side: every station of the hall, from the broker, into the hub."""
 
-    def __init__(self, broker, hall, key, hub, name="hall", err=sys.stderr):
+    def __init__(self, broker, hall, key, hub, name="hall", err=sys.stderr, login=None,
+                 ca=None):
         self.hall, self.key, self.hub, self.err = hall, key, hub, err
         self.prefix = "%s/%s/" % (hallmsg.ROOT, hall)
-        self.client = _client("%s-%s" % (name, hall))
+        self.client = _client("%s-%s" % (name, hall), login, ca)
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
         self.host, self.port = broker
@@ -109,21 +125,26 @@ class Subscriber:
 
     def _on_message(self, client, userdata, msg):
         parts = msg.topic[len(self.prefix):].split("/")
+        if not msg.payload:   # a retained message cleared: removes nothing (unsigned)
+            return
         try:
             if len(parts) == 3 and parts[0] == "clock":
-                if not msg.payload:
-                    self.hub.drop("%s/%s" % (parts[1], parts[2]))
-                    return
                 body = hallmsg.decode(self.key, msg.topic, msg.payload)
                 if body.get("st") != parts[1] or body.get("clk") != parts[2]:
                     raise ValueError("body names another clock than its topic")
-                self.hub.put(body)
-            elif len(parts) == 2 and parts[0] == "station" and msg.payload:
-                self.hub.put_station(parts[1], hallmsg.decode(self.key, msg.topic,
-                                                              msg.payload))
+                if not self.hub.put(body):
+                    raise ValueError("a replay: not newer than the last message taken")
+            elif len(parts) == 2 and parts[0] == "station":
+                body = hallmsg.decode(self.key, msg.topic, msg.payload)
+                if body.get("st") != parts[1]:
+                    raise ValueError("body names another station than its topic")
+                if not self.hub.put_station(parts[1], body):
+                    raise ValueError("a replay: not newer than the last message taken")
         except ValueError as e:
-            self.hub.refused += 1
-            if msg.topic not in self.warned:   # once a topic: a flood must not flood us
+            if "a replay" not in str(e):
+                self.hub.refused += 1   # the hub counted its own refusals
+            if msg.topic not in self.warned and len(self.warned) < 1000:
+                # once a topic: a flood must not flood us
                 self.warned.add(msg.topic)
                 self.err.write("chessclock hall: refused a message on %s: %s\n"
                                % (msg.topic, e))

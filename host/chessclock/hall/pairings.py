@@ -17,7 +17,7 @@ mate, FIDE Art. 6.9; `chessclock ruling` decides that from the log and the score
 import csv
 import io
 
-SCORE = {"1": 1.0, "+": 1.0, "W": 1.0, "U": 1.0, "=": 0.5, "D": 0.5, "H": 0.5}
+SCORE = {"1": 1.0, "+": 1.0, "W": 1.0, "U": 1.0, "F": 1.0, "=": 0.5, "D": 0.5, "H": 0.5}
 
 
 class PairingError(ValueError):
@@ -79,11 +79,34 @@ def _board_no(text, where):
 
 
 # ---- in ----------------------------------------------------------------------------------
+# Column names as the pairing programs write them -> ours (Swiss-Manager's pairing list
+# export: "Bo.;White;Black", semicolons).
+ALIASES = {"bo.": "board", "bo": "board", "brd": "board", "brd.": "board", "table": "board",
+           "rd.": "round", "rd": "round"}
+
+
+def _dialect(text):
+    """The CSV's separator: the first of `;`, tab, `,` in its header line (Swiss-Manager
+    writes `;`)."""
+    head = text.lstrip().split("\n", 1)[0]
+    for sep in (";", "\t", ","):
+        if sep in head:
+            return sep
+    return ","
+
+
 def read_csv(text, event="", round_no=""):
-    rows = list(csv.DictReader(io.StringIO(text)))
+    try:
+        rows = list(csv.DictReader(io.StringIO(text), delimiter=_dialect(text)))
+    except csv.Error as e:
+        raise PairingError("not a pairing CSV (%s)" % e) from None
     if not rows:
         raise PairingError("no pairing in the CSV (a header row, then a row a board)")
-    cols = {c.strip().lower(): c for c in rows[0].keys() if c}
+    cols = {}
+    for c in rows[0].keys():
+        if c:
+            name = c.strip().lower()
+            cols.setdefault(ALIASES.get(name, name), c)
     for need in ("board", "white", "black"):
         if need not in cols:
             raise PairingError("the CSV has no %r column (it has: %s)"
@@ -91,13 +114,18 @@ def read_csv(text, event="", round_no=""):
 
     def get(row, name):
         c = cols.get(name)
-        return (row.get(c) or "").strip() if c else ""
+        v = row.get(c) if c else ""
+        return v.strip() if isinstance(v, str) else ""
 
     first = rows[0]
     r = Round(event or get(first, "event"), round_no or get(first, "round"), get(first, "date"))
     for i, row in enumerate(rows, start=2):
-        r.add(_board_no(get(row, "board"), "line %d" % i), get(row, "white"),
+        if not any(isinstance(v, str) and v.strip() for v in row.values()):
+            continue   # a row of empty cells (";;;" at the end of a Swiss-Manager list)
+        r.add(_board_no(get(row, "board").rstrip("."), "line %d" % i), get(row, "white"),
               get(row, "black"), get(row, "white_id"), get(row, "black_id"), get(row, "clock"))
+    if not r.boards:
+        raise PairingError("no pairing in the CSV (a header row, then a row a board)")
     return r
 
 
@@ -179,10 +207,15 @@ def read_trf(text, round_no=None):
 
 def load(path, fmt=None, event="", round_no=None):
     try:
-        with open(path, encoding="utf-8-sig") as f:
-            text = f.read()
+        with open(path, "rb") as f:
+            raw = f.read()
     except OSError as e:
         raise PairingError("cannot read %s (%s)" % (path, e.strerror)) from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:   # Swiss-Manager and Vega on Windows write cp1252
+        text = raw.decode("cp1252", errors="replace")
+    text = text.replace("\r\n", "\n").replace("\r", "\n")   # as universal newlines read it
     fmt = fmt or ("trf" if path.lower().endswith((".trf", ".txt")) or
                   text.lstrip().startswith("012") else "csv")
     if fmt == "trf":
@@ -236,6 +269,20 @@ def results(rnd, bodies_by_board):
     return rows
 
 
+FORMULA = ("=", "+", "-", "@", "\t", "\r")   # a spreadsheet reads these as a formula
+
+
+def cell(value):
+    """A CSV cell a spreadsheet shows as text: one that starts like a formula
+    (`=HYPERLINK(...)`, `+`, `-`, `@`, tab, CR) gets a `'` before it (OWASP's advice), and
+    a line break inside it becomes a space (the row stays one line)."""
+    if not isinstance(value, str):
+        return value
+    if value.startswith(FORMULA):
+        value = "'" + value
+    return value.replace("\r", " ").replace("\n", " ")
+
+
 def results_csv(rows):
     out = io.StringIO()
     fields = ["round", "board", "white", "black", "white_id", "black_id", "result", "reason",
@@ -243,8 +290,16 @@ def results_csv(rows):
     w = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
     w.writeheader()
     for r in rows:
-        w.writerow(r)
+        w.writerow({k: cell(v) for k, v in r.items()})
     return out.getvalue()
+
+
+def _with_points(line):
+    """The 001 line with its points (columns 81-84) the sum of its rounds' results."""
+    rounds = (len(line) - 91 + 9) // 10
+    pts = sum(SCORE.get(blk[2], 0.0) for blk in (_block(line, n) for n in range(1, rounds + 1))
+              if blk)
+    return line[:80] + "%4.1f" % pts + line[84:]
 
 
 def results_trf(rnd, rows):
@@ -267,5 +322,6 @@ def results_trf(rnd, rows):
             start = 92 + (rno - 1) * 10
             base = base.ljust(start - 1)
             block = "%4d %s %s" % (orank, colour, res)
-            out.append(base[:start - 1] + block + base[start - 1 + len(block):].rstrip())
+            line = base[:start - 1] + block + base[start - 1 + len(block):].rstrip()
+            out.append(_with_points(line))
     return "\n".join(out) + ("\n" if out else "")

@@ -31,8 +31,9 @@ class ClockWorker(threading.Thread):
     """One clock: poll its status, publish what changed, run the arbiter's actions."""
 
     def __init__(self, port, station, sink, interval=0.2, timeout=1.0, archive=None,
-                 open_link=None):
+                 open_link=None, arbiter_key=None):
         super().__init__(name="clock " + port, daemon=True)
+        self.arbiter_key = arbiter_key   # for the station's own log pulls' acknowledgement
         self.port = port
         self.station = station
         self.sink = sink
@@ -139,17 +140,24 @@ class ClockWorker(threading.Thread):
             return
         self.verify_why = why
         self.verified_at = time.monotonic()
-        if self.tracker.log_checked(verify_clock_log(self.link, self.archive)):
+        if self.tracker.log_checked(verify_clock_log(self.link, self.archive,
+                                                     self.arbiter_key)):
             self.sink.publish(self.tracker)
 
 
-def verify_clock_log(link, archive):
+def verify_clock_log(link, archive, key=None):
     """Pull the clock's log into the archive (resumable, as `chessclock log-pull`) and
-    verify it (as `chessclock log verify`): "ok", or "bad: the first problem"."""
+    verify it (as `chessclock log verify`): "ok", or "bad: the first problem". The pull
+    is acknowledged (`logack`, signed) with the arbiter's key only: without it nothing
+    is sent that the clock would refuse (and count as a key refusal)."""
     from chessclock import logtools
     from chessclock.clock_cmd import pull
     try:
-        r = pull(link, archive, time.strftime("%Y-%m-%d"))
+        link.key, link.nonce = key, None   # a session of its own, signed with this key
+        try:
+            r = pull(link, archive, time.strftime("%Y-%m-%d"), ack=key is not None)
+        finally:
+            link.key, link.nonce = None, None
         with open(r["file"], "rb") as f:
             res = logtools.verify(f.read(), allow_torn_end=True)
     except L.ClockError as e:
@@ -163,10 +171,10 @@ class Station:
     """The clocks of this laptop: a worker per port."""
 
     def __init__(self, name, ports, sink, interval=0.2, timeout=1.0, archive=None,
-                 open_link=None):
+                 open_link=None, arbiter_key=None):
         self.name = name
-        self.workers = [ClockWorker(p, name, sink, interval, timeout, archive, open_link)
-                        for p in ports]
+        self.workers = [ClockWorker(p, name, sink, interval, timeout, archive, open_link,
+                                    arbiter_key) for p in ports]
 
     def start(self):
         for w in self.workers:

@@ -10,11 +10,24 @@
     GET  /broadcast/board/N.pgn  board N's game (a relay polls it)
     GET  /results.csv            what the clocks decided, a row a board
     GET  /results.trf            the same as TRF 001 lines of this round
+
+Guards (docs/HALL.md, "Threat model"): a Host header that is not an IP address, this
+machine's name or one allowed (`--allow-host`) is refused (DNS rebinding); a POST from
+another origin is refused; an action's body is at most MAX_BODY bytes, refused before it
+is read further; the key is checked here before anything reaches a clock (against the
+hall's `--key`, else against the key a clock last accepted); a client's failed actions
+make it wait, longer each time.
 """
 
 import asyncio
+import hashlib
+import hmac
+import ipaddress
 import json
 import os
+import socket
+import time
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -28,12 +41,137 @@ from chessclock.hall.station import ACTIONS
 PAGE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "page.html")
 COALESCE_S = 0.05   # changes within this are sent together
 PING_S = 1.0        # the stream's heartbeat (also when staleness is checked)
+MAX_BODY = 4096     # bytes of an action's request (one is ~150)
+FAILS_FREE = 5      # failed actions a client may make before it has to wait
+WAIT_MAX_S = 60.0   # the longest wait (it doubles from 1 s at each failure after those)
+FORGET_S = 600.0    # a client's failures are forgotten after this long without one
+QUEUE_MAX = 4       # actions waiting for one clock's worker; more are refused (busy)
 
 
-def create_app(hub, stations=(), title="Hall"):
-    """The ASGI app of a hub; `stations` are this process's (their clocks take actions)."""
+def _key_digest(key):
+    return hashlib.sha256(b"chessclock hall: the arbiter's key\n" + key).digest()
+
+
+class Throttle:
+    """Failed actions by client address: after FAILS_FREE of them a client waits 1, 2, 4 ...
+    WAIT_MAX_S seconds before the next action is even looked at."""
+
+    def __init__(self, free=FAILS_FREE, wait_max=WAIT_MAX_S, forget=FORGET_S, size=4096):
+        self.free, self.wait_max, self.forget, self.size = free, wait_max, forget, size
+        self.clients: dict[str, list[float]] = {}   # client -> [failures, until, last]
+
+    def wait(self, client, now):
+        """Seconds the client must still wait (0: go on)."""
+        c = self.clients.get(client)
+        if c is None:
+            return 0.0
+        if now - c[2] > self.forget:
+            del self.clients[client]
+            return 0.0
+        return max(0.0, c[1] - now)
+
+    def failed(self, client, now):
+        c = self.clients.get(client)
+        if c is None:
+            if len(self.clients) >= self.size:   # bounded: the quiet ones go first
+                for k in [k for k, v in self.clients.items() if v[1] <= now][:self.size // 2]:
+                    del self.clients[k]
+                if len(self.clients) >= self.size:
+                    self.clients.pop(next(iter(self.clients)))
+            c = self.clients[client] = [0, 0.0, now]
+        c[0] += 1
+        c[2] = now
+        over = int(c[0]) - self.free
+        if over >= 0:
+            c[1] = now + min(self.wait_max, 2.0 ** min(over, 16))
+
+    def ok(self, client):
+        self.clients.pop(client, None)
+
+
+def _own_names():
+    """This machine's names a browser may use for the page."""
+    names = {"localhost"}
+    for n in (socket.gethostname(), socket.getfqdn()):
+        if n:
+            names.update({n.lower(), n.lower().split(".")[0] + ".local"})
+    return names
+
+
+def _split_host(host):
+    """'name:port', '[v6]:port', 'name' -> the name or address, lower case."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1:host.find("]")] if "]" in host else host
+    return host.rpartition(":")[0] if host.count(":") == 1 else host
+
+
+def _ip(name):
+    try:
+        ipaddress.ip_address(name)
+        return True
+    except ValueError:
+        return False
+
+
+class HostGuard:
+    """ASGI middleware: an unknown Host header (DNS rebinding: another site's name that
+    points at this machine) gets 421; a request that changes something (not GET/HEAD)
+    from another origin gets 403. An IP address as Host is no rebinding: allowed."""
+
+    def __init__(self, app, hosts):
+        self.app = app
+        self.hosts = {h.lower() for h in hosts}
+
+    def host_ok(self, host):
+        name = _split_host(host)
+        return bool(name) and (_ip(name) or name in self.hosts)
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http":
+            headers = {k.lower(): v.decode("latin-1") for k, v in scope["headers"]}
+            host = headers.get(b"host", "")
+            why = None
+            if not self.host_ok(host):
+                why = (421, "unknown Host %r: give the hall's name with --allow-host"
+                       % host[:80])
+            elif scope["method"] not in ("GET", "HEAD"):
+                origin = headers.get(b"origin")
+                site = headers.get(b"sec-fetch-site", "same-origin")
+                if origin is not None and urlsplit(origin).netloc.lower() != \
+                        host.strip().lower():
+                    why = (403, "refused: a request from another site (%s)" % origin[:80])
+                elif site not in ("same-origin", "none"):
+                    why = (403, "refused: a request from another site")
+            if why is not None:
+                await _refuse(*why)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+async def _body(request, limit):
+    """The request's body, at most `limit` bytes: None when it is longer (the rest is not
+    read)."""
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > limit):
+        return None
+    out = bytearray()
+    async for chunk in request.stream():
+        out += chunk
+        if len(out) > limit:
+            return None
+    return bytes(out)
+
+
+def create_app(hub, stations=(), title="Hall", arbiter_key=None, hosts=(),
+               throttle=None):
+    """The ASGI app of a hub; `stations` are this process's (their clocks take actions);
+    arbiter_key: the key actions must give (else: the one a clock last accepted); hosts:
+    Host names allowed besides IP addresses and this machine's names."""
     with open(PAGE, encoding="utf-8") as f:
         page = f.read().replace("{{TITLE}}", _html(title))
+    throttle = throttle or Throttle()
+    known = {"digest": _key_digest(arbiter_key) if arbiter_key else None}
 
     def worker(key):
         for st in stations:
@@ -91,8 +229,17 @@ def create_app(hub, stations=(), title="Hall"):
                                           "X-Accel-Buffering": "no"})
 
     async def action(request: Request) -> Response:
+        client = request.client.host if request.client else "?"
+        now = time.monotonic()
+        wait = throttle.wait(client, now)
+        if wait > 0:
+            return _refuse(429, "too many refused actions from here: wait %d s" % (wait + 1),
+                           {"Retry-After": str(int(wait) + 1)})
+        raw = await _body(request, MAX_BODY)
+        if raw is None:
+            return _refuse(413, "an action is at most %d bytes" % MAX_BODY)
         try:
-            req = await request.json()
+            req = json.loads(raw)
         except ValueError:
             return _refuse(400, "not a JSON request")
         if not isinstance(req, dict):
@@ -103,8 +250,14 @@ def create_app(hub, stations=(), title="Hall"):
         except ValueError:
             key = b""
         if len(key) != 32:   # nothing happens without the arbiter's key
+            throttle.failed(client, now)
             return _refuse(401, "the arbiter's key is needed (64 hex digits, the key file's "
                            "text)")
+        if known["digest"] is not None and not hmac.compare_digest(
+                _key_digest(key), known["digest"]):
+            throttle.failed(client, now)   # the clock never sees it
+            return _refuse(403, "auth-failed: not the arbiter's key (the hall checked it; "
+                           "nothing went to the clock)")
         op = req.get("op")
         if op not in ACTIONS:
             return _refuse(400, "no such action: %r" % op)
@@ -121,14 +274,21 @@ def create_app(hub, stations=(), title="Hall"):
         if w is None:
             return _refuse(404, "that clock is not at this station: act from its station's "
                            "page")
+        if w.actions.qsize() >= QUEUE_MAX:
+            return _refuse(503, "the clock's worker is busy: try again")
         try:
             fields = await asyncio.to_thread(w.act, op, args, key)
         except L.ClockError as e:
+            if e.code == L.EXIT_AUTH:
+                throttle.failed(client, now)
             status = {L.EXIT_AUTH: 403, L.EXIT_INPUT: 400, L.EXIT_REFUSED: 409}.get(
                 e.code, 504)
             return _refuse(status, e.message)   # the CLI's hint (--key FILE) is not for here
         except TimeoutError:
             return _refuse(504, "the clock's worker did not answer in time")
+        throttle.ok(client)
+        if known["digest"] is None:   # a clock took it: the hall's key from now on
+            known["digest"] = _key_digest(key)
         return JSONResponse({"ok": True, "result": fields})
 
     async def round_pgn(request):
@@ -159,7 +319,8 @@ def create_app(hub, stations=(), title="Hall"):
               Route("/broadcast/round.pgn", round_pgn),
               Route("/broadcast/board/{n}.pgn", board_pgn),
               Route("/results.csv", results_csv), Route("/results.trf", results_trf)]
-    return Starlette(routes=routes)
+    names = _own_names() | {h.lower() for h in hosts}
+    return HostGuard(Starlette(routes=routes), names)
 
 
 def _game(hub, n, body):
@@ -191,8 +352,8 @@ def _side_ms(args, op):
     return [args[0], str(ms)]
 
 
-def _refuse(status, message):
-    return JSONResponse({"ok": False, "error": message}, status_code=status)
+def _refuse(status, message, headers=None):
+    return JSONResponse({"ok": False, "error": message}, status_code=status, headers=headers)
 
 
 def _html(text):
