@@ -1040,6 +1040,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "br-knockout 5, FIDE 50)")
     g.add_argument("--found", choices=("correct", "incorrect"),
                    help="draw-claim (ACT 14): the arbiter's finding on the claim")
+    g.add_argument("--own-flag", choices=("up", "fallen"),
+                   help="draw-claim (ACT 14): the claimant's own flag (the claim is made "
+                        "with it up)")
     g.add_argument("--by", choices=SIDES, help="complaint: who complained")
     g.add_argument("--limit", type=int, default=None, metavar="N",
                    help="playoff: moves a side that count (default 10)")
@@ -1115,7 +1118,8 @@ def _run_board(what, ruleset, args, stdout):
         game, board = _board_input(args)
         _legal_position(board)
         r = claims.rule_draw_claim(board, ruleset, args.ground, args.claim_moves, args.move,
-                                   args.found, from_fen=game is None)
+                                   args.found, from_fen=game is None,
+                                   own_flag=args.own_flag)
     elif form == "complaint":
         if len(what) != 2 or not args.at:
             raise RulingError("complaint takes FLAGFILE and --at TIME (when the complaint "

@@ -169,10 +169,13 @@ ITEMS = [
     ('6.1', '+2 min to the opponent, reasons, catalogue',
      'done',
      '`chessclock adjust SIDE +2m`, menu +2:00; reason codes (docs/EVENT-LOG.md)'),
-    ('6.2', "ACT 14 draw claims with one's flag up; false claim +2 min",
+    ('6.2', 'ACT 14 draw claims with one\'s flag up; false claim +2 min (and RAP 10d: '
+     'perpetual check or a forced repetition is a draw)',
      'done',
-     '`chessclock ruling draw-claim --rules act1987 --ground perpetual\\|no-chances --found '
-     '...`; tests/host/test_knockout_rulings.py'),
+     '`chessclock ruling draw-claim --rules act1987 --ground perpetual|no-chances --own-flag '
+     'up|fallen [--found ...]`: the ACT 14b list of material pairs, only the side with the '
+     'advantage; `--rules rap1990 --ground perpetual|repetition --pgn` (python-chess '
+     'repetitions, checks in the cycle)'),
     ('6.3',
      'readings conclusive; faulty clock replaced; state saved, low battery, watchdog',
      'done',

@@ -118,11 +118,12 @@ def test_repetition_and_the_act_14_claims():
     assert claims.rule_draw_claim(b, FIDE, ground="repetition",
                                   intended="Ng8").result == "1/2-1/2"
     b = chess.Board("4k3/8/8/8/8/8/8/R3K2r w - - 0 1")
-    r = claims.rule_draw_claim(b, ACT, ground="no-chances")
-    assert r.result == "*" and "KR" in r.facts[-1] and not hasattr(r, "times")
-    r = claims.rule_draw_claim(b, ACT, ground="no-chances", found="incorrect")
+    r = claims.rule_draw_claim(b, ACT, ground="no-chances", own_flag="up")
+    assert r.result == "1/2-1/2" and "KR" in r.facts[-2] and not hasattr(r, "times")
+    r = claims.rule_draw_claim(b, ACT, ground="no-chances", found="incorrect", own_flag="up")
     assert r.times == {"black": 120000} and r.lines[-1][1].startswith("ACT 14")
-    assert claims.rule_draw_claim(b, ACT, ground="perpetual",
+    assert claims.rule_draw_claim(b, ACT, ground="perpetual", own_flag="up").result == "*"
+    assert claims.rule_draw_claim(b, ACT, ground="perpetual", own_flag="up",
                                   found="correct").result == "1/2-1/2"
     r = claims.rule_draw_claim(b, ACT)  # the Laws' 50-move claim: no ACT 14 penalty
     assert r.result == "*" and not hasattr(r, "times")
