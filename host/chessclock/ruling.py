@@ -801,16 +801,42 @@ def _listed_ending(board, sig_a, sig_b):
 # ---------------------------------------------------------------- late arrival
 
 def rule_late(elapsed_ms: int, visitor: str, ruleset: R.RuleSet, control: Control | None = None,
-              default_ms: int | None = None) -> Ruling:
-    """RGC 12.1's 60/40 split, and the default time of the rule set."""
+              default_ms: int | None = None, towns: tuple[str, str] | None = None) -> Ruling:
+    """A late arrival: the rule set's default time; under the FCE regulations (RGC 12.1-12.2)
+    the 90-minute wait and the 60/40 split for a visitor from another town. `towns`: the
+    towns of the home player's and the visitor's clubs, if known."""
     r = Ruling(ruleset)
     home = other(visitor)
     r.facts = ["Elapsed since the scheduled start: %s" % fmt(elapsed_ms),
-               "Visitor: %s; home player: %s" % (visitor, home)]
-    vshare = elapsed_ms * R.LATE_VISITOR_PERCENT // 100
-    hshare = elapsed_ms - vshare
+               "Late player: %s%s" % (visitor, "; home player: %s" % home
+                                      if ruleset.late_split else "")]
     d = ruleset.default_time_ms if default_ms is None else default_ms
     r.rule("Default time: %s (%s)" % (fmt(d), ruleset.default_note), "default")
+    same_town = False
+    if towns is not None:
+        r.facts.append("Clubs' towns: home %s, visitor %s" % towns)
+        same_town = towns[0].strip().casefold() == towns[1].strip().casefold()
+    if not ruleset.late_split:
+        r.split = None
+        if towns is not None:
+            r.rule("The clubs' towns do not matter under %s: only the FCE regulations "
+                   "(RGC 12.1-12.2, --rules fce-rgc1990) make a visitor from another town "
+                   "wait-worthy" % ruleset.key, "default")
+        r.rule("The 60/40 split of a visitor delayed by public transport is an FCE "
+               "regulation (RGC 12.1), not part of %s: outside these rules "
+               "(`--rules fce-rgc1990` applies it)" % ruleset.title, "default")
+        return _late_by_default(r, elapsed_ms, visitor, d)
+    if same_town:
+        r.rule("Both players count as from their clubs' town, the same town: the 90-minute "
+               "wait and the split are for players from different towns; the default time "
+               "alone decides", article="RGC 12.2")
+        r.split = None
+        return _late_by_default(r, elapsed_ms, visitor, d)
+    if towns is not None:
+        r.rule("The players count as from their clubs' towns, which differ: the home player "
+               "waits 90 min", article="RGC 12.2")
+    vshare = elapsed_ms * R.LATE_VISITOR_PERCENT // 100
+    hshare = elapsed_ms - vshare
     if elapsed_ms > R.LATE_WAIT_MS:
         r.rule("The home player had to wait %s and the visitor came later: the visitor "
                "loses by default" % fmt(R.LATE_WAIT_MS), "late_split")
@@ -823,10 +849,9 @@ def rule_late(elapsed_ms: int, visitor: str, ruleset: R.RuleSet, control: Contro
            "(proof of the delay goes to the Competition Committee)"
            % (visitor, fmt(vshare), home, fmt(hshare)), "late_split")
     if elapsed_ms > d:
-        r.rule("By the default time alone (%s) the visitor would lose; the event's "
-               "regulations (RGC 12.1: a visitor delayed by public transport may play up to "
-               "%s after the start) decide otherwise" % (fmt(d), fmt(R.LATE_WAIT_MS)),
-               "default")
+        r.rule("By the default time alone (%s) the visitor would lose; the regulations "
+               "(RGC 12.1: a visitor delayed by public transport may play up to %s after the "
+               "start) decide otherwise" % (fmt(d), fmt(R.LATE_WAIT_MS)), "default")
     r.split = {visitor: vshare, home: hshare}
     white_pct = R.LATE_VISITOR_PERCENT if visitor == "white" else 100 - R.LATE_VISITOR_PERCENT
     r.rule("On the clock: `chessclock split %dms --visitor %s` (the link's split %d %d; "
@@ -842,6 +867,22 @@ def rule_late(elapsed_ms: int, visitor: str, ruleset: R.RuleSet, control: Contro
         r.times = left
     r.result = "*"
     r.summary = "play: %s -%s, %s -%s" % (visitor, fmt(vshare), home, fmt(hshare))
+    return r
+
+
+def _late_by_default(r: Ruling, elapsed_ms: int, late: str, d: int) -> Ruling:
+    """The default time alone: later than it loses, else the late player's clock has run."""
+    if elapsed_ms > d:
+        r.rule("%s arrived %s after the start, later than the default time: %s loses by "
+               "default" % (late.capitalize(), fmt(elapsed_ms), late), "default")
+        r.result = _win(other(late))
+        r.summary = "%s defaults" % late
+        return r
+    r.rule("%s arrived within the default time: the game is played; the time elapsed is his "
+           "(his clock has run since the start), no correction" % late.capitalize(),
+           "default")
+    r.result = "*"
+    r.summary = "play; %s's clock keeps the time it lost" % late
     return r
 
 
@@ -1009,7 +1050,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "the round (default: the last one paired)")
     p.add_argument("--elapsed", metavar="TIME", help="late: time since the scheduled start: "
                    "75m, 1h15m or 1:15:00 (with a unit)")
-    p.add_argument("--visitor", choices=SIDES, help="late: the visiting player's colour")
+    p.add_argument("--visitor", choices=SIDES, help="late: the late (visiting) player's "
+                   "colour")
+    p.add_argument("--home-town", metavar="TOWN", help="late (RGC 12.2): the town of the home "
+                   "player's club")
+    p.add_argument("--visitor-town", metavar="TOWN", help="late (RGC 12.2): the town of the "
+                   "visitor's club")
     p.add_argument("--default-time", metavar="TIME",
                    help="late: the event's default time, e.g. 60m")
     p.add_argument("--at-seq", type=int, metavar="N", help="replace: state after record N")
@@ -1230,7 +1276,15 @@ def _run(args, stdout):
             raise RulingError("late takes --elapsed TIME and --visitor white|black")
         control, _, _ = resolve_control(args.control)
         default = parse_duration(args.default_time) if args.default_time else None
-        r = rule_late(parse_duration(args.elapsed), args.visitor, ruleset, control, default)
+        towns = None
+        if (args.home_town is None) != (args.visitor_town is None):
+            raise RulingError("give both --home-town and --visitor-town (the clubs' towns)")
+        if args.home_town is not None:
+            if not args.home_town.strip() or not args.visitor_town.strip():
+                raise RulingError("--home-town and --visitor-town name a town")
+            towns = (args.home_town, args.visitor_town)
+        r = rule_late(parse_duration(args.elapsed), args.visitor, ruleset, control, default,
+                      towns)
         _write_result(r, args, stdout)
         return 0
     if what[0] == "replace":

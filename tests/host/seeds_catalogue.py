@@ -63,10 +63,12 @@ ITEMS = [
      '`schedule --default 60m` (0 allowed): default time passed logged per absent side '
      '(`default-time`), shown to the arbiter only (`status`, hall page), never on the clock; '
      '`ruling late`; tests/core/test_session.py, tests/host/test_session_cli.py'),
-    ('2.5', 'visitor delay split 60/40',
+    ('2.5', 'visitor delay split 60/40; a player counts as from his club\'s town',
      'done',
-     '`chessclock ruling late`, `chessclock split`, engine `split()`; '
-     'tests/host/test_rulings.py, tests/core/test_engine.py'),
+     '`chessclock ruling late --rules fce-rgc1990 [--home-town T --visitor-town T]` (the '
+     'split only under the FCE rule set; the other rule sets say it is outside them), '
+     '`chessclock split`, engine `split()`; tests/host/test_rulings.py, '
+     'tests/core/test_engine.py'),
     ('2.6', 'all clocks run against a short team',
      'done',
      '`chessclock start SIDE --all` (engine `start(now, side)`)'),

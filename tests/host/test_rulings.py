@@ -323,7 +323,7 @@ def test_fide_6_9_exhaustive_search_agrees_with_the_static_proofs(fen):
 
 def test_rgc_12_1_late_arrival_60_40_split_75_minutes():
     """RGC 12.1: elapsed 75 min: visitor -45 min, home -30 min; the engine's split agrees."""
-    r = RU.rule_late(75 * R.MIN, "white", R.FIDE2023, presets.resolve("90m")[0])
+    r = RU.rule_late(75 * R.MIN, "white", R.FCERGC1990, presets.resolve("90m")[0])
     assert r.split == {"white": 45 * R.MIN, "black": 30 * R.MIN}
     assert r.times == {"white": 45 * R.MIN, "black": 60 * R.MIN}
     events, _ = replay("90m", "0 split %d 60\n0 start\n" % (75 * R.MIN))
@@ -334,7 +334,7 @@ def test_rgc_12_1_late_arrival_60_40_split_75_minutes():
 def test_rgc_12_1_visitor_black_and_cli():
     """RGC 12.1 via `chessclock ruling late --elapsed 75m --visitor black`."""
     code, out, err = run_cli(["ruling", "late", "--elapsed", "75m", "--visitor", "black",
-                              "--json"])
+                              "--rules", "fce-rgc1990", "--json"])
     assert code == 0, err
     d = json.loads(out)
     texts = " ".join(x["text"] for x in d["ruling"])
@@ -345,8 +345,8 @@ def test_rgc_12_1_visitor_black_and_cli():
 
 def test_rgc_12_1_visitor_later_than_90_minutes_defaults():
     """RGC 12.1: the home player waits 90 min; later, the visitor loses."""
-    r = RU.rule_late(91 * R.MIN, "white", R.ACT1987)
-    assert r.result == "0-1"
+    r = RU.rule_late(91 * R.MIN, "white", R.FCERGC1990)
+    assert r.result == "0-1" and r.summary == "visitor defaults"
 
 
 def test_fide_6_7_1_default_time_zero_unless_event_sets_it():
@@ -354,6 +354,8 @@ def test_fide_6_7_1_default_time_zero_unless_event_sets_it():
     assert R.FIDE2023.default_time_ms == 0
     assert R.ACT1987.default_time_ms == R.HOUR == R.RAP1990.default_time_ms
     r = RU.rule_late(10 * R.MIN, "white", R.FIDE2023)
+    assert r.result == "0-1" and r.summary == "white defaults"
+    r = RU.rule_late(10 * R.MIN, "white", R.FCERGC1990, default_ms=0)
     assert any("would lose" in t for t, _ in r.lines)
 
 
