@@ -56,6 +56,8 @@ COMMANDS = {
     "corr": ("corr.cmd", "correspondence chess ledger (CXEB e-mail rules): days, series, claims"),
     "pairings": ("pairings_cmd", "a round's pairings (CSV or FIDE TRF) onto the clocks: "
                  "push FILE, show FILE, clear"),
+    "team": ("team_cmd", "FCE team matches: substitute, short team, no-shows, board colours "
+             "(RGC 12.3, 13.2, 14.1, 5.3.1.2)"),
     "hall": ("hall.command", "the arbiter's live page of every clock (web, MQTT stations, "
              "broadcast PGN, pairings in, results out)"),
 }

@@ -69,12 +69,16 @@ ITEMS = [
      'split only under the FCE rule set; the other rule sets say it is outside them), '
      '`chessclock split`, engine `split()`; tests/host/test_rulings.py, '
      'tests/core/test_engine.py'),
-    ('2.6', 'all clocks run against a short team',
+    ('2.6', 'all clocks run against a short team; it loses at the end of the waiting time; '
+     'two no-shows eliminate',
      'done',
-     '`chessclock start SIDE --all` (engine `start(now, side)`)'),
+     '`chessclock start SIDE --all` (engine `start(now, side)`); `chessclock team short '
+     '--size N --present P --elapsed T`, `chessclock team no-shows --count N [--round R --of '
+     'T]`'),
     ('2.7', 'substitutions 20-60 min after the start',
-     'missing',
-     ''),
+     'done',
+     '`chessclock team substitute --at T --size N [--made K]`: two for teams of eight or '
+     'more, else one'),
     ('2.8', 'no setting complaint after the first moves (ACT 4, RAP 3)',
      'done',
      '`chessclock ruling complaint LOG --at T [--by SIDE]` (`claims.py`), first presses from '
@@ -85,10 +89,10 @@ ITEMS = [
      'menu `tESt`, PLUS held at power-on, `chessclock selftest`, `sim --selftest`; log '
      '`self-test`; tests/core/test_session.py, tests/host/test_session_cli.py, '
      'tests/core/test_session_displays.py'),
-    ('2.10', "White on the home team's odd boards",
-     'partly',
-     "the hall's pairings give White per board (`hall/pairings.py`); no home-team orientation "
-     'helper'),
+    ('2.10', 'White on the home team\'s odd boards',
+     'done',
+     '`chessclock team colours --boards N`; the hall\'s pairings give White per board '
+     '(`hall/pairings.py`)'),
     ('3.1', "only the running side's lever switches; every lever transition logged",
      'done',
      'engine `press` (`ignored` otherwise); `clockapp/levers.py` interrupt stamps; '
