@@ -58,6 +58,8 @@ COMMANDS = {
                  "push FILE, show FILE, clear"),
     "team": ("team_cmd", "FCE team matches: substitute, short team, no-shows, board colours "
              "(RGC 12.3, 13.2, 14.1, 5.3.1.2)"),
+    "deadline": ("deadline_cmd", "disciplinary and competition deadlines from a date, and "
+                 "where a ruling is appealed (DISC, RGC 5.5.1, S0 Art. 42-43)"),
     "hall": ("hall.command", "the arbiter's live page of every clock (web, MQTT stations, "
              "broadcast PGN, pairings in, results out)"),
 }

@@ -151,10 +151,12 @@ ITEMS = [
      'who resumed is logged (`resumed-by`: player, arbiter, host, refused); presets whose '
      "rules reserve it to the arbiter refuse a player's START (`clockapp/session.py`); "
      'tests/core/test_session.py, tests/host/test_session_cli.py'),
-    ('5.2', 'dispute: clocks stopped; ACT appealable, RAP final',
-     'partly',
-     'stops in every ruling; `appeal` per rule set in the incident report; no record of '
-     'whether a ruling was appealed'),
+    ('5.2', 'dispute: clocks stopped; ACT appealable, RAP final; whether a ruling was '
+     'appealed, and to which body',
+     'done',
+     'stops in every ruling; `appeal` per rule set in the incident report; `chessclock '
+     'deadline appeal --rules R --from DATE [--filed DATE]` (the body, the deadline, in '
+     'time or not; `--rules cxeb --decided-by ...`: S0 Art. 42-43)'),
     ('5.3', 'the arbiter touches the clock only in a dispute: arbiter mode, logged',
      'done',
      'opening and closing the arbiter menu logged (`arbiter`); tests/core/test_session.py, '
@@ -253,8 +255,10 @@ ITEMS = [
      'done',
      '`chessclock log export --format pgn\\|csv\\|jsonl`; tests/host/test_log_tools.py'),
     ('9.6', 'DISC/RGC deadlines calculator',
-     'missing',
-     '(working days exist only for correspondence: `corr/dates.py`)'),
+     'done',
+     '`chessclock deadline KIND --from DATE [--holiday D] [--holidays FILE] [--saturdays]`: '
+     'DISC 12.5, 16c, 22-26 and RGC 5.5.1; working days Monday to Friday less the holidays '
+     'given'),
     ('10.1', 'single elimination: bracket',
      'missing',
      'optional in the seed'),
