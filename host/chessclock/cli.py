@@ -60,6 +60,8 @@ COMMANDS = {
              "(RGC 12.3, 13.2, 14.1, 5.3.1.2)"),
     "deadline": ("deadline_cmd", "disciplinary and competition deadlines from a date, and "
                  "where a ruling is appealed (DISC, RGC 5.5.1, S0 Art. 42-43)"),
+    "knockout": ("knockout_cmd", "a single-elimination event (seed S3): draw the bracket "
+                 "and colours by lot, record winners"),
     "hall": ("hall.command", "the arbiter's live page of every clock (web, MQTT stations, "
              "broadcast PGN, pairings in, results out)"),
 }

@@ -57,6 +57,13 @@ organisers set, ruled with `--rules br-knockout`.
   king missing if it was taken) counts P1 N3 B3 R5 Q9 for each side. Choices: checkmate counts
   as the king taken; equal points and stalemate are referred; moves after the 10th of each
   side on the scoresheet do not count.
+- **The knockout** (S3 1-2): `chessclock knockout draw PLAYERS.txt --out BRACKET.json`
+  pairs the players in the order listed (1 v 2, 3 v 4; byes to the first listed when the
+  number is not a power of two) and draws each game's colours by lot (`--lot N` repeats a
+  draw; without it the number drawn is kept in the file); `knockout result` records each
+  winner (a drawn game is decided by the play-off first), pairs the next round in bracket
+  order with colours by lot again, and names the winner of the last game as the winner of
+  the event.
 - **Choices where S3 is silent**: both flags down (with no stop of the clocks between) →
   referred; an illegal move found only later → referred; a false draw claim → play on, no
   penalty; a complaint about the setting → referred; no default time.

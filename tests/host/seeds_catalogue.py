@@ -259,9 +259,10 @@ ITEMS = [
      '`chessclock deadline KIND --from DATE [--holiday D] [--holidays FILE] [--saturdays]`: '
      'DISC 12.5, 16c, 22-26 and RGC 5.5.1; working days Monday to Friday less the holidays '
      'given'),
-    ('10.1', 'single elimination: bracket',
-     'missing',
-     'optional in the seed'),
+    ('10.1', 'single elimination: bracket, colours by lot, the winner of the last game wins',
+     'done',
+     '`chessclock knockout draw PLAYERS.txt --out BRACKET.json [--lot N]`, `knockout result '
+     'BRACKET.json --game N --winner white|black`, `knockout show`'),
     ('10.2', 'the "last 5 moves" draw claim, N a parameter (FIDE 50/75)',
      'done',
      '`chessclock ruling draw-claim --pgn SHEET.pgn --rules br-knockout [--moves N]` '
