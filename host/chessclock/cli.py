@@ -62,6 +62,8 @@ COMMANDS = {
                  "where a ruling is appealed (DISC, RGC 5.5.1, S0 Art. 42-43)"),
     "knockout": ("knockout_cmd", "a single-elimination event (seed S3): draw the bracket "
                  "and colours by lot, record winners"),
+    "rounds": ("rounds_cmd", "rapid events' schedule rules (rules posted 30 min before, 6 "
+               "Active rounds a day) and a round's length"),
     "hall": ("hall.command", "the arbiter's live page of every clock (web, MQTT stations, "
              "broadcast PGN, pairings in, results out)"),
 }

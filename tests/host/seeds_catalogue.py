@@ -35,8 +35,9 @@ ITEMS = [
      'done',
      '`Control` symmetric by default; presets'),
     ('1.7', 'organiser-set duration; custom presets, round-length estimate',
-     'partly',
-     'any control typed (`chessclock control`, docs/NOTATION.md); no round-length estimate'),
+     'done',
+     'any control typed (`chessclock control`, docs/NOTATION.md); `chessclock rounds '
+     'estimate --control SPEC --moves N` (2 x base + the moves\' increments)'),
     ('1.8', 'FCE six-hour session (P4)',
      'done',
      'preset `fce-six-hour`; tests/core/test_presets.py'),
@@ -213,8 +214,8 @@ ITEMS = [
      'export`) for `fide-5min-1990`; tenths under 20 s; tests/core/test_session.py, '
      'tests/host/test_session_cli.py'),
     ('7.3', 'rules posted 30 min before; at most 6 Active rounds a day',
-     'missing',
-     ''),
+     'done',
+     '`chessclock rounds check --rules act1987|rap1990 --posted WHEN --start WHEN ...`'),
     ('8.1', 'sealing within 15 min, alert, snapshot',
      'done',
      'seal mode: hold MENU 2 s while a clock runs, or `chessclock seal start`; `SEAL` shown, '
