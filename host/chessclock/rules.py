@@ -157,6 +157,7 @@ FIDE2023 = RuleSet(
         "practical_chances": "FIDE Guidelines III.5 (games without increment: the arbiter "
                              "decides a claim that the opponent cannot win by normal means)",
         "playoff": "the event's regulations (tie-breaks are not in the Laws)",
+        "demo_board": "FIDE 6.12.2 (S1 6.15)",
         "referred": "FIDE Laws, Preface (the arbiter decides what the Laws do not cover)",
     },
     notes=("Guidelines III (games without increment) apply to standard and rapid play, "
@@ -208,6 +209,7 @@ ACT1987 = RuleSet(
         "false_claim": "ACT 14 (+2 min to the opponent of a false claimant)",
         "setting_complaint": "ACT 4",
         "playoff": "the event's regulations (ACT has no play-off)",
+        "demo_board": "S1 6.15",
         "referred": "ACT 15 (the arbiter interprets; appeal to the Appeals Committee)",
     },
     notes=("The claim is made by stopping both clocks with one's own flag up (ACT 10); the "
@@ -259,6 +261,7 @@ RAP1990 = RuleSet(
         "setting_complaint": "RAP 3",
         "practical_chances": "RAP 10g (an obviously drawn position, with 30 s or more)",
         "playoff": "the event's regulations (RAP has no play-off)",
+        "demo_board": "S1 6.15",
         "referred": "RAP 14 (the arbiter decides, finally)",
     },
     notes=("The claimant stops the clocks with his own flag up and the opponent's down "
@@ -309,6 +312,7 @@ BRKNOCKOUT = RuleSet(
         "setting_complaint": "S3 (not covered)",
         "practical_chances": "S3 (not covered)",
         "playoff": "S3 4.1",
+        "demo_board": "S3 (not covered; the FIDE Laws of the time: S1 6.15)",
         "referred": "S3 (Casos omissos: Comissão Organizadora)",
     },
     notes=("The game's duration is set by the organisers from the entrants and the boards "

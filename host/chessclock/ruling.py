@@ -1032,6 +1032,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "game's moves up to the flag, as PGN")
     p.add_argument("--fen", help="the position at the flag (if no PGN)")
     p.add_argument("--json", action="store_true", help="print the ruling as JSON")
+    p.add_argument("--cites", action="append", choices=sorted(DEMO_SOURCES),
+                   help="the claim cites a demonstration board, a screen or the move "
+                        "counter (no claim may rest on them: S1 6.15); repeat for more")
     p.add_argument("--nodes", type=int, default=None,
                    help="helpmate search bound in positions")
     p.add_argument("--plot", metavar="OUT.png|OUT.svg", help="draw time left per move")
@@ -1248,7 +1251,24 @@ def _headers(r, game):
     return h or None
 
 
+DEMO_SOURCES = {
+    "demo-board": "a demonstration board",
+    "screen": "a screen or monitor showing the position or the moves",
+    "move-counter": "the clock's move counter",
+}
+
+
+def note_cited(r: Ruling, cites: list[str] | None) -> None:
+    """A claim that cites a demonstration board, a screen or the move counter: no claim may
+    rest on what they show (S1 6.15; FIDE 6.12.2); the board and the scoresheet decide."""
+    for c in cites or ():
+        r.facts.append("The claim cites %s" % DEMO_SOURCES[c])
+        r.rule("No claim may rest on what %s shows: the ruling rests on the scoresheet, "
+               "the board and the clock's times, not on it" % DEMO_SOURCES[c], "demo_board")
+
+
 def _write_result(r, args, stdout):
+    note_cited(r, args.cites)
     if args.json:
         stdout.write(json.dumps(r.as_dict(), indent=1) + "\n")
     else:

@@ -115,9 +115,11 @@ ITEMS = [
      '`claims.press_time_note`: printed in the moves check of `ruling`, `ruling complaint`, '
      '`ruling illegal-move` (king taken before/after the press); '
      'tests/host/test_knockout_rulings.py'),
-    ('3.6', 'the arbiter edits the move counter; no claim rests on it',
+    ('3.6', 'the arbiter edits the move counter; no claim rests on it nor on a demonstration '
+     'board',
      'done',
      '`chessclock moves`, menu; `set-moves` logged; rulings call the counter advisory; '
+     '`ruling ... --cites demo-board|screen|move-counter` says no claim rests on them; '
      'tests/host/test_rulings.py'),
     ('3.7', 'mark the last press as not a move',
      'done',

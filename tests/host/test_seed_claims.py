@@ -154,3 +154,29 @@ def cli(argv, capsys):
     except SystemExit as e:
         code = e.code
     return code, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.seed("S1 6.15", item="3.6")
+@pytest.mark.parametrize("rules,article", [("fide2023", "FIDE 6.12.2 (S1 6.15)"),
+                                           ("act1987", "S1 6.15"), ("rap1990", "S1 6.15")])
+def test_s1_6_15_no_claim_rests_on_a_demonstration_board(tmp_path, rules, article):
+    # a 50-move claim citing the demonstration board: the ruling says the board cannot
+    # carry it, and decides on the scoresheet (here: too few moves, the claim fails)
+    code, out, err = run_cli(["ruling", "draw-claim", "--rules", rules, "--fen",
+                              "4k3/8/8/8/8/8/8/R3K2r w - - 20 40", "--cites", "demo-board",
+                              "--cites", "move-counter", "--json"])
+    assert code == 0, err
+    r = _lines(json.loads(out))
+    cited = [(t, a) for t, a in r["lines"] if t.startswith("No claim may rest")]
+    assert [a for _, a in cited] == [article, article]
+    assert "demonstration board" in cited[0][0] and "move counter" in cited[1][0]
+    assert r["result"] == "*"
+    code, out, _ = run_cli(["ruling", "draw-claim", "--rules", rules, "--fen",
+                            "4k3/8/8/8/8/8/8/R3K2r w - - 20 40"])
+    assert "No claim may rest" not in out
+
+
+def test_cites_bad_input(capsys):
+    code, out, err = cli(["ruling", "draw-claim", "--fen", chess.STARTING_FEN, "--cites",
+                          "wallchart"], capsys)
+    assert code == 2 and "invalid choice" in err.strip().splitlines()[-1]
