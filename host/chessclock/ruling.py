@@ -255,6 +255,8 @@ class Facts:
         self.corrections = []
         self.claims = []         # explicit claim records, if the log has them
         self.limit = None        # the move limit's event (a play-off's end, S3 4.1)
+        self.defaults = []       # `default-time`: the default time passed, the side absent
+        self.arrivals = []       # `arrival`: a player marked at the board
         self.start = None
         self.end = None
         stage_start_moves = {"white": 0, "black": 0}
@@ -301,6 +303,10 @@ class Facts:
                 self.claims.append(e)
             elif typ == "limit":
                 self.limit = e
+            elif typ == "default-time":
+                self.defaults.append(e)
+            elif typ == "arrival":
+                self.arrivals.append(e)
             elif typ in CORRECTIONS:
                 self.corrections.append(e)
             if typ == "set-moves" and side:
@@ -365,6 +371,16 @@ class Facts:
                               fmt(f.get("white_ms")), fmt(f.get("black_ms")),
                               "; taken back at %s" % fmt(f["unflag_t_ms"])
                               if "unflag_t_ms" in f else "")))
+        for d in self.defaults:
+            timed.append((d["t_ms"], "Default time (%s) passed at %s with %s not at the board "
+                          "(logged `default-time`%s)" % (
+                              fmt(1000 * int(d.get("default_s", 0))), fmt(d["t_ms"]),
+                              d.get("side", "?"),
+                              ", %s" % d["utc"] if d.get("utc") else "")))
+        for a in self.arrivals:
+            timed.append((a["t_ms"], "%s marked at the board at %s (%s after the scheduled "
+                          "start)" % (str(a.get("side", "?")).capitalize(), fmt(a["t_ms"]),
+                                      fmt(a.get("after_start_ms")))))
         if self.limit is not None:
             lim = self.limit
             n = lim.get("move_limit", lim.get("arg"))
@@ -514,6 +530,8 @@ def rule_flag(events: list[Event], ruleset: R.RuleSet, control: Control | None =
     r = Ruling(ruleset)
     r.facts = facts.lines(control_text, ruleset)
     sheet, board = _position_facts(r, game, board)
+    if facts.defaults and _rule_default(r, facts, ruleset):
+        return r
     candidates = _flag_candidates(facts, control, sheet)
     if not candidates:
         r.rule("No flag stands in the log: nothing to rule on for time.", "flag_fall")
@@ -534,6 +552,40 @@ def rule_flag(events: list[Event], ruleset: R.RuleSet, control: Control | None =
     if ruleset.cannot_mate == R.MATE_ANY_SERIES:
         return _rule_mate_any_series(r, board, loser, nodes)
     return _rule_material(r, board, loser, nodes, ruleset)
+
+
+def _rule_default(r: Ruling, facts: Facts, ruleset: R.RuleSet) -> bool:
+    """The log records the default time passing with a player absent: that decides the game
+    before any flag (FIDE 6.7.1; S1 6.7; RGC 12.1, 12.4 at a resumption). True when it
+    settles the ruling."""
+    absent = []
+    for d in facts.defaults:
+        side = d.get("side")
+        if side in SIDES and side not in absent:
+            absent.append(side)
+    if not absent:
+        return False
+    first = facts.defaults[0]
+    when = "%s (%s after the scheduled start)" % (fmt(first["t_ms"]),
+                                                  fmt(1000 * int(first.get("default_s", 0))))
+    if ruleset.key == "br-knockout":
+        from chessclock import claims
+
+        claims.refer(r, "the log records the default time passing at %s with %s absent, and "
+                     "S3 sets no default time" % (when, " and ".join(absent)))
+        return True
+    if len(absent) == 2:
+        r.rule("The log records the default time passing at %s with neither player at the "
+               "board: both lose by default, unless the regulations or the arbiter decide "
+               "otherwise" % when, "default")
+        r.result, r.summary = "0-0", "both players default"
+        return True
+    late = absent[0]
+    r.rule("The log records the default time passing at %s with %s not at the board: %s "
+           "loses by default, unless the regulations or the arbiter decide otherwise; the "
+           "flags do not matter" % (when, late, late), "default")
+    r.result, r.summary = _win(other(late)), "%s defaults" % late
+    return True
 
 
 def _position_facts(r, game, board):

@@ -263,6 +263,10 @@ def incident_items(events: list[Event]) -> list[tuple[int, str, str]]:
         items.append((c["t_ms"], kind, describe_correction(c)))
     for f in facts.flags:
         items.append((f["t_ms"], "flag", "%s's flag fell" % f["side"]))
+    for d in facts.defaults:
+        items.append((d["t_ms"], "default time", "%s not at the board when the default time "
+                      "(%s) passed" % (d.get("side", "?"),
+                                       fmt(1000 * int(d.get("default_s", 0))))))
     items.sort(key=lambda x: x[0])
     return items
 

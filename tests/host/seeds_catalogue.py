@@ -63,7 +63,8 @@ ITEMS = [
      'done',
      '`schedule --default 60m` (0 allowed): default time passed logged per absent side '
      '(`default-time`), shown to the arbiter only (`status`, hall page), never on the clock; '
-     '`ruling late`; tests/core/test_session.py, tests/host/test_session_cli.py'),
+     '`ruling late`; the flag ruling rules a logged `default-time` first and the incident '
+     'report lists it; tests/core/test_session.py, tests/host/test_session_cli.py'),
     ('2.5', 'visitor delay split 60/40; a player counts as from his club\'s town',
      'done',
      '`chessclock ruling late --rules fce-rgc1990 [--home-town T --visitor-town T]` (the '
