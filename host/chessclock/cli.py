@@ -64,6 +64,8 @@ COMMANDS = {
                  "and colours by lot, record winners"),
     "rounds": ("rounds_cmd", "rapid events' schedule rules (rules posted 30 min before, 6 "
                "Active rounds a day) and a round's length"),
+    "retention": ("retention_cmd", "which logs and scoresheets may be discarded, which must "
+                  "be kept (60 days after the results: S0 Art. 10)"),
     "hall": ("hall.command", "the arbiter's live page of every clock (web, MQTT stations, "
              "broadcast PGN, pairings in, results out)"),
 }

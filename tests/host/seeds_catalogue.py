@@ -253,8 +253,9 @@ ITEMS = [
      'done',
      '`ruling` facts (`Facts.lines`)'),
     ('9.4', 'keep records 60 days',
-     'missing',
-     '`log pull` archives; no retention rule (nor in `corr`)'),
+     'done',
+     '`chessclock retention ARCHIVE --published DATE [--days N] [--hold FILE]`: what may be '
+     'discarded, what must be kept (nothing is deleted); `corr` keeps its own'),
     ('9.5', 'PGN export with TimeControl and [%clk]; CSV/JSON',
      'done',
      '`chessclock log export --format pgn\\|csv\\|jsonl`; tests/host/test_log_tools.py'),
