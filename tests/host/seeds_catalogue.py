@@ -230,11 +230,14 @@ ITEMS = [
      "snapshot's SHA-256 in the log (`sealed`), `adjourn show --move --salt` checks the "
      'envelope (piece counts given by the arbiter); tests/core/test_seal.py, '
      'tests/host/test_adjourn.py'),
-    ('8.3', 'resume an adjourned game, possibly on another clock',
+    ('8.3', 'resume an adjourned game, possibly on another clock; the default time at the '
+     'resumption',
      'done',
-     '`chessclock adjourn export FILE` / `adjourn resume FILE [--start|--at HH:MM]` on the '
-     'same or another clock, times, counters and stage kept, hash checked; `simulate '
-     '--export-adjourned/--adjourned`; tests/core/test_seal.py, tests/host/test_adjourn.py'),
+     '`chessclock adjourn export FILE` / `adjourn resume FILE [--start|--at HH:MM [--default '
+     '60m]]` on the same or another clock, times, counters and stage kept, hash checked; the '
+     'clock starts the side to move at --at and logs who is absent after the default time; '
+     '`simulate --export-adjourned/--adjourned`; tests/core/test_seal.py, '
+     'tests/host/test_adjourn.py'),
     ('8.4', 'finish with 15 min each; append a stage',
      'done',
      '`chessclock addstage both 15m`, `add-increment`, preset `fce-finish-15`, on a resumed '
