@@ -172,6 +172,7 @@ def compute(kind: str, start: dt.date, cal: Calendar, days: int | None = None,
 
 def appeal(rules: str, notified: dt.date, filed: dt.date | None = None,
            decided_by: str | None = None) -> dict[str, Any]:
+    days: int | None
     if rules == "cxeb":
         if decided_by not in CXEB_BODIES:
             raise DeadlineError("appeal --rules cxeb takes --decided-by %s"

@@ -96,8 +96,9 @@ def rule_no_shows(count: int, round_no: int | None = None,
 
 def board_colours(boards: int) -> dict[str, Any]:
     """RGC 5.3.1.2: White on the home team's odd-numbered boards."""
-    rows = [{"board": b, "home": "white" if b % 2 else "black",
-             "visitor": "black" if b % 2 else "white"} for b in range(1, boards + 1)]
+    rows: list[dict[str, Any]] = [{"board": b, "home": "white" if b % 2 else "black",
+                                   "visitor": "black" if b % 2 else "white"}
+                                  for b in range(1, boards + 1)]
     lines = ["board %d: home %s, visitor %s" % (r["board"], r["home"], r["visitor"])
              for r in rows]
     lines.append("(individual events not played as a round robin: White to the player named "
