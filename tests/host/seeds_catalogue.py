@@ -52,7 +52,8 @@ ITEMS = [
     ('2.2', 'the arbiter places the clock; White left or right, W/B shown',
      'done',
      'setting `white_left` (menu), W/B on the displays (`clockapp/view.py`); log header '
-     '`white_left`'),
+     '`white_left`'
+     '; tests/core/test_app_sim.py'),
     ('2.3', 'White loses the time until he arrives; arrival marks',
      'done',
      "arrival marks: a side's first press after a schedule or `chessclock arrive SIDE` (log "
@@ -105,10 +106,12 @@ ITEMS = [
     ('3.3', 'no forceful pressing: debounce, glitches; penalty command',
      'done',
      'lever filter; `boot` events after a cut; `chessclock adjust SIDE +2m`, arbiter menu '
-     '+2:00 (reason penalty)'),
+     '+2:00 (reason penalty)'
+     '; tests/core/test_levers.py, test_engine.py'),
     ('3.4', 'an assistant; the arbiter cuts the time',
      'done',
-     '`chessclock adjust SIDE -T` (logged `adjust` with a reason)'),
+     '`chessclock adjust SIDE -T` (logged `adjust` with a reason)'
+     '; tests/core/test_engine.py'),
     ('3.5',
      'a move is made when the hand releases the piece (ACT 20, RAP 17): say so where a ruling '
      'rests on a press time',
@@ -180,7 +183,8 @@ ITEMS = [
      'tests/host/test_adjourn.py'),
     ('6.1', '+2 min to the opponent, reasons, catalogue',
      'done',
-     '`chessclock adjust SIDE +2m`, menu +2:00; reason codes (docs/EVENT-LOG.md)'),
+     '`chessclock adjust SIDE +2m`, menu +2:00; reason codes (docs/EVENT-LOG.md)'
+     '; tests/core/test_engine.py, test_app_sim.py'),
     ('6.2', 'ACT 14 draw claims with one\'s flag up; false claim +2 min (and RAP 10d: '
      'perpetual check or a forced repetition is a draw)',
      'done',

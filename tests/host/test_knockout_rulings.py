@@ -147,6 +147,7 @@ def test_why_a_move_is_illegal_in_the_words_of_s3(fen, move, reason):
     assert claims.classify(b, claims.parse_move(b, move))[0] == reason
 
 
+@pytest.mark.seed("RAP 8c", item="6.6")
 def test_illegal_move_consequence_per_rule_set():
     b = chess.Board(CHECKED)
     mv = claims.parse_move(b, "d2-d3")
@@ -172,6 +173,7 @@ def test_second_illegal_move_is_a_draw_when_the_opponent_cannot_mate():
     assert r.result == "1/2-1/2" and r.mate["status"] == "proven"
 
 
+@pytest.mark.seed("ACT 21", item="6.7")
 def test_unnoticed_illegal_moves():
     b = chess.Board(CHECKED)
     mv = claims.parse_move(b, "d2d3")
@@ -185,6 +187,7 @@ def test_unnoticed_illegal_moves():
     assert claims.rule_illegal(b, claims.parse_move(b, "e1f1"), BR).result == "*"  # legal
 
 
+@pytest.mark.seed("ACT 21", item="6.7")
 def test_both_kings_in_check():
     b = chess.Board(BOTH)
     assert claims.both_kings_in_check(b) and not claims.both_kings_in_check(chess.Board())
