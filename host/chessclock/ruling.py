@@ -439,6 +439,7 @@ class Ruling:
     points: dict[str, Any]          # playoff
     in_time: bool                   # complaint
     illegal: dict[str, Any]         # illegal-move
+    appeal: dict[str, Any]          # --appealed-on: the body, the deadline, in time
 
     def __init__(self, ruleset: R.RuleSet) -> None:
         self.ruleset = ruleset
@@ -465,7 +466,7 @@ class Ruling:
                 "verification": self.source.as_dict() if self.source else None,
                 "pairing": self.pairing,
                 **{k: getattr(self, k) for k in ("split", "times", "state", "points",
-                                                 "in_time", "illegal")
+                                                 "in_time", "illegal", "appeal")
                    if hasattr(self, k)}}
 
     def verification_lines(self) -> list[str]:
@@ -1084,6 +1085,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "game's moves up to the flag, as PGN")
     p.add_argument("--fen", help="the position at the flag (if no PGN)")
     p.add_argument("--json", action="store_true", help="print the ruling as JSON")
+    p.add_argument("--appealed-on", metavar="YYYY-MM-DD", help="the ruling was appealed on "
+                   "this date: to which body, and in time? (the ruling's date: --date, else "
+                   "today)")
     p.add_argument("--cites", action="append", choices=sorted(DEMO_SOURCES),
                    help="the claim cites a demonstration board, a screen or the move "
                         "counter (no claim may rest on them: S1 6.15); repeat for more")
@@ -1319,8 +1323,38 @@ def note_cited(r: Ruling, cites: list[str] | None) -> None:
                "the board and the clock's times, not on it" % DEMO_SOURCES[c], "demo_board")
 
 
+def note_appeal(r: Ruling, filed: str | None, ruled: str | None) -> None:
+    """--appealed-on: whether the ruling was appealed, to which body, and in time (the
+    rule set's own appeal: ACT 15, RAP 14 final, DISC 23.10, the event's regulations)."""
+    if filed is None:
+        return
+    import datetime as dt
+
+    from chessclock import deadline_cmd as D
+
+    try:
+        on = D.parse_date(filed, "--appealed-on")
+        day = dt.date.today()
+        if ruled:
+            try:
+                day = dt.date.fromisoformat(ruled.strip())
+            except ValueError:
+                raise RulingError("--date %r: with --appealed-on, the ruling's date is "
+                                  "YYYY-MM-DD" % ruled[:30]) from None
+        if on < day:
+            raise RulingError("--appealed-on %s is before the ruling (%s)" % (on, day))
+        a = D.appeal(r.ruleset.key, day, on)
+    except D.DeadlineError as e:
+        raise RulingError(str(e)) from None
+    r.appeal = a
+    r.facts.append("Appeal filed %s against the ruling of %s" % (a["filed"], a["from"]))
+    r.rule("Appeal: %s (%s)" % (a["appealed"], "the last day was %s" % a["last_day"]
+                                if a["last_day"] else a["count"]), article=a["article"])
+
+
 def _write_result(r, args, stdout):
     note_cited(r, args.cites)
+    note_appeal(r, args.appealed_on, args.date)
     if args.json:
         stdout.write(json.dumps(r.as_dict(), indent=1) + "\n")
     else:

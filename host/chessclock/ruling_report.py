@@ -335,8 +335,11 @@ def write_incident(path: str, events: list[Event], ruling: Ruling, event: str = 
     if getattr(ruling, "referred", None):  # the rules are silent: the organisers decide
         out += ["Referred to the Organising Committee: %s" % ruling.referred, ""]
     out += [h("Mitigating or aggravating factors"), "", blank, "",
-            h("How to appeal"), "", ruling.ruleset.appeal, "",
-            h("Signatures"), "",
+            h("How to appeal"), "", ruling.ruleset.appeal, ""]
+    appeal = getattr(ruling, "appeal", None)
+    if appeal:
+        out += ["Appealed: filed %s; %s" % (appeal["filed"], appeal["appealed"]), ""]
+    out += [h("Signatures"), "",
             "Arbiter: %s" % blank, "White: %s" % blank, "Black: %s" % blank,
             "Witnesses (if a party does not sign): 1. %s  2. %s" % (blank, blank), "",
             "Proof of delivery: %s" % blank, ""]

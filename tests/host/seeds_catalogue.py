@@ -161,7 +161,8 @@ ITEMS = [
     ('5.2', 'dispute: clocks stopped; ACT appealable, RAP final; whether a ruling was '
      'appealed, and to which body',
      'done',
-     'stops in every ruling; `appeal` per rule set in the incident report; `chessclock '
+     'stops in every ruling; `appeal` per rule set in the incident report; `ruling ... '
+     '--appealed-on DATE` records an appeal, its body and whether in time; `chessclock '
      'deadline appeal --rules R --from DATE [--filed DATE]` (the body, the deadline, in '
      'time or not; `--rules cxeb --decided-by ...`: S0 Art. 42-43)'),
     ('5.3', 'the arbiter touches the clock only in a dispute: arbiter mode, logged',

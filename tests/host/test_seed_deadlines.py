@@ -104,3 +104,38 @@ def test_deadline_bad_input(argv, message, tmp_path):
     code, out, err = run_cli(["deadline", *argv])
     assert code == 2 and out == ""
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.seed("ACT 15", item="5.2")
+def test_a_ruling_records_whether_it_was_appealed_and_to_which_body(tmp_path):
+    fen = ["--fen", "4k3/8/8/8/8/8/8/R3K2r w - - 0 1"]
+    rep = tmp_path / "incident.md"
+    code, out, err = run_cli(["ruling", "draw-claim", *fen, "--rules", "act1987", "--ground",
+                              "no-chances", "--own-flag", "up", "--date", "2026-12-04",
+                              "--appealed-on", "2026-12-04", "--json", "--incident",
+                              str(rep)])
+    assert code == 0, err
+    r = json.loads(out)
+    assert r["appeal"]["in_time"] is True and "Appeals Committee" in r["appeal"]["body"]
+    assert r["ruling"][-1]["article"] == "ACT 15"
+    assert "Appealed: filed 2026-12-04; appealed to the Appeals Committee" in rep.read_text()
+    # RAP 14: the arbiter's decision is final
+    code, out, err = run_cli(["ruling", "draw-claim", *fen, "--rules", "rap1990", "--date",
+                              "2026-12-04", "--appealed-on", "2026-12-05", "--json"])
+    r = json.loads(out)
+    assert r["appeal"]["in_time"] is False and "final" in r["appeal"]["appealed"]
+    # without --appealed-on: no appeal recorded
+    code, out, err = run_cli(["ruling", "draw-claim", *fen, "--json"])
+    assert "appeal" not in json.loads(out)
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--appealed-on", "soon"], "YYYY-MM-DD"),
+    (["--appealed-on", "2026-12-04", "--date", "4 Dec"], "--date"),
+    (["--appealed-on", "2026-12-03", "--date", "2026-12-04"], "before the ruling"),
+])
+def test_appealed_on_bad_input(argv, message):
+    code, out, err = run_cli(["ruling", "draw-claim", "--fen",
+                              "4k3/8/8/8/8/8/8/R3K2r w - - 0 1", *argv])
+    assert code == 2 and out == ""
+    assert message in err and len(err.strip().splitlines()) == 1
