@@ -77,3 +77,20 @@ def test_rounds_bad_input(argv, message):
     code, out, err = run_cli(["rounds", *argv])
     assert code == 2 and out == ""
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.seed("S3 Relógios e Cronômetros", item="1.6")
+@pytest.mark.parametrize("spec", ["5m", "90m+30s", "40/5400+30:1800+30", "G/90;d5",
+                                  "br-playoff", "fce-six-hour", "fide-active-1987-inc"])
+def test_s3_both_players_get_the_same_time_by_default(spec):
+    # «Cada jogador recebe a mesma quantidade de tempo para a partida inteira»: a control
+    # typed or a preset gives both sides the same stages; only a handicap written so
+    # (armageddon) or an arbiter's adjustment makes them differ
+    from clockcore import presets
+
+    control, _ = presets.resolve(spec)
+    w, b = control.side(0), control.side(1)
+    assert [(s.time_ms, s.moves, s.inc_ms, s.delay_ms) for s in w.stages] == \
+        [(s.time_ms, s.moves, s.inc_ms, s.delay_ms) for s in b.stages]
+    a = presets.resolve("armageddon")[0]
+    assert a.side(0).stages[0].time_ms != a.side(1).stages[0].time_ms
