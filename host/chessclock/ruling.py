@@ -878,6 +878,10 @@ def rule_late(elapsed_ms: int, visitor: str, ruleset: R.RuleSet, control: Contro
         r.rule("The 60/40 split of a visitor delayed by public transport is an FCE "
                "regulation (RGC 12.1), not part of %s: outside these rules "
                "(`--rules fce-rgc1990` applies it)" % ruleset.title, "default")
+        if ruleset.key == "br-knockout" and default_ms is None:
+            from chessclock import claims
+
+            return claims.refer(r, "a late arrival, and S3 sets no default time")
         return _late_by_default(r, elapsed_ms, visitor, d)
     if same_town:
         r.rule("Both players count as from their clubs' town, the same town: the 90-minute "

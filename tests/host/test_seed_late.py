@@ -81,3 +81,13 @@ def test_late_bad_input(argv, message):
     code, out, err = run_cli(["ruling", "late", *argv])
     assert code == 2 and out == ""
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.seed("S3", item="2.4")
+def test_s3_sets_no_default_time_so_a_late_arrival_is_referred():
+    d = late("--elapsed", "10m", "--visitor", "white", "--rules", "br-knockout")
+    assert d["result"] == "referred" and "no default time" in d["referred"]
+    # the organisers may set one: then it decides
+    d = late("--elapsed", "10m", "--visitor", "white", "--rules", "br-knockout",
+             "--default-time", "15m")
+    assert d["result"] == "*"
