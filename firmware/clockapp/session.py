@@ -2,7 +2,8 @@
 # than inside it. One object the app owns and calls once a pass (step) plus a few hooks:
 #   - the power-on self-test (RGC 5.3.1, seed 2.9; clockapp/selftest.py, loaded only
 #     while it runs); its phase and last result are kept here for the loop and status;
-#   - the scheduled start (S1 6.5, seed 2.1): White's clock starts at a set time of day;
+#   - the scheduled start (S1 6.5, seed 2.1): White's clock starts at a set time of day
+#     (an adjourned game's: the side to move's, RGC 11.4, with the default time, RGC 12.4);
 #     the default time (60 min in the seeds, down to 0: FIDE 2023 6.7.1) counted from it,
 #     logged for each side not arrived (an alert for the arbiter only: log and status, no
 #     sound, nothing on the displays the players see); arrival marks per player (seed 2.3);
@@ -18,6 +19,7 @@ from clockcore import const
 from clockcore import engine as E
 from clockcore import events as EV
 
+_SEALED = const(2)                # clockapp/seal.py SEALED: an adjourned game waits
 _HOLD_INCIDENT_MS = const(2000)   # PLUS held this long (menu closed): an incident mark
 _DEFAULT_TIME_S = const(3600)     # S1 6.7, RGC 12.1: 1 h (FIDE 2023: 0 unless the event says)
 LOW_TIME_MS = const(300000)      # ACT 2: score-keeping until one side has under 5 minutes
@@ -99,6 +101,11 @@ class Session:
                     if app.menu.active():   # the set-up menu would swallow the levers
                         app.menu.close()
                     c.start(st, E.WHITE)    # charged from the scheduled instant
+                elif c.state == E.PAUSED and app.seal.phase == _SEALED:
+                    # an adjourned game's next session (RGC 11.4): the side to move's
+                    # clock starts at the set instant, present or not
+                    if c.resume(st):
+                        app.log(EV.EV_RESUMED_BY, c.turn, st, EV.BY_HOST)
             if not self.default_done and now >= st + self.default_ms:
                 from clockapp import sessionops
                 sessionops.default_reached(self, st + self.default_ms)

@@ -9,9 +9,17 @@ from clockcore import events as EV
 DEFAULT_S = 3600   # the default time when `schedule` gives none (S1 6.7: 1 h)
 
 
+def adjourned(app):
+    """An adjourned game waits for its next session (sealed here, or loaded)."""
+    from clockapp.seal import SEALED
+    return app.clock.state == E.PAUSED and app.seal.phase == SEALED
+
+
 def schedule(ss, unix_s, default_s):
     """White's clock starts at unix_s (the host's wall clock, which the clock must have);
-    the default time counts from then. unix_s 0 clears it. ValueError when it cannot be."""
+    the default time counts from then. On an adjourned game the side to move's clock starts
+    then, present or not (RGC 11.4), and a player absent after the default time loses
+    (RGC 12.4). unix_s 0 clears it. ValueError when it cannot be."""
     app = ss.app
     if unix_s == 0:
         ss.sched_t = -1
@@ -20,7 +28,7 @@ def schedule(ss, unix_s, default_s):
         return
     if app.wall_s <= 0:
         raise ValueError("the clock has no time of day: set it first (wallclock)")
-    if app.clock.state != E.IDLE:
+    if app.clock.state != E.IDLE and not adjourned(app):
         raise ValueError("a game is in progress")
     if not 0 <= default_s <= 86400:
         raise ValueError("the default time is 0 to 86400 s")

@@ -6,8 +6,9 @@ RGC 10.2-12.5, docs/ADJOURNMENT.md).
     chessclock seal cancel --port P
     chessclock adjourn export FILE --port P         # the sealed game, for the next session
     chessclock adjourn show FILE [--move M --salt S]   # what it holds; check the envelope
-    chessclock adjourn resume FILE --port P [--start]  # load it (any clock), start the side
-                                                       # to move
+    chessclock adjourn resume FILE --port P [--start | --at HH:MM [--default 60m]]
+                        # load it (any clock); start the side to move now, or let the clock
+                        # start it at the session's time and count the default time (RGC 12.4)
 
 Exit codes as the other clock commands (chessclock/link.py).
 """
@@ -19,8 +20,10 @@ import re
 from chessclock import adjourned as A
 from chessclock import clock_cmd as C
 from chessclock import link as L
+from chessclock import timetext as T
 
 CHUNK = 90   # snapshot bytes per adjput request (a signed request line stays under 256)
+DEFAULT_MS = 3600000   # RGC 12.4: absent an hour after the resumption's time, the game is lost
 
 
 def add_arguments_seal(p):
@@ -47,9 +50,12 @@ def add_arguments_adjourn(p):
                    help="resume: start the side to move's clock once loaded (RGC 11.4: "
                    "also when that player is absent)")
     p.add_argument("--at", metavar="HH:MM[:SS]",
-                   help="resume: load now, then start the side to move's clock at this time "
-                   "of day (this computer's local time, today): the scheduled start of the "
-                   "session")
+                   help="resume: load now; the clock starts the side to move's clock at this "
+                   "time of day (this computer's local time, today), present or not: the "
+                   "scheduled start of the session")
+    p.add_argument("--default", metavar="TIME", help="resume --at: the default time from "
+                   "the scheduled resumption; a player absent after it is logged (RGC 12.4: "
+                   "60m, the default; 0 allowed)")
     p.add_argument("--move", metavar="MOVE", help="show: the move in the envelope, checked "
                    "against the sealed hash (with --salt)")
     p.add_argument("--salt", metavar="SALT", help="show: the salt written on the envelope")
@@ -120,8 +126,13 @@ def run_adjourn(args, stdout, stderr):
     try:
         if (args.move or args.salt) and args.action != "show":
             raise A.AdjournError("--move and --salt go with `adjourn show`")
-        if (args.start or args.at) and args.action != "resume":
-            raise A.AdjournError("--start and --at go with `adjourn resume`")
+        if (args.start or args.at or args.default is not None) and args.action != "resume":
+            raise A.AdjournError("--start, --at and --default go with `adjourn resume`")
+        if args.start and args.at:
+            raise A.AdjournError("--start (now) or --at (a time of day), not both")
+        if args.default is not None and not args.at:
+            raise A.AdjournError("--default counts from the scheduled resumption: give --at")
+        args.default_ms = _default_ms(args.default)
         if args.action == "show":
             return _show(args, stdout)
         at = _at(args.at) if args.at else None
@@ -135,6 +146,19 @@ def run_adjourn(args, stdout, stderr):
     if args.action == "export":
         return _export(args, stdout, stderr)
     return _resume(args, data, at, stdout, stderr)
+
+
+def _default_ms(text):
+    """--default: the default time at the resumption (RGC 12.4: an hour), whole seconds."""
+    if text is None:
+        return DEFAULT_MS
+    try:
+        ms = T.parse_duration(text)
+    except T.DurationError as e:
+        raise A.AdjournError("--default: %s" % e) from None
+    if ms > 86400000 or ms % 1000:
+        raise A.AdjournError("--default %s: whole seconds, at most 24h" % text.strip()[:20])
+    return ms
 
 
 def _at(text):
@@ -224,11 +248,14 @@ def _resume(args, data, at, stdout, stderr):
                          change=True)
         r = link.request("adjload", sha, change=True)
         if at is not None:
-            # the scheduled start (RGC 11.4): the side to move's clock starts then, present
-            # or not; the link is kept open meanwhile
-            while time.time() < at:
-                time.sleep(min(0.2, max(0.0, at - time.time())))
-        if args.start or at is not None:
+            # the scheduled resumption (RGC 11.4): the clock starts the side to move's clock
+            # at that time, present or not, and logs who is absent after the default time
+            # (RGC 12.4)
+            if not C.send_wall_clock(link):
+                raise L.ClockError(L.EXIT_FAILED, "the clock did not take the time of day")
+            f = link.request("schedule", int(at), args.default_ms // 1000, change=True)
+            r = dict(r, sched=f["sched"], default_s=f["default_s"])
+        elif args.start:
             C.send_wall_clock(link)
             r = dict(r, **link.request("resume", change=True))
             r["started"] = r["turn"]
@@ -239,5 +266,10 @@ def _resume(args, data, at, stdout, stderr):
             f["sha256"], C._times(f), f["turn"])
         if f.get("started"):
             text += "; %s's clock started" % f["started"]
+        if f.get("sched"):
+            text += ("; %s's clock starts at %s (local), present or not; default time %s "
+                     "(RGC 12.4)" % (f["turn"], time.strftime(
+                         "%H:%M:%S", time.localtime(int(f["sched"]))),
+                         C.fmt_ms(int(f["default_s"]) * 1000)))
         return text
     return C.on_each(args, stdout, stderr, fn, key=key, render=render)

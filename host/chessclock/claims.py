@@ -311,8 +311,108 @@ def no_capture_plies(board):
     return board.halfmove_clock
 
 
+# ACT 14b: the positions without practical winning chances, as (the claimant's piece, the
+# opponent's only piece); with unequal material only the side with the advantage claims,
+# and the claimant may have more than the piece listed (ACT 14 NOTE).
+NO_CHANCES_PAIRS = (
+    ("Q", "Q"), ("R", "R"), ("B", "B"), ("N", "N"), ("P", "P"),   # like against like
+    ("R", "N"), ("R", "B"),                                       # rook v knight or bishop
+    ("B", "N"), ("N", "B"),                                       # bishop v knight
+    ("B", "P"), ("N", "P"), ("R", "P"),                           # a piece v a pawn
+    ("Q", "R"), ("Q", "B"), ("Q", "N"), ("Q", "P"),               # queen v anything less
+)
+_NAMES = {"Q": "queen", "R": "rook", "B": "bishop", "N": "knight", "P": "pawn"}
+
+
+def _pieces_of(board, color):
+    """The side's pieces besides the king, as letters, e.g. "RP"."""
+    return "".join(chess.piece_symbol(pt).upper() * len(board.pieces(pt, color))
+                   for pt in (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT, chess.PAWN))
+
+
+def no_chances_listed(board, claimant):
+    """The ACT 14b entry that covers the claim of `claimant` (a colour), or None."""
+    mine, theirs = _pieces_of(board, claimant), _pieces_of(board, not claimant)
+    for x, y in NO_CHANCES_PAIRS:
+        if theirs == y and x in mine:
+            return "%s against %s" % (_NAMES[x], _NAMES[y])
+    # king against the "wrong" bishop and a rook's pawn, the claimant's king on or next to
+    # the queening square
+    if sorted(theirs) == ["B", "P"]:
+        opp = not claimant
+        pawn = next(iter(board.pieces(chess.PAWN, opp)))
+        bishop = next(iter(board.pieces(chess.BISHOP, opp)))
+        if chess.square_file(pawn) in (0, 7):
+            queening = chess.square(chess.square_file(pawn), 7 if opp == chess.WHITE else 0)
+            wrong = _dark(queening) != _dark(bishop)
+            king = board.king(claimant)
+            if wrong and king is not None and chess.square_distance(king, queening) <= 1:
+                return ("king against the bishop that does not control the queening square "
+                        "and a rook's pawn, the claimant's king controlling %s"
+                        % chess.square_name(queening))
+    return None
+
+
+def _dark(square):
+    return bool(chess.BB_SQUARES[square] & chess.BB_DARK_SQUARES)
+
+
+def repetition_cycle(board):
+    """(times the position stands, the side that gave check with every move since its first
+    time or None): a perpetual check shown on the scoresheet."""
+    key = board.epd()
+    b = board.copy()
+    times, all_checks, made = 1, {chess.WHITE: True, chess.BLACK: True}, \
+        {chess.WHITE: 0, chess.BLACK: 0}
+    span = None
+    while b.move_stack:
+        mv = b.pop()
+        mover = b.turn
+        made[mover] += 1
+        if not b.gives_check(mv):
+            all_checks[mover] = False
+        if b.epd() == key:
+            times += 1
+            span = {c: all_checks[c] and made[c] > 0 for c in (chess.WHITE, chess.BLACK)}
+    checker = None
+    if span:
+        checker = next((c for c in (chess.WHITE, chess.BLACK) if span[c]), None)
+    return times, checker
+
+
+def _rule_rap_repetition(r, after, ground, written):
+    """RAP 10d: the game is drawn when there is perpetual check, or when a player shows a
+    forced repetition of the position (the Laws of the time: three times)."""
+    if not after.move_stack:
+        r.rule("A FEN has no history: give the scoresheet (--pgn) to show the repetition",
+               "repetition")
+        return False
+    times, checker = repetition_cycle(after)
+    tail = " after the intended move" if written else ""
+    if ground == "perpetual":
+        valid = times >= 3 and checker is not None
+        if valid:
+            r.rule("RAP 10d: perpetual check: the position stands for the %s time%s and every "
+                   "move of %s since it first stood gave check: the game is drawn"
+                   % (_nth(times), tail, side_name(checker)), "repetition")
+        else:
+            r.rule("RAP 10d: no perpetual check on the scoresheet: %s"
+                   % ("the position stands only %d time(s)%s (three shown)" % (times, tail)
+                      if times < 3 else "not every move of one side gave check"),
+                   "repetition")
+        return valid
+    valid = times >= 3
+    r.rule("RAP 10d: a repetition of the position: it stands %d time(s)%s; three show it%s"
+           % (times, tail, "" if valid else ": not shown"), "repetition")
+    return valid
+
+
+def _nth(n):
+    return {1: "first", 2: "second", 3: "third"}.get(n, "%dth" % n)
+
+
 def rule_draw_claim(board, ruleset, ground="moves", n_moves=None, intended=None,
-                    found=None, from_fen=False):
+                    found=None, from_fen=False, own_flag=None):
     """A draw claim by the side to move (it writes its intended move, if any, first)."""
     r = board_ruling(ruleset)
     claimant = side_name(board.turn)
@@ -332,6 +432,8 @@ def rule_draw_claim(board, ruleset, ground="moves", n_moves=None, intended=None,
     valid = None
     topic = {"moves": "draw_claim", "repetition": "repetition"}.get(ground,
                                                                    "practical_chances")
+    if ruleset.key == "rap1990" and ground == "perpetual":
+        topic = "repetition"   # RAP 10d
     if ground == "moves":
         n = n_moves if n_moves is not None else ruleset.draw_claim_moves
         if n is None or n < 1:
@@ -350,7 +452,7 @@ def rule_draw_claim(board, ruleset, ground="moves", n_moves=None, intended=None,
         r.rule("The claim needs the last %d moves of each player without a capture or a "
                "pawn move: %s" % (n, "they were" if valid else "only %d were" % (plies // 2)),
                "draw_claim")
-    elif ground == "repetition":
+    elif ground == "repetition" and ruleset.key != "rap1990":
         if not board.move_stack:
             r.rule("A FEN has no history: give the scoresheet (--pgn) to check repetitions",
                    "repetition")
@@ -362,23 +464,53 @@ def rule_draw_claim(board, ruleset, ground="moves", n_moves=None, intended=None,
             r.rule("A move the claimant could write would repeat it a third time: the "
                    "claim needs that move written on the scoresheet first (--move)",
                    "repetition")
-    else:  # ACT 14a-b: the arbiter judges; the rule set gives the consequence
+    elif ruleset.key == "rap1990" and ground != "no-chances":  # RAP 10d
+        valid = _rule_rap_repetition(r, after, ground, after is not board)
+    else:  # ACT 14a-b
         if ruleset.key != "act1987":
-            raise RulingError("--ground %s is a claim of the Active rules (ACT 14): use "
-                              "--rules act1987" % ground)
+            raise RulingError("--ground %s is a claim of the Active rules (ACT 14) or of the "
+                              "5-minute rules (RAP 10d): use --rules act1987 or rap1990"
+                              % ground)
         from chessclock import deadpos
 
         r.facts.append("Material: %s %s, %s %s" % (
             claimant, deadpos.material_signature(board, board.turn), opp,
             deadpos.material_signature(board, not board.turn)))
-        r.rule("A claim with one's own flag up; %s: the arbiter judges it (give --found "
-               "correct|incorrect)" % ("perpetual check" if ground == "perpetual" else
-                                       "the opponent has no practical winning chances"),
-               "practical_chances")
-        if found is None:
-            r.summary = "the arbiter judges the claim (--found)"
+        if own_flag is None:
+            raise RulingError("ACT 14: a draw claim is made with the claimant's own flag up: "
+                              "give --own-flag up|fallen (the claimant's flag)")
+        r.facts.append("The claimant's own flag: %s" % own_flag)
+        if own_flag != "up":
+            r.rule("ACT 14 lets a player claim a draw only with his own flag up; %s's flag "
+                   "has fallen: the claim cannot be made (the flag is ruled on its own: "
+                   "ACT 9c, 10)" % claimant, "practical_chances")
+            r.summary = "claim not admissible: the claimant's flag has fallen"
             return r
-        valid = found == "correct"
+        if ground == "perpetual":
+            r.rule("ACT 14a: %s claims he can keep the opposing king in perpetual check; the "
+                   "arbiter judges it (give --found correct|incorrect)" % claimant,
+                   "practical_chances")
+            if found is None:
+                r.summary = "the arbiter judges the claim (--found)"
+                return r
+            valid = found == "correct"
+        else:
+            listed = no_chances_listed(board, board.turn)
+            if listed is None:
+                r.rule("ACT 14b: %s against %s is not among the positions without practical "
+                       "winning chances (with unequal material only the side with the "
+                       "advantage may claim): the claim is false"
+                       % (deadpos.material_signature(board, board.turn),
+                          deadpos.material_signature(board, not board.turn)),
+                       "practical_chances")
+                valid = False
+            else:
+                r.rule("ACT 14b: %s is a position without practical winning chances for "
+                       "the opponent%s" % (listed, "" if found != "incorrect" else
+                                            "; but the arbiter finds the opponent has a "
+                                            "demonstrable forced win (ACT 14 NOTE)"),
+                       "practical_chances")
+                valid = found != "incorrect"
     if valid:
         r.result, r.summary = "1/2-1/2", "claim correct: draw"
         r.rule("The claim is correct: the game is drawn", topic)

@@ -56,6 +56,16 @@ COMMANDS = {
     "corr": ("corr.cmd", "correspondence chess ledger (CXEB e-mail rules): days, series, claims"),
     "pairings": ("pairings_cmd", "a round's pairings (CSV or FIDE TRF) onto the clocks: "
                  "push FILE, show FILE, clear"),
+    "team": ("team_cmd", "FCE team matches: substitute, short team, no-shows, board colours "
+             "(RGC 12.3, 13.2, 14.1, 5.3.1.2)"),
+    "deadline": ("deadline_cmd", "disciplinary and competition deadlines from a date, and "
+                 "where a ruling is appealed (DISC, RGC 5.5.1, S0 Art. 42-43)"),
+    "knockout": ("knockout_cmd", "a single-elimination event (seed S3): draw the bracket "
+                 "and colours by lot, record winners"),
+    "rounds": ("rounds_cmd", "rapid events' schedule rules (rules posted 30 min before, 6 "
+               "Active rounds a day) and a round's length"),
+    "retention": ("retention_cmd", "which logs and scoresheets may be discarded, which must "
+                  "be kept (60 days after the results: S0 Art. 10)"),
     "hall": ("hall.command", "the arbiter's live page of every clock (web, MQTT stations, "
              "broadcast PGN, pairings in, results out)"),
 }

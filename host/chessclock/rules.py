@@ -1,6 +1,6 @@
 """Rule sets as data: what the Laws say about flags, moves, material, defaults, appeals.
 
-Four rule sets, selectable with `chessclock ruling --rules`:
+Five rule sets, selectable with `chessclock ruling --rules`:
 
 - `fide2023`: FIDE Laws of Chess, in force from 1 January 2023, with the Guidelines.
 - `act1987`: FIDE Active Chess rules (1987/88), as printed in FCE Butlletí 54 (seed S2, ACT).
@@ -8,14 +8,18 @@ Four rule sets, selectable with `chessclock ruling --rules`:
 - `br-knockout`: an undated Brazilian knockout rule sheet (seed S3): illegal move loses,
   the "last 5 moves" draw claim, a play-off of at most 10 moves each decided by the king or
   by material points; what it does not cover goes to the Organising Committee ("referred").
+- `fce-rgc1990`: the FCE general competition regulations (seed S2, RGC): the default time,
+  the late visitor's 60/40 split, the club's town; the game itself under the FIDE Laws
+  (RGC 1.1).
 
 The older sets cover only what they cover; the rest fell under the FIDE Laws of the time,
 whose text the seeds give in the 2005 edition (seed S1, cited "S1 6.x"). The FCE general
-regulations (RGC) give the late-arrival split (RGC 12.1). Article numbers of the 2023 Laws
-follow `shared/seed-requirements.md` §13 (6.4 flag check, 6.7 default time, 6.8 flag fall,
-6.9 time loss or dead position, 6.10 faulty clock or wrong setting, 6.11 interruptions,
-7.x irregularities, Guidelines III.3.1 for both flags); check them against the official
-text before quoting a report in an appeal.
+regulations (RGC) give the late-arrival split (RGC 12.1): only `fce-rgc1990` applies it;
+each rule set answers with its own rules and says when a question is outside them. Article
+numbers of the 2023 Laws follow `shared/seed-requirements.md` §13 (6.4 flag check, 6.7
+default time, 6.8 flag fall, 6.9 time loss or dead position, 6.10 faulty clock or wrong
+setting, 6.11 interruptions, 7.x irregularities, Guidelines III.3.1 for both flags); check
+them against the official text before quoting a report in an appeal.
 """
 
 MIN = 60000
@@ -65,7 +69,7 @@ class RuleSet:
                  unnoticed=UNNOTICED_RESTORE, both_kings=BOTH_KINGS_RESTORE,
                  draw_claim_moves=50, draw_auto_moves=None, false_claim_ms=None,
                  complaint_window=None, playoff=False, false_claim_grounds=None,
-                 move_made_at=None):
+                 move_made_at=None, late_split=False):
         self.key = key
         self.title = title
         self.source = source
@@ -98,6 +102,9 @@ class RuleSet:
         # When a move is made: MOVE_AT_RELEASE (the hand leaves the piece: ACT 20, RAP 17),
         # MOVE_AT_PRESS (completed by the press: FIDE 6.2.1), None (the rules do not say)
         self.move_made_at = move_made_at
+        # RGC 12.1: a visitor from another town, delayed by public transport, may start up
+        # to 90 min late, the time elapsed charged 60/40 (only the FCE regulations say so)
+        self.late_split = late_split
 
     def art(self, topic):
         """The article for a topic, e.g. art('time_loss') -> 'FIDE 6.9'."""
@@ -150,6 +157,7 @@ FIDE2023 = RuleSet(
         "practical_chances": "FIDE Guidelines III.5 (games without increment: the arbiter "
                              "decides a claim that the opponent cannot win by normal means)",
         "playoff": "the event's regulations (tie-breaks are not in the Laws)",
+        "demo_board": "FIDE 6.12.2 (S1 6.15)",
         "referred": "FIDE Laws, Preface (the arbiter decides what the Laws do not cover)",
     },
     notes=("Guidelines III (games without increment) apply to standard and rapid play, "
@@ -201,6 +209,7 @@ ACT1987 = RuleSet(
         "false_claim": "ACT 14 (+2 min to the opponent of a false claimant)",
         "setting_complaint": "ACT 4",
         "playoff": "the event's regulations (ACT has no play-off)",
+        "demo_board": "S1 6.15",
         "referred": "ACT 15 (the arbiter interprets; appeal to the Appeals Committee)",
     },
     notes=("The claim is made by stopping both clocks with one's own flag up (ACT 10); the "
@@ -252,6 +261,7 @@ RAP1990 = RuleSet(
         "setting_complaint": "RAP 3",
         "practical_chances": "RAP 10g (an obviously drawn position, with 30 s or more)",
         "playoff": "the event's regulations (RAP has no play-off)",
+        "demo_board": "S1 6.15",
         "referred": "RAP 14 (the arbiter decides, finally)",
     },
     notes=("The claimant stops the clocks with his own flag up and the opponent's down "
@@ -302,6 +312,7 @@ BRKNOCKOUT = RuleSet(
         "setting_complaint": "S3 (not covered)",
         "practical_chances": "S3 (not covered)",
         "playoff": "S3 4.1",
+        "demo_board": "S3 (not covered; the FIDE Laws of the time: S1 6.15)",
         "referred": "S3 (Casos omissos: Comissão Organizadora)",
     },
     notes=("The game's duration is set by the organisers from the entrants and the boards "
@@ -311,7 +322,37 @@ BRKNOCKOUT = RuleSet(
     draw_claim_moves=5, complaint_window="referred", playoff=True,
 )
 
-RULESETS = {r.key: r for r in (FIDE2023, ACT1987, RAP1990, BRKNOCKOUT)}
+FCERGC1990 = RuleSet(
+    key="fce-rgc1990",
+    title="FCE general competition regulations (1990), the FIDE Laws for the game",
+    source="FCE Butlletí no. 54 (Dec 1990), Reglamentació General de Competicions (seed S2, "
+           "RGC) and disciplinary rules (DISC); what RGC does not specify, the FIDE "
+           "regulations (RGC 1.1), read here as the FIDE Laws of Chess (2023)",
+    both_flags=FIDE2023.both_flags,
+    cannot_mate=FIDE2023.cannot_mate,
+    lone_material=(),
+    dead_endings=(),
+    illegal_move=FIDE2023.illegal_move,
+    default_time_ms=HOUR,
+    default_note="a player loses an hour after the official start without having been "
+                 "replaced (RGC 12.1), also at the resumption of an adjourned game (RGC 12.4)",
+    appeal="the Appeals Committee of the competition, the same day (DISC 22.4-22.5: at least "
+           "2 h to file); in the ordinary procedure the Competition Committee (DISC 23.4: at "
+           "least 2 days), then the FCE Executive Council (DISC 23.10: 10 calendar days)",
+    articles=dict(FIDE2023.articles, **{
+        "default": "RGC 12.1",
+        "late_split": "RGC 12.1",
+        "referred": "RGC 1.1 (what RGC does not specify: the FIDE regulations)",
+    }),
+    notes=("RGC 1.1: what these regulations do not specify is looked up in the FIDE "
+           "regulations.",),
+    illegal_kind=FIDE2023.illegal_kind, unnoticed=FIDE2023.unnoticed,
+    both_kings=FIDE2023.both_kings, draw_claim_moves=50, draw_auto_moves=75,
+    false_claim_ms=2 * MIN, complaint_window=None, move_made_at=MOVE_AT_PRESS,
+    late_split=True,
+)
+
+RULESETS = {r.key: r for r in (FIDE2023, ACT1987, RAP1990, BRKNOCKOUT, FCERGC1990)}
 
 # RGC 12.1: a visitor delayed by public transport may start; the home player waits 90 min;
 # the time elapsed is charged 60 % to the visitor, 40 % to the home player.

@@ -255,6 +255,8 @@ class Facts:
         self.corrections = []
         self.claims = []         # explicit claim records, if the log has them
         self.limit = None        # the move limit's event (a play-off's end, S3 4.1)
+        self.defaults = []       # `default-time`: the default time passed, the side absent
+        self.arrivals = []       # `arrival`: a player marked at the board
         self.start = None
         self.end = None
         stage_start_moves = {"white": 0, "black": 0}
@@ -301,6 +303,10 @@ class Facts:
                 self.claims.append(e)
             elif typ == "limit":
                 self.limit = e
+            elif typ == "default-time":
+                self.defaults.append(e)
+            elif typ == "arrival":
+                self.arrivals.append(e)
             elif typ in CORRECTIONS:
                 self.corrections.append(e)
                 if typ == "undo" and side and running is not None:
@@ -367,6 +373,16 @@ class Facts:
                               fmt(f.get("white_ms")), fmt(f.get("black_ms")),
                               "; taken back at %s" % fmt(f["unflag_t_ms"])
                               if "unflag_t_ms" in f else "")))
+        for d in self.defaults:
+            timed.append((d["t_ms"], "Default time (%s) passed at %s with %s not at the board "
+                          "(logged `default-time`%s)" % (
+                              fmt(1000 * int(d.get("default_s", 0))), fmt(d["t_ms"]),
+                              d.get("side", "?"),
+                              ", %s" % d["utc"] if d.get("utc") else "")))
+        for a in self.arrivals:
+            timed.append((a["t_ms"], "%s marked at the board at %s (%s after the scheduled "
+                          "start)" % (str(a.get("side", "?")).capitalize(), fmt(a["t_ms"]),
+                                      fmt(a.get("after_start_ms")))))
         if self.limit is not None:
             lim = self.limit
             n = lim.get("move_limit", lim.get("arg"))
@@ -425,6 +441,7 @@ class Ruling:
     points: dict[str, Any]          # playoff
     in_time: bool                   # complaint
     illegal: dict[str, Any]         # illegal-move
+    appeal: dict[str, Any]          # --appealed-on: the body, the deadline, in time
 
     def __init__(self, ruleset: R.RuleSet) -> None:
         self.ruleset = ruleset
@@ -451,7 +468,7 @@ class Ruling:
                 "verification": self.source.as_dict() if self.source else None,
                 "pairing": self.pairing,
                 **{k: getattr(self, k) for k in ("split", "times", "state", "points",
-                                                 "in_time", "illegal")
+                                                 "in_time", "illegal", "appeal")
                    if hasattr(self, k)}}
 
     def verification_lines(self) -> list[str]:
@@ -516,6 +533,8 @@ def rule_flag(events: list[Event], ruleset: R.RuleSet, control: Control | None =
     r = Ruling(ruleset)
     r.facts = facts.lines(control_text, ruleset)
     sheet, board = _position_facts(r, game, board)
+    if facts.defaults and _rule_default(r, facts, ruleset):
+        return r
     candidates = _flag_candidates(facts, control, sheet)
     if not candidates:
         r.rule("No flag stands in the log: nothing to rule on for time.", "flag_fall")
@@ -536,6 +555,40 @@ def rule_flag(events: list[Event], ruleset: R.RuleSet, control: Control | None =
     if ruleset.cannot_mate == R.MATE_ANY_SERIES:
         return _rule_mate_any_series(r, board, loser, nodes)
     return _rule_material(r, board, loser, nodes, ruleset)
+
+
+def _rule_default(r: Ruling, facts: Facts, ruleset: R.RuleSet) -> bool:
+    """The log records the default time passing with a player absent: that decides the game
+    before any flag (FIDE 6.7.1; S1 6.7; RGC 12.1, 12.4 at a resumption). True when it
+    settles the ruling."""
+    absent = []
+    for d in facts.defaults:
+        side = d.get("side")
+        if side in SIDES and side not in absent:
+            absent.append(side)
+    if not absent:
+        return False
+    first = facts.defaults[0]
+    when = "%s (%s after the scheduled start)" % (fmt(first["t_ms"]),
+                                                  fmt(1000 * int(first.get("default_s", 0))))
+    if ruleset.key == "br-knockout":
+        from chessclock import claims
+
+        claims.refer(r, "the log records the default time passing at %s with %s absent, and "
+                     "S3 sets no default time" % (when, " and ".join(absent)))
+        return True
+    if len(absent) == 2:
+        r.rule("The log records the default time passing at %s with neither player at the "
+               "board: both lose by default, unless the regulations or the arbiter decide "
+               "otherwise" % when, "default")
+        r.result, r.summary = "0-0", "both players default"
+        return True
+    late = absent[0]
+    r.rule("The log records the default time passing at %s with %s not at the board: %s "
+           "loses by default, unless the regulations or the arbiter decide otherwise; the "
+           "flags do not matter" % (when, late, late), "default")
+    r.result, r.summary = _win(other(late)), "%s defaults" % late
+    return True
 
 
 def _position_facts(r, game, board):
@@ -803,16 +856,46 @@ def _listed_ending(board, sig_a, sig_b):
 # ---------------------------------------------------------------- late arrival
 
 def rule_late(elapsed_ms: int, visitor: str, ruleset: R.RuleSet, control: Control | None = None,
-              default_ms: int | None = None) -> Ruling:
-    """RGC 12.1's 60/40 split, and the default time of the rule set."""
+              default_ms: int | None = None, towns: tuple[str, str] | None = None) -> Ruling:
+    """A late arrival: the rule set's default time; under the FCE regulations (RGC 12.1-12.2)
+    the 90-minute wait and the 60/40 split for a visitor from another town. `towns`: the
+    towns of the home player's and the visitor's clubs, if known."""
     r = Ruling(ruleset)
     home = other(visitor)
     r.facts = ["Elapsed since the scheduled start: %s" % fmt(elapsed_ms),
-               "Visitor: %s; home player: %s" % (visitor, home)]
-    vshare = elapsed_ms * R.LATE_VISITOR_PERCENT // 100
-    hshare = elapsed_ms - vshare
+               "Late player: %s%s" % (visitor, "; home player: %s" % home
+                                      if ruleset.late_split else "")]
     d = ruleset.default_time_ms if default_ms is None else default_ms
     r.rule("Default time: %s (%s)" % (fmt(d), ruleset.default_note), "default")
+    same_town = False
+    if towns is not None:
+        r.facts.append("Clubs' towns: home %s, visitor %s" % towns)
+        same_town = towns[0].strip().casefold() == towns[1].strip().casefold()
+    if not ruleset.late_split:
+        r.split = None
+        if towns is not None:
+            r.rule("The clubs' towns do not matter under %s: only the FCE regulations "
+                   "(RGC 12.1-12.2, --rules fce-rgc1990) make a visitor from another town "
+                   "wait-worthy" % ruleset.key, "default")
+        r.rule("The 60/40 split of a visitor delayed by public transport is an FCE "
+               "regulation (RGC 12.1), not part of %s: outside these rules "
+               "(`--rules fce-rgc1990` applies it)" % ruleset.title, "default")
+        if ruleset.key == "br-knockout" and default_ms is None:
+            from chessclock import claims
+
+            return claims.refer(r, "a late arrival, and S3 sets no default time")
+        return _late_by_default(r, elapsed_ms, visitor, d)
+    if same_town:
+        r.rule("Both players count as from their clubs' town, the same town: the 90-minute "
+               "wait and the split are for players from different towns; the default time "
+               "alone decides", article="RGC 12.2")
+        r.split = None
+        return _late_by_default(r, elapsed_ms, visitor, d)
+    if towns is not None:
+        r.rule("The players count as from their clubs' towns, which differ: the home player "
+               "waits 90 min", article="RGC 12.2")
+    vshare = elapsed_ms * R.LATE_VISITOR_PERCENT // 100
+    hshare = elapsed_ms - vshare
     if elapsed_ms > R.LATE_WAIT_MS:
         r.rule("The home player had to wait %s and the visitor came later: the visitor "
                "loses by default" % fmt(R.LATE_WAIT_MS), "late_split")
@@ -825,10 +908,9 @@ def rule_late(elapsed_ms: int, visitor: str, ruleset: R.RuleSet, control: Contro
            "(proof of the delay goes to the Competition Committee)"
            % (visitor, fmt(vshare), home, fmt(hshare)), "late_split")
     if elapsed_ms > d:
-        r.rule("By the default time alone (%s) the visitor would lose; the event's "
-               "regulations (RGC 12.1: a visitor delayed by public transport may play up to "
-               "%s after the start) decide otherwise" % (fmt(d), fmt(R.LATE_WAIT_MS)),
-               "default")
+        r.rule("By the default time alone (%s) the visitor would lose; the regulations "
+               "(RGC 12.1: a visitor delayed by public transport may play up to %s after the "
+               "start) decide otherwise" % (fmt(d), fmt(R.LATE_WAIT_MS)), "default")
     r.split = {visitor: vshare, home: hshare}
     white_pct = R.LATE_VISITOR_PERCENT if visitor == "white" else 100 - R.LATE_VISITOR_PERCENT
     r.rule("On the clock: `chessclock split %dms --visitor %s` (the link's split %d %d; "
@@ -844,6 +926,22 @@ def rule_late(elapsed_ms: int, visitor: str, ruleset: R.RuleSet, control: Contro
         r.times = left
     r.result = "*"
     r.summary = "play: %s -%s, %s -%s" % (visitor, fmt(vshare), home, fmt(hshare))
+    return r
+
+
+def _late_by_default(r: Ruling, elapsed_ms: int, late: str, d: int) -> Ruling:
+    """The default time alone: later than it loses, else the late player's clock has run."""
+    if elapsed_ms > d:
+        r.rule("%s arrived %s after the start, later than the default time: %s loses by "
+               "default" % (late.capitalize(), fmt(elapsed_ms), late), "default")
+        r.result = _win(other(late))
+        r.summary = "%s defaults" % late
+        return r
+    r.rule("%s arrived within the default time: the game is played; the time elapsed is his "
+           "(his clock has run since the start), no correction" % late.capitalize(),
+           "default")
+    r.result = "*"
+    r.summary = "play; %s's clock keeps the time it lost" % late
     return r
 
 
@@ -993,6 +1091,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "game's moves up to the flag, as PGN")
     p.add_argument("--fen", help="the position at the flag (if no PGN)")
     p.add_argument("--json", action="store_true", help="print the ruling as JSON")
+    p.add_argument("--appealed-on", metavar="YYYY-MM-DD", help="the ruling was appealed on "
+                   "this date: to which body, and in time? (the ruling's date: --date, else "
+                   "today)")
+    p.add_argument("--cites", action="append", choices=sorted(DEMO_SOURCES),
+                   help="the claim cites a demonstration board, a screen or the move "
+                        "counter (no claim may rest on them: S1 6.15); repeat for more")
     p.add_argument("--nodes", type=int, default=None,
                    help="helpmate search bound in positions")
     p.add_argument("--plot", metavar="OUT.png|OUT.svg", help="draw time left per move")
@@ -1011,7 +1115,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "the round (default: the last one paired)")
     p.add_argument("--elapsed", metavar="TIME", help="late: time since the scheduled start: "
                    "75m, 1h15m or 1:15:00 (with a unit)")
-    p.add_argument("--visitor", choices=SIDES, help="late: the visiting player's colour")
+    p.add_argument("--visitor", choices=SIDES, help="late: the late (visiting) player's "
+                   "colour")
+    p.add_argument("--home-town", metavar="TOWN", help="late (RGC 12.2): the town of the home "
+                   "player's club")
+    p.add_argument("--visitor-town", metavar="TOWN", help="late (RGC 12.2): the town of the "
+                   "visitor's club")
     p.add_argument("--default-time", metavar="TIME",
                    help="late: the event's default time, e.g. 60m")
     p.add_argument("--at-seq", type=int, metavar="N", help="replace: state after record N")
@@ -1042,6 +1151,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "br-knockout 5, FIDE 50)")
     g.add_argument("--found", choices=("correct", "incorrect"),
                    help="draw-claim (ACT 14): the arbiter's finding on the claim")
+    g.add_argument("--own-flag", choices=("up", "fallen"),
+                   help="draw-claim (ACT 14): the claimant's own flag (the claim is made "
+                        "with it up)")
     g.add_argument("--by", choices=SIDES, help="complaint: who complained")
     g.add_argument("--limit", type=int, default=None, metavar="N",
                    help="playoff: moves a side that count (default 10)")
@@ -1117,7 +1229,8 @@ def _run_board(what, ruleset, args, stdout):
         game, board = _board_input(args)
         _legal_position(board)
         r = claims.rule_draw_claim(board, ruleset, args.ground, args.claim_moves, args.move,
-                                   args.found, from_fen=game is None)
+                                   args.found, from_fen=game is None,
+                                   own_flag=args.own_flag)
     elif form == "complaint":
         if len(what) != 2 or not args.at:
             raise RulingError("complaint takes FLAGFILE and --at TIME (when the complaint "
@@ -1200,7 +1313,54 @@ def _headers(r, game):
     return h or None
 
 
+DEMO_SOURCES = {
+    "demo-board": "a demonstration board",
+    "screen": "a screen or monitor showing the position or the moves",
+    "move-counter": "the clock's move counter",
+}
+
+
+def note_cited(r: Ruling, cites: list[str] | None) -> None:
+    """A claim that cites a demonstration board, a screen or the move counter: no claim may
+    rest on what they show (S1 6.15; FIDE 6.12.2); the board and the scoresheet decide."""
+    for c in cites or ():
+        r.facts.append("The claim cites %s" % DEMO_SOURCES[c])
+        r.rule("No claim may rest on what %s shows: the ruling rests on the scoresheet, "
+               "the board and the clock's times, not on it" % DEMO_SOURCES[c], "demo_board")
+
+
+def note_appeal(r: Ruling, filed: str | None, ruled: str | None) -> None:
+    """--appealed-on: whether the ruling was appealed, to which body, and in time (the
+    rule set's own appeal: ACT 15, RAP 14 final, DISC 23.10, the event's regulations)."""
+    if filed is None:
+        return
+    import datetime as dt
+
+    from chessclock import deadline_cmd as D
+
+    try:
+        on = D.parse_date(filed, "--appealed-on")
+        day = dt.date.today()
+        if ruled:
+            try:
+                day = dt.date.fromisoformat(ruled.strip())
+            except ValueError:
+                raise RulingError("--date %r: with --appealed-on, the ruling's date is "
+                                  "YYYY-MM-DD" % ruled[:30]) from None
+        if on < day:
+            raise RulingError("--appealed-on %s is before the ruling (%s)" % (on, day))
+        a = D.appeal(r.ruleset.key, day, on)
+    except D.DeadlineError as e:
+        raise RulingError(str(e)) from None
+    r.appeal = a
+    r.facts.append("Appeal filed %s against the ruling of %s" % (a["filed"], a["from"]))
+    r.rule("Appeal: %s (%s)" % (a["appealed"], "the last day was %s" % a["last_day"]
+                                if a["last_day"] else a["count"]), article=a["article"])
+
+
 def _write_result(r, args, stdout):
+    note_cited(r, args.cites)
+    note_appeal(r, args.appealed_on, args.date)
     if args.json:
         stdout.write(json.dumps(r.as_dict(), indent=1) + "\n")
     else:
@@ -1228,7 +1388,15 @@ def _run(args, stdout):
             raise RulingError("late takes --elapsed TIME and --visitor white|black")
         control, _, _ = resolve_control(args.control)
         default = parse_duration(args.default_time) if args.default_time else None
-        r = rule_late(parse_duration(args.elapsed), args.visitor, ruleset, control, default)
+        towns = None
+        if (args.home_town is None) != (args.visitor_town is None):
+            raise RulingError("give both --home-town and --visitor-town (the clubs' towns)")
+        if args.home_town is not None:
+            if not args.home_town.strip() or not args.visitor_town.strip():
+                raise RulingError("--home-town and --visitor-town name a town")
+            towns = (args.home_town, args.visitor_town)
+        r = rule_late(parse_duration(args.elapsed), args.visitor, ruleset, control, default,
+                      towns)
         _write_result(r, args, stdout)
         return 0
     if what[0] == "replace":

@@ -263,6 +263,10 @@ def incident_items(events: list[Event]) -> list[tuple[int, str, str]]:
         items.append((c["t_ms"], kind, describe_correction(c)))
     for f in facts.flags:
         items.append((f["t_ms"], "flag", "%s's flag fell" % f["side"]))
+    for d in facts.defaults:
+        items.append((d["t_ms"], "default time", "%s not at the board when the default time "
+                      "(%s) passed" % (d.get("side", "?"),
+                                       fmt(1000 * int(d.get("default_s", 0))))))
     items.sort(key=lambda x: x[0])
     return items
 
@@ -331,8 +335,11 @@ def write_incident(path: str, events: list[Event], ruling: Ruling, event: str = 
     if getattr(ruling, "referred", None):  # the rules are silent: the organisers decide
         out += ["Referred to the Organising Committee: %s" % ruling.referred, ""]
     out += [h("Mitigating or aggravating factors"), "", blank, "",
-            h("How to appeal"), "", ruling.ruleset.appeal, "",
-            h("Signatures"), "",
+            h("How to appeal"), "", ruling.ruleset.appeal, ""]
+    appeal = getattr(ruling, "appeal", None)
+    if appeal:
+        out += ["Appealed: filed %s; %s" % (appeal["filed"], appeal["appealed"]), ""]
+    out += [h("Signatures"), "",
             "Arbiter: %s" % blank, "White: %s" % blank, "Black: %s" % blank,
             "Witnesses (if a party does not sign): 1. %s  2. %s" % (blank, blank), "",
             "Proof of delivery: %s" % blank, ""]

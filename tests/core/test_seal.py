@@ -226,3 +226,54 @@ def test_a_new_game_after_an_adjournment_starts_with_no_seal_and_session_1():
     assert app.seal.session == 1 and app.seal.phase == S.NONE and app.seal.sealer == E.NOBODY
     meta = app.game_meta()
     assert "seal" not in meta            # nothing about seals in an ordinary game's state
+
+
+def test_a_scheduled_resumption_starts_the_side_to_move_and_counts_the_default_time():
+    # RGC 11.4: the absent player's clock may be started at the resumption; RGC 12.4: a
+    # player who is not there within the default time loses (logged for the arbiter)
+    from clockapp import sessionops
+    from clockcore import protocol as P
+
+    board, app = sealed_game()              # Black sealed; White to move
+    data = app.store.load(S.SNAPSHOT_FILE)
+    b2, app2 = boot()
+    app2.step()
+    wall = 1796000000
+    line = P.encode_request(app2.link.requests + 1, "wallclock", (str(wall),), None, None)
+    assert P.decode_reply(app2.link.handle(line[:-1])[:-1])[1]
+    wall_at = app2.now
+    app2.load_adjourned(data)
+    app2.step()
+    c2 = app2.clock
+    white_before = c2.main[E.WHITE]
+    sessionops.schedule(app2.session, wall + 5, 20)
+    sched_t = wall_at + 5000
+    until(app2, b2, sched_t - 100)
+    assert c2.state == E.PAUSED             # waits for the set instant
+    until(app2, b2, sched_t + 300)
+    assert c2.state == E.RUNNING and c2.turn == E.WHITE
+    resumes = [r for r in records(app2) if r.code == EV.EV_RESUME]
+    assert resumes[-1].t == sched_t         # charged from the set instant, not the pass
+    until(app2, b2, sched_t + 21000)        # nobody came: both absent at the default time
+    dflt = [(r.side, r.arg) for r in records(app2) if r.code == EV.EV_DEFAULT_TIME]
+    assert dflt == [(E.WHITE, 20), (E.BLACK, 20)]
+    assert white_before - c2.main[E.WHITE] >= 20000   # White's clock ran from the instant
+    assert app2.seal.phase == S.NONE and app2.seal.session == 2
+
+
+def test_a_schedule_is_refused_on_a_game_in_play_but_not_on_an_adjourned_one():
+    from clockapp import sessionops
+
+    board, app = game_to_seal()
+    app.wall_s, app.wall_at = 1796000000, app.now
+    try:
+        sessionops.schedule(app.session, 1796000000 + 60, 20)
+        raise AssertionError("a running game took a schedule")
+    except ValueError as e:
+        assert "in progress" in str(e)
+    hold_menu(board, app, 5000)
+    app.seal.hand_in(app.now, "")
+    until(app, board, app.now + 100)
+    assert app.clock.state == E.PAUSED and app.seal.phase == S.SEALED
+    sessionops.schedule(app.session, app.wall_s + 60, 20)   # the next session, same clock
+    assert app.session.sched_t >= 0

@@ -5,3 +5,9 @@ from hypothesis import HealthCheck, settings
 settings.register_profile("chessclock", deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("chessclock")
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "seed(article, item): the test is a worked example of the seed's article "
+        "for the item of shared/seed-requirements.md (docs/SEEDS.md is made from these)")

@@ -47,6 +47,7 @@ def shown(path):
     return [json.loads(x) for x in out.splitlines()]
 
 
+@pytest.mark.seed("RGC 12.4", item="8.3")
 def test_seal_export_and_resume_on_another_clock(two_clocks):
     a, b, tmp = two_clocks
     keyfile = str(tmp / "arbiter.key")
@@ -104,14 +105,18 @@ def test_seal_export_and_resume_on_another_clock(two_clocks):
     sealed = [e for e in ev if e["type"] == "sealed"][0]
     assert sealed["snapshot_sha256"] == sha and sealed["side"] == "black"
     assert sealed["seq"] == d["seal_seq"]
-    # the next session on clock B: loaded, the side to move started at the scheduled
-    # time (RGC 11.4)
-    at = time.strftime("%H:%M:%S", time.localtime(time.time() + 2))
-    t0 = time.time()
-    code, out, err = cc("adjourn", "resume", f, "--at", at, *pb)
+    # the next session on clock B: loaded; the clock starts the side to move at the
+    # scheduled time (RGC 11.4) and counts the default time from it (RGC 12.4)
+    when = time.time() + 3
+    at = time.strftime("%H:%M:%S", time.localtime(when))
+    code, out, err = cc("adjourn", "resume", f, "--at", at, "--default", "45m", *pb)
     assert code == 0, err
-    assert time.time() - t0 >= 0.9
-    assert "white's clock started" in out
+    assert "white's clock starts at %s" % at in out and "default time 45:00" in out
+    assert status(b)["state"] == "paused"
+    # the clock's time of day is given in whole seconds: it starts up to 1 s after `when`
+    deadline = when + 6
+    while status(b)["state"] == "paused" and time.time() < deadline:
+        time.sleep(0.2)
     s = status(b)
     assert s["state"] == "running" and s["running"] == "white"
     assert (s["white_moves"], s["black_moves"], s["black_ms"]) == (1, 1, d["black_ms"])
@@ -207,6 +212,12 @@ def bad_cases(tmp):
         (["adjourn", "resume", str(good), "--at", "25:00"] + noport, 2),
         (["adjourn", "resume", str(good), "--at", "00:00"] + noport, 2),
         (["adjourn", "show", str(good), "--at", "12:00"], 2),
+        (["adjourn", "resume", str(good), "--default", "30m"] + noport, 2),
+        (["adjourn", "resume", str(good), "--at", "23:59", "--default", "soon"] + noport, 2),
+        (["adjourn", "resume", str(good), "--at", "23:59", "--default", "1.5s"] + noport, 2),
+        (["adjourn", "resume", str(good), "--at", "23:59", "--default", "25h"] + noport, 2),
+        (["adjourn", "resume", str(good), "--at", "23:59", "--start"] + noport, 2),
+        (["adjourn", "show", str(good), "--default", "30m"], 2),
         (["adjourn"], 2), (["adjourn", "export"], 2),
         (["adjourn", "show", str(tmp / "missing.json")], 2),
         (["adjourn", "show", str(tmp)], 2),

@@ -118,11 +118,12 @@ def test_repetition_and_the_act_14_claims():
     assert claims.rule_draw_claim(b, FIDE, ground="repetition",
                                   intended="Ng8").result == "1/2-1/2"
     b = chess.Board("4k3/8/8/8/8/8/8/R3K2r w - - 0 1")
-    r = claims.rule_draw_claim(b, ACT, ground="no-chances")
-    assert r.result == "*" and "KR" in r.facts[-1] and not hasattr(r, "times")
-    r = claims.rule_draw_claim(b, ACT, ground="no-chances", found="incorrect")
+    r = claims.rule_draw_claim(b, ACT, ground="no-chances", own_flag="up")
+    assert r.result == "1/2-1/2" and "KR" in r.facts[-2] and not hasattr(r, "times")
+    r = claims.rule_draw_claim(b, ACT, ground="no-chances", found="incorrect", own_flag="up")
     assert r.times == {"black": 120000} and r.lines[-1][1].startswith("ACT 14")
-    assert claims.rule_draw_claim(b, ACT, ground="perpetual",
+    assert claims.rule_draw_claim(b, ACT, ground="perpetual", own_flag="up").result == "*"
+    assert claims.rule_draw_claim(b, ACT, ground="perpetual", own_flag="up",
                                   found="correct").result == "1/2-1/2"
     r = claims.rule_draw_claim(b, ACT)  # the Laws' 50-move claim: no ACT 14 penalty
     assert r.result == "*" and not hasattr(r, "times")
@@ -146,6 +147,7 @@ def test_why_a_move_is_illegal_in_the_words_of_s3(fen, move, reason):
     assert claims.classify(b, claims.parse_move(b, move))[0] == reason
 
 
+@pytest.mark.seed("RAP 8c", item="6.6")
 def test_illegal_move_consequence_per_rule_set():
     b = chess.Board(CHECKED)
     mv = claims.parse_move(b, "d2-d3")
@@ -171,6 +173,7 @@ def test_second_illegal_move_is_a_draw_when_the_opponent_cannot_mate():
     assert r.result == "1/2-1/2" and r.mate["status"] == "proven"
 
 
+@pytest.mark.seed("ACT 21", item="6.7")
 def test_unnoticed_illegal_moves():
     b = chess.Board(CHECKED)
     mv = claims.parse_move(b, "d2d3")
@@ -184,6 +187,7 @@ def test_unnoticed_illegal_moves():
     assert claims.rule_illegal(b, claims.parse_move(b, "e1f1"), BR).result == "*"  # legal
 
 
+@pytest.mark.seed("ACT 21", item="6.7")
 def test_both_kings_in_check():
     b = chess.Board(BOTH)
     assert claims.both_kings_in_check(b) and not claims.both_kings_in_check(chess.Board())

@@ -5,6 +5,8 @@ real firmware), its log file as stored on the clock's flash, `chessclock log ver
 import json
 import sys
 
+import pytest
+
 from chessclock import cli
 
 sys.path.insert(0, "tests/core")
@@ -61,6 +63,7 @@ def test_flag_on_the_clock_is_ruled_from_its_own_log(tmp_path, capsys):
     assert st["times"]["white"] == 181530 - 50500
 
 
+@pytest.mark.seed("S1 6.12", item="4.5")
 def test_both_flags_on_a_no_freeze_clock_under_each_rule_set(tmp_path, capsys):
     # FIDE Active 1987 keeps the clock running after a flag (a claim needs one's own flag
     # up), so both can fall. White's flag falls first; nobody claims; Black's falls later.

@@ -164,7 +164,7 @@ def test_rulings_recommend_only_commands_that_exist(files):
     import re
     texts = []
     for argv in (["ruling", "late", "--elapsed", "75m", "--visitor", "black",
-                  "--control", "90m+30s"],
+                  "--control", "90m+30s", "--rules", "fce-rgc1990"],
                  ["ruling", "replace", files["events"], "--at-seq", "2"],
                  ["ruling", files["events"]]):
         code, out, err = run(argv)

@@ -95,6 +95,7 @@ def test_fide_6_9_without_position_rules_loss_but_says_position_unchecked():
     assert "give --pgn or --fen" in r.text()
 
 
+@pytest.mark.seed("FIDE Guidelines III.3.1", item="4.5")
 def test_guidelines_III_3_1_fide_both_flags_order_recorded_first_flag_decides():
     """FIDE Guidelines III.3.1 only applies when the order cannot be established: the clock
     recorded it, so White (first) loses; the report says what III.3.1 would have given."""
@@ -119,6 +120,7 @@ def test_guidelines_III_3_1_not_last_period_play_would_continue():
     assert r.result == "0-1"
 
 
+@pytest.mark.seed("RAP 9", item="4.6")
 def test_rap_9_both_flags_down_is_a_draw_whatever_the_order():
     """RAP 9 (FIDE 5-minute rules 1990): both flags down = draw, whatever the order."""
     r = rule("fide-5min-1990", BOTH_FLAGS, rules="rap1990", fen=K_V_KR, freeze=False)
@@ -126,6 +128,7 @@ def test_rap_9_both_flags_down_is_a_draw_whatever_the_order():
     assert ("Both flags are down: the game is drawn, whatever the order", "RAP 9") in r.lines
 
 
+@pytest.mark.seed("ACT 11c", item="4.7")
 def test_act_11c_flag_after_unclaimed_flag_is_a_draw():
     """ACT 11c (Active Chess 1987): a flag falling after the opponent's unclaimed flag is
     a draw."""
@@ -135,6 +138,7 @@ def test_act_11c_flag_after_unclaimed_flag_is_a_draw():
     assert any(a == "ACT 11c" and "had not been claimed" in t for t, a in r.lines)
 
 
+@pytest.mark.seed("ACT 10", item="4.7")
 def test_act_10_claim_with_own_flag_up_wins():
     """ACT 10 and 9c: the claim (clocks stopped with one's own flag up, the opponent's
     down) wins, even if the claimant's flag falls later."""
@@ -145,6 +149,7 @@ def test_act_10_claim_with_own_flag_up_wins():
     assert any(a == "ACT 10" for _, a in r.lines)
 
 
+@pytest.mark.seed("RAP 9", item="4.6")
 def test_rap_9_claim_before_second_flag_wins():
     """RAP 9: the claimant stops the clocks with his flag up and the opponent's down."""
     r = rule("fide-5min-1990", CLAIMED, rules="rap1990", fen=K_V_KR, freeze=False)
@@ -263,6 +268,7 @@ def test_fide_6_9_knight_side_flags_pawn_side_can_mate():
     assert r.result == "0-1"
 
 
+@pytest.mark.seed("ACT 11d", item="4.4")
 def test_act_11d_lone_knight_is_not_enough_material_draw():
     """ACT 11d and 13: the side with time has only K+N: not enough to mate: a draw, even
     though a helpmate exists (the old list rule)."""
@@ -274,6 +280,7 @@ def test_act_11d_lone_knight_is_not_enough_material_draw():
     assert any(a == "ACT 11d and ACT 13" for _, a in r.lines)
 
 
+@pytest.mark.seed("RAP 10f", item="4.4")
 def test_rap_10f_knight_side_can_show_mate_wins():
     """RAP 10f: ... unless the player with time can show that mate is possible with his
     material: K+N v K+P, the helpmate is found: win."""
@@ -284,6 +291,7 @@ def test_rap_10f_knight_side_can_show_mate_wins():
     assert r.mate["status"] == deadpos.FOUND
 
 
+@pytest.mark.seed("RAP 10e", item="4.3")
 def test_rap_10e_listed_ending_same_colour_bishops_draw():
     """RAP 10e: K+B v K+B with bishops on the same colour is in the list of draws."""
     r = rule("fide-5min-1990", WHITE_FLAGS, rules="rap1990",
@@ -323,7 +331,7 @@ def test_fide_6_9_exhaustive_search_agrees_with_the_static_proofs(fen):
 
 def test_rgc_12_1_late_arrival_60_40_split_75_minutes():
     """RGC 12.1: elapsed 75 min: visitor -45 min, home -30 min; the engine's split agrees."""
-    r = RU.rule_late(75 * R.MIN, "white", R.FIDE2023, presets.resolve("90m")[0])
+    r = RU.rule_late(75 * R.MIN, "white", R.FCERGC1990, presets.resolve("90m")[0])
     assert r.split == {"white": 45 * R.MIN, "black": 30 * R.MIN}
     assert r.times == {"white": 45 * R.MIN, "black": 60 * R.MIN}
     events, _ = replay("90m", "0 split %d 60\n0 start\n" % (75 * R.MIN))
@@ -334,7 +342,7 @@ def test_rgc_12_1_late_arrival_60_40_split_75_minutes():
 def test_rgc_12_1_visitor_black_and_cli():
     """RGC 12.1 via `chessclock ruling late --elapsed 75m --visitor black`."""
     code, out, err = run_cli(["ruling", "late", "--elapsed", "75m", "--visitor", "black",
-                              "--json"])
+                              "--rules", "fce-rgc1990", "--json"])
     assert code == 0, err
     d = json.loads(out)
     texts = " ".join(x["text"] for x in d["ruling"])
@@ -345,8 +353,8 @@ def test_rgc_12_1_visitor_black_and_cli():
 
 def test_rgc_12_1_visitor_later_than_90_minutes_defaults():
     """RGC 12.1: the home player waits 90 min; later, the visitor loses."""
-    r = RU.rule_late(91 * R.MIN, "white", R.ACT1987)
-    assert r.result == "0-1"
+    r = RU.rule_late(91 * R.MIN, "white", R.FCERGC1990)
+    assert r.result == "0-1" and r.summary == "visitor defaults"
 
 
 def test_fide_6_7_1_default_time_zero_unless_event_sets_it():
@@ -354,6 +362,8 @@ def test_fide_6_7_1_default_time_zero_unless_event_sets_it():
     assert R.FIDE2023.default_time_ms == 0
     assert R.ACT1987.default_time_ms == R.HOUR == R.RAP1990.default_time_ms
     r = RU.rule_late(10 * R.MIN, "white", R.FIDE2023)
+    assert r.result == "0-1" and r.summary == "white defaults"
+    r = RU.rule_late(10 * R.MIN, "white", R.FCERGC1990, default_ms=0)
     assert any("would lose" in t for t, _ in r.lines)
 
 
@@ -400,6 +410,7 @@ def test_fide_6_10_1_replacement_times_at_a_record():
     assert r.lines[0][1] == "FIDE 6.10.1 (S1 6.11)"
 
 
+@pytest.mark.seed("S1 6.14", item="6.4")
 def test_fide_7_1_replacement_times_at_an_instant_match_the_engine():
     """FIDE 7.1 (S1 6.14): times at an instant between records, carried forward from the
     last record; the engine, paused at that instant, shows the same."""
@@ -491,6 +502,7 @@ def test_html_report_has_facts_ruling_and_picture(tmp_path):
     png_size(png.read_bytes())
 
 
+@pytest.mark.seed("DISC 8.B.3.d", item="9.3")
 def test_incident_report_lists_every_stop_penalty_adjustment(tmp_path):
     """Seed DISC 22.3/23.3/24.3 fields and 9.3: every stop, claim, penalty and adjustment
     is listed, from the log."""

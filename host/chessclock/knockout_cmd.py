@@ -1,0 +1,190 @@
+"""`chessclock knockout`: the single-elimination event of the Brazilian rule sheet (seed S3):
+each player plays one game a round, the winner goes on, the loser is out (S3 1), and the
+winner of the last game wins the event (S3 2). Colours are drawn by lot (S3, "Noções
+Gerais": who takes White is decided by lot).
+
+    chessclock knockout draw PLAYERS.txt --out BRACKET.json [--lot N]
+    chessclock knockout result BRACKET.json --game N --winner white|black
+    chessclock knockout show BRACKET.json
+
+PLAYERS.txt: one name a line, in the order the organisers pair them (1 v 2, 3 v 4, ...);
+when the number is not a power of two the first players listed get a bye in round 1. The
+lot is Python's `random.Random(N)`: `--lot N` makes the draw repeatable, without it a number
+is drawn and recorded in the file. A drawn game goes to the play-off (S3 4.1: `chessclock
+ruling playoff`), so a result here is always a winner.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import secrets
+from typing import IO, Any
+
+
+class KnockoutError(ValueError):
+    pass
+
+
+def _pair(names: list[str | None], rng: random.Random, round_no: int) -> list[dict[str, Any]]:
+    games = []
+    for i in range(0, len(names), 2):
+        a, b = names[i], names[i + 1]
+        if a is None or b is None:
+            games.append({"round": round_no, "white": a or b, "black": None, "bye": True,
+                          "winner": a or b})
+            continue
+        if rng.random() < 0.5:
+            a, b = b, a
+        games.append({"round": round_no, "white": a, "black": b, "bye": False,
+                      "winner": None})
+    return games
+
+
+def draw(players: list[str], lot: int) -> dict[str, Any]:
+    if len(players) < 2:
+        raise KnockoutError("a knockout needs at least 2 players")
+    if len(set(players)) != len(players):
+        dup = sorted({p for p in players if players.count(p) > 1})[0]
+        raise KnockoutError("%r is listed twice" % dup)
+    size = 1
+    while size < len(players):
+        size *= 2
+    byes = size - len(players)
+    # the first `byes` players meet nobody: [p1, None, p2, None, ..., rest in order]
+    slots: list[str | None] = []
+    for p in players[:byes]:
+        slots += [p, None]
+    slots += players[byes:]
+    rng = random.Random(lot)
+    state = {"lot": lot, "draws": 1, "players": players, "games": _pair(slots, rng, 1),
+             "champion": None}
+    _advance(state)
+    return state
+
+
+def _advance(state: dict[str, Any]) -> None:
+    """Pair the next round once every game of the last one has a winner; the winner of the
+    last game wins the event (S3 2)."""
+    games = state["games"]
+    last = max(g["round"] for g in games)
+    current = [g for g in games if g["round"] == last]
+    if any(g["winner"] is None for g in current):
+        return
+    winners = [g["winner"] for g in current]
+    if len(winners) == 1:
+        state["champion"] = winners[0]
+        return
+    rng = random.Random("%d/%d" % (state["lot"], state["draws"]))
+    state["draws"] += 1
+    games += _pair(winners, rng, last + 1)
+    _advance(state)
+
+
+def record(state: dict[str, Any], game: int, winner: str) -> str:
+    games = state["games"]
+    if not 1 <= game <= len(games):
+        raise KnockoutError("--game %d: the bracket has games 1 to %d" % (game, len(games)))
+    g = games[game - 1]
+    if g["bye"]:
+        raise KnockoutError("game %d is a bye: %s goes on without playing" % (game, g["white"]))
+    if g["winner"] is not None:
+        raise KnockoutError("game %d already has a winner (%s)" % (game, g["winner"]))
+    g["winner"] = g[winner]
+    _advance(state)
+    if state["champion"] is not None:
+        return "%s wins the last game and the event (S3 2)" % state["champion"]
+    return "%s wins game %d and goes on; %s is out (S3 1)" % (
+        g["winner"], game, g["black" if winner == "white" else "white"])
+
+
+def lines(state: dict[str, Any]) -> list[str]:
+    out = ["knockout of %d players (colours by lot %d)" % (len(state["players"]),
+                                                          state["lot"])]
+    for i, g in enumerate(state["games"], 1):
+        if g["bye"]:
+            out.append("round %d game %d: %s, bye" % (g["round"], i, g["white"]))
+        else:
+            out.append("round %d game %d: %s (White) - %s (Black)%s" % (
+                g["round"], i, g["white"], g["black"],
+                ": %s wins" % g["winner"] if g["winner"] else ""))
+    if state["champion"]:
+        out.append("winner of the event: %s (the winner of the last game, S3 2)"
+                   % state["champion"])
+    return out
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("action", choices=("draw", "result", "show"))
+    p.add_argument("file", metavar="FILE", help="draw: PLAYERS.txt; result, show: "
+                   "BRACKET.json")
+    p.add_argument("--out", metavar="BRACKET.json", help="draw: where to write the bracket")
+    p.add_argument("--lot", type=int, help="draw: the lot's number (repeatable draws)")
+    p.add_argument("--game", type=int, help="result: the game's number in the bracket")
+    p.add_argument("--winner", choices=("white", "black"), help="result: who won")
+    p.add_argument("--json", action="store_true", help="print the bracket as JSON")
+
+
+def _read_text(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except OSError as e:
+        raise KnockoutError("%s: %s" % (path, e.strerror or e)) from None
+
+
+def _load(path: str) -> dict[str, Any]:
+    try:
+        state = json.loads(_read_text(path))
+        if not isinstance(state, dict) or not isinstance(state.get("games"), list):
+            raise ValueError
+        return state
+    except ValueError:
+        raise KnockoutError("%s is not a bracket written by `knockout draw`" % path) from None
+
+
+def _write(path: str, state: dict[str, Any]) -> None:
+    try:
+        tmp = path + ".tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump(state, f, indent=1)
+        os.replace(tmp, path)
+    except OSError as e:
+        raise KnockoutError("cannot write %s: %s" % (path, e.strerror or e)) from None
+
+
+def answer(args: argparse.Namespace) -> tuple[dict[str, Any], list[str]]:
+    if args.action == "draw":
+        if not args.out:
+            raise KnockoutError("draw takes --out BRACKET.json")
+        if os.path.exists(args.out):
+            raise KnockoutError("%s exists: not overwritten" % args.out)
+        if args.game is not None or args.winner:
+            raise KnockoutError("--game and --winner go with `knockout result`")
+        players = [ln.strip() for ln in _read_text(args.file).splitlines() if ln.strip()]
+        lot = args.lot if args.lot is not None else secrets.randbelow(10 ** 6)
+        state = draw(players, lot)
+        _write(args.out, state)
+        return state, lines(state)
+    if args.out or args.lot is not None:
+        raise KnockoutError("--out and --lot go with `knockout draw`")
+    state = _load(args.file)
+    if args.action == "show":
+        return state, lines(state)
+    if args.game is None or not args.winner:
+        raise KnockoutError("result takes --game N and --winner white|black")
+    said = record(state, args.game, args.winner)
+    _write(args.file, state)
+    return state, [said] + lines(state)[1:]
+
+
+def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
+    try:
+        state, text = answer(args)
+    except KnockoutError as e:
+        stderr.write("chessclock knockout: %s\n" % e)
+        return 2
+    stdout.write(json.dumps(state, indent=1) + "\n" if args.json else "\n".join(text) + "\n")
+    return 0
