@@ -85,28 +85,15 @@ def wasm32_heap():
     here = os.path.join(ROOT, "bench", "wasm32")
     subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=here,
                    check=True, capture_output=True)
-    # The same .mpy files as the unix port's figures, once as files loaded into RAM and
-    # once in a ROMFS image whose bytecode runs in place (as frozen modules would).
-    src = os.path.join(ROOT, "build", "wasm32", "romfs-src")
-    shutil.rmtree(src, ignore_errors=True)
-    shutil.copytree(os.path.join(ROOT, "build", "mpy"), src)
-    for name in ("app_bench", "hostport"):
-        shutil.copy(os.path.join(ROOT, "build", "bench-mpy", name + ".mpy"), src)
-    image = os.path.join(ROOT, "build", "wasm32", "firmware.romfs")
-    mpremote = os.path.join(os.path.dirname(sys.executable), "mpremote")
-    subprocess.run([mpremote, "romfs", "--no-mpy", "-o", image, "build", src], check=True,
-                   capture_output=True)
+    # The same .mpy files as the unix port's figures, loaded into RAM as `make deploy`
+    # leaves them on a board.
     heap = os.path.join(here, "heap.mjs")
+    files = ["--dir", os.path.join(ROOT, "build", "mpy"),
+             "--dir", os.path.join(ROOT, "build", "bench-mpy")]
     for display in ("tm1637", "ssd1306"):   # the ESP32 and Pico TM1637 builds; the OLED build
-        run(["node", heap, "files", display, "--dir", os.path.join(ROOT, "build", "mpy"),
-             "--dir", os.path.join(ROOT, "build", "bench-mpy")])
-        run(["node", heap, "romfs", display, "--romfs", image])
-    # With a host attached (issue 9): what decides whether the ESP32 build fits
-    for display in ("tm1637",):
-        run(["node", heap, "files", display, "--host", "--dir",
-             os.path.join(ROOT, "build", "mpy"), "--dir",
-             os.path.join(ROOT, "build", "bench-mpy")])
-        run(["node", heap, "romfs", display, "--host", "--romfs", image])
+        run(["node", heap, "files", display] + files)
+    # With a host attached: what decides whether the ESP32 build fits its heap.
+    run(["node", heap, "files", "tm1637", "--host"] + files)
 
 
 IMPORTS = """
