@@ -1,15 +1,41 @@
 """`make bench`: every benchmark, under CPython and the MicroPython unix port.
 
-Prints `METRIC <name> <value> <unit>` lines (and the interpreters' versions first).
-Figures belong in docs/BENCHMARKS.md with the command that produced them.
+Prints `METRIC <name> <value> <unit>` lines (and the date and the interpreters' versions
+first), saving the whole output to build/bench/metrics.txt as it goes; at the end
+bench/report.py writes docs/BENCHMARKS.md from it (bench/METHOD.md and one table). After a
+run that stopped part way: `.venv/bin/python bench/report.py build/bench/metrics.txt`.
 """
 
+import datetime
 import os
 import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCHES = ["engine_bench.py"]
+METRICS = os.path.join(ROOT, "build", "bench", "metrics.txt")
+
+
+class Tee:
+    """Standard output that also goes to a file, flushed at every write: a run that stops
+    part way leaves everything it printed until then."""
+
+    def __init__(self, out, path):
+        self.out = out
+        self.file = open(path, "w", encoding="utf-8")
+
+    def write(self, text):
+        self.out.write(text)
+        self.file.write(text)
+        self.file.flush()
+        return len(text)
+
+    def flush(self):
+        self.out.flush()
+        self.file.flush()
+
+    def close(self):
+        self.file.close()
 
 
 def micropython():
@@ -118,6 +144,21 @@ print(gc.mem_alloc() - a)
 
 
 def main():
+    os.makedirs(os.path.dirname(METRICS), exist_ok=True)
+    tee = Tee(sys.stdout, METRICS)
+    sys.stdout = tee
+    try:
+        bench_all()
+    finally:
+        sys.stdout = tee.out
+        tee.close()
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import report
+    sys.exit(report.main([METRICS]))
+
+
+def bench_all():
+    print("# date %s" % datetime.datetime.now(datetime.timezone.utc).date().isoformat())
     print("# cpython %s" % sys.version.split()[0])
     mp = micropython()
     env = dict(os.environ, MICROPYPATH=".frozen:" + os.path.join(ROOT, "firmware"))
@@ -141,9 +182,9 @@ def main():
     run([sys.executable, os.path.join(ROOT, "bench", "link_bench.py")])
     # The hall: 200 simulated clocks, 4 stations, mosquitto, the page in chromium (~35 s).
     run([sys.executable, os.path.join(ROOT, "bench", "hall_bench.py")])
-    # The firmware on an emulated Pico (MicroPython v1.28.0 RPI_PICO in rp2040js, issue 9):
-    # heap with a host, lever to display, status round trip, flash per game. Long (about
-    # 4-20 s of a 2-core machine a press, more when busy): RP2040_BENCH_PRESSES=N for fewer.
+    # The firmware on an emulated Pico (MicroPython's official v1.28.0 RPI_PICO image in
+    # rp2040js): heap with a host, lever to display, status round trip, flash per game. Long
+    # (about an hour a build on 2 cores): RP2040_BENCH_PRESSES=N for fewer presses.
     import shutil
     if shutil.which("node") and shutil.which("socat"):
         run([sys.executable, os.path.join(ROOT, "bench", "rp2040_bench.py"), "--presses",
