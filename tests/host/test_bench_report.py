@@ -90,7 +90,8 @@ def generate(files: dict[str, Path], run_file: str, *extra: str) -> str:
     return files["doc"].read_text()
 
 
-def test_a_run_gives_each_metric_a_row_with_its_value_goal_and_date(files):
+def test_a_run_gives_each_metric_a_row_with_its_value_goal_and_date(
+        files: dict[str, Path]) -> None:
     page = generate(files, "old", "--fresh")
     assert page.startswith(report.GENERATED + "\n\n" + METHOD)
     table = rows(page)
@@ -102,7 +103,8 @@ def test_a_run_gives_each_metric_a_row_with_its_value_goal_and_date(files):
     assert "bench/rp2040_bench.py" in table["rp2040_lever_to_display_worst_us_pico_tm1637"][3]
 
 
-def test_a_later_run_replaces_its_rows_marks_goals_and_keeps_the_rows_it_skipped(files):
+def test_a_later_run_replaces_its_rows_marks_goals_and_keeps_the_rows_it_skipped(
+        files: dict[str, Path]) -> None:
     generate(files, "old", "--fresh")
     table = rows(generate(files, "new"))
     # measured again: the new value, the new date, the goal judged on the new value
@@ -118,7 +120,7 @@ def test_a_later_run_replaces_its_rows_marks_goals_and_keeps_the_rows_it_skipped
     assert len(table) == 6
 
 
-def test_rows_follow_the_specs_order(files):
+def test_rows_follow_the_specs_order(files: dict[str, Path]) -> None:
     generate(files, "old", "--fresh")
     names = list(rows(generate(files, "new")))
     order = ["press_us_mpy", "heap_peak_bound_blitz_wasm32_files_host_tm1637", "hall_clocks",
@@ -127,7 +129,8 @@ def test_rows_follow_the_specs_order(files):
     assert [n for n in names if n in order] == order
 
 
-def test_metric_lines_before_any_date_line_take_the_date_option(files):
+def test_metric_lines_before_any_date_line_take_the_date_option(
+        files: dict[str, Path]) -> None:
     files["new"].write_text("METRIC tick_us_mpy 0.4 us\n"
                             "# date 2026-12-06\nMETRIC press_us_mpy 2 us\n")
     table = rows(generate(files, "new", "--fresh", "--date", "2026-12-01"))
@@ -135,7 +138,8 @@ def test_metric_lines_before_any_date_line_take_the_date_option(files):
     assert table["press_us_mpy"][4] == "2026-12-06"
 
 
-def test_the_generated_page_passes_the_check_and_a_hand_edit_fails_it(files):
+def test_the_generated_page_passes_the_check_and_a_hand_edit_fails_it(
+        files: dict[str, Path]) -> None:
     page = generate(files, "old", "--fresh")
     args = ["--check", "--doc", str(files["doc"]), "--method", str(files["method"])]
     assert run(args)[0] == 0
@@ -147,7 +151,7 @@ def test_the_generated_page_passes_the_check_and_a_hand_edit_fails_it(files):
     assert run(args)[0] == 1
 
 
-def test_docs_benchmarks_is_in_the_generators_format():
+def test_docs_benchmarks_is_in_the_generators_format() -> None:
     """docs/BENCHMARKS.md is bench/METHOD.md and the table, exactly as report.py writes them
     (goals and commands from its SPECS): edit METHOD.md or SPECS and regenerate."""
     page = (ROOT / "docs" / "BENCHMARKS.md").read_text()
@@ -184,7 +188,8 @@ BAD = [
 
 @pytest.mark.parametrize("what,metrics,page,extra,words", BAD, ids=[b[0] for b in BAD])
 def test_bad_input_is_one_line_and_exit_2_and_the_page_is_left_alone(
-        files, what, metrics, page, extra, words):
+        files: dict[str, Path], what: str, metrics: str, page: str | None, extra: list[str],
+        words: str) -> None:
     doc = files["doc"]
     doc.write_text(page if page is not None else "unchanged")
     files["new"].write_text(metrics)
@@ -195,7 +200,7 @@ def test_bad_input_is_one_line_and_exit_2_and_the_page_is_left_alone(
     assert doc.read_text() == (page if page is not None else "unchanged")
 
 
-def test_missing_files_are_named(files, tmp_path):
+def test_missing_files_are_named(files: dict[str, Path], tmp_path: Path) -> None:
     code, _, err = run([str(tmp_path / "nope.txt"), "--doc", str(files["doc"]),
                         "--method", str(files["method"]), "--fresh"])
     assert code == 2 and "nope.txt: no such file" in err and err.count("\n") == 1
@@ -204,7 +209,7 @@ def test_missing_files_are_named(files, tmp_path):
     assert code == 2 and "METHOD-none.md: no such file" in err
 
 
-def test_the_command_line_tool_says_bad_input_without_a_traceback(tmp_path):
+def test_the_command_line_tool_says_bad_input_without_a_traceback(tmp_path: Path) -> None:
     bad = tmp_path / "m.txt"
     bad.write_text("METRIC x\n")
     r = subprocess.run([sys.executable, str(ROOT / "bench" / "report.py"), str(bad),
@@ -213,7 +218,7 @@ def test_the_command_line_tool_says_bad_input_without_a_traceback(tmp_path):
     assert r.returncode == 2 and "Traceback" not in r.stderr and r.stderr.count("\n") == 1
 
 
-def test_make_bench_saves_its_output_as_it_goes(tmp_path):
+def test_make_bench_saves_its_output_as_it_goes(tmp_path: Path) -> None:
     """bench/run.py's Tee: every write reaches the file at once (a run that stops part way
     leaves its METRIC lines for the report)."""
     tee = _load("run").Tee(io.StringIO(), str(tmp_path / "metrics.txt"))
