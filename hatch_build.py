@@ -7,7 +7,7 @@ reads the checkout's own firmware/ and boards.toml, never a stale copy."""
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 # What `sim`, `sim-serve` and `build` read; firmware/mypy.ini is for the checkout only.
-FIRMWARE = ("main.py", "manifest.py", "clockcore", "clockapp", "drivers", "boards", "ports")
+FIRMWARE = ("main.py", "manifest.py", "clockcore", "clockapp", "drivers", "boards")
 
 
 class FirmwareAsData(BuildHookInterface):

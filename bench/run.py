@@ -1,15 +1,41 @@
 """`make bench`: every benchmark, under CPython and the MicroPython unix port.
 
-Prints `METRIC <name> <value> <unit>` lines (and the interpreters' versions first).
-Figures belong in docs/BENCHMARKS.md with the command that produced them.
+Prints `METRIC <name> <value> <unit>` lines (and the date and the interpreters' versions
+first), saving the whole output to build/bench/metrics.txt as it goes; at the end
+bench/report.py writes docs/BENCHMARKS.md from it (bench/METHOD.md and one table). After a
+run that stopped part way: `.venv/bin/python bench/report.py build/bench/metrics.txt`.
 """
 
+import datetime
 import os
 import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCHES = ["engine_bench.py"]
+METRICS = os.path.join(ROOT, "build", "bench", "metrics.txt")
+
+
+class Tee:
+    """Standard output that also goes to a file, flushed at every write: a run that stops
+    part way leaves everything it printed until then."""
+
+    def __init__(self, out, path):
+        self.out = out
+        self.file = open(path, "w", encoding="utf-8")
+
+    def write(self, text):
+        self.out.write(text)
+        self.file.write(text)
+        self.file.flush()
+        return len(text)
+
+    def flush(self):
+        self.out.flush()
+        self.file.flush()
+
+    def close(self):
+        self.file.close()
 
 
 def micropython():
@@ -85,28 +111,15 @@ def wasm32_heap():
     here = os.path.join(ROOT, "bench", "wasm32")
     subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=here,
                    check=True, capture_output=True)
-    # The same .mpy files as the unix port's figures, once as files loaded into RAM and
-    # once in a ROMFS image whose bytecode runs in place (as frozen modules would).
-    src = os.path.join(ROOT, "build", "wasm32", "romfs-src")
-    shutil.rmtree(src, ignore_errors=True)
-    shutil.copytree(os.path.join(ROOT, "build", "mpy"), src)
-    for name in ("app_bench", "hostport"):
-        shutil.copy(os.path.join(ROOT, "build", "bench-mpy", name + ".mpy"), src)
-    image = os.path.join(ROOT, "build", "wasm32", "firmware.romfs")
-    mpremote = os.path.join(os.path.dirname(sys.executable), "mpremote")
-    subprocess.run([mpremote, "romfs", "--no-mpy", "-o", image, "build", src], check=True,
-                   capture_output=True)
+    # The same .mpy files as the unix port's figures, loaded into RAM as `make deploy`
+    # leaves them on a board.
     heap = os.path.join(here, "heap.mjs")
+    files = ["--dir", os.path.join(ROOT, "build", "mpy"),
+             "--dir", os.path.join(ROOT, "build", "bench-mpy")]
     for display in ("tm1637", "ssd1306"):   # the ESP32 and Pico TM1637 builds; the OLED build
-        run(["node", heap, "files", display, "--dir", os.path.join(ROOT, "build", "mpy"),
-             "--dir", os.path.join(ROOT, "build", "bench-mpy")])
-        run(["node", heap, "romfs", display, "--romfs", image])
-    # With a host attached (issue 9): what decides whether the ESP32 build fits
-    for display in ("tm1637",):
-        run(["node", heap, "files", display, "--host", "--dir",
-             os.path.join(ROOT, "build", "mpy"), "--dir",
-             os.path.join(ROOT, "build", "bench-mpy")])
-        run(["node", heap, "romfs", display, "--host", "--romfs", image])
+        run(["node", heap, "files", display] + files)
+    # With a host attached: what decides whether the ESP32 build fits its heap.
+    run(["node", heap, "files", "tm1637", "--host"] + files)
 
 
 IMPORTS = """
@@ -131,6 +144,21 @@ print(gc.mem_alloc() - a)
 
 
 def main():
+    os.makedirs(os.path.dirname(METRICS), exist_ok=True)
+    tee = Tee(sys.stdout, METRICS)
+    sys.stdout = tee
+    try:
+        bench_all()
+    finally:
+        sys.stdout = tee.out
+        tee.close()
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import report
+    sys.exit(report.main([METRICS]))
+
+
+def bench_all():
+    print("# date %s" % datetime.datetime.now(datetime.timezone.utc).date().isoformat())
     print("# cpython %s" % sys.version.split()[0])
     mp = micropython()
     env = dict(os.environ, MICROPYPATH=".frozen:" + os.path.join(ROOT, "firmware"))
@@ -154,9 +182,9 @@ def main():
     run([sys.executable, os.path.join(ROOT, "bench", "link_bench.py")])
     # The hall: 200 simulated clocks, 4 stations, mosquitto, the page in chromium (~35 s).
     run([sys.executable, os.path.join(ROOT, "bench", "hall_bench.py")])
-    # The firmware on an emulated Pico (MicroPython v1.28.0 RPI_PICO in rp2040js, issue 9):
-    # heap with a host, lever to display, status round trip, flash per game. Long (about
-    # 4-20 s of a 2-core machine a press, more when busy): RP2040_BENCH_PRESSES=N for fewer.
+    # The firmware on an emulated Pico (MicroPython's official v1.28.0 RPI_PICO image in
+    # rp2040js): heap with a host, lever to display, status round trip, flash per game. Long
+    # (about an hour a build on 2 cores): RP2040_BENCH_PRESSES=N for fewer presses.
     import shutil
     if shutil.which("node") and shutil.which("socat"):
         run([sys.executable, os.path.join(ROOT, "bench", "rp2040_bench.py"), "--presses",

@@ -28,9 +28,9 @@ PIN_FRAMES = {
 # attenuation (read_uv(), range about 0.15..2.45 V) rather than read_u16() against 3.3 V),
 # whether the serial link's code is loaded at boot: where the heap has room for it (the
 # RP2040's 245 KB), loading it at a host's first byte would hold one pass for the import
-# (~230 ms measured on the emulated Pico: a press in that pass waits); the ESP32's heap
-# fits a game with the link only when the code is frozen or in ROMFS (docs/HARDWARE.md),
-# so a clock with no host there does not carry it.
+# (~230 ms measured on the emulated Pico: a press in that pass waits); the ESP32's heap is
+# the tightest (docs/FIRMWARE.md, "Images and deploying"), so a clock with no host there
+# does not carry it.
 MCUS = {
     "rp2040": ("rp2", True, False, True),
     "esp32": ("esp32", False, True, False),

@@ -637,8 +637,8 @@ def _build_glyphs(big):
                 x += 1
             p += 1
         # a tuple a glyph, not one list of 60: the collector's mark stack (64 entries on
-        # stock images) overflowed on a list of 60 objects, and an overflow rescans the
-        # whole heap (docs/BENCHMARKS.md, "the collector's mark stack")
+        # the official images) overflows on a list of 60 objects, and an overflow rescans
+        # the whole heap (docs/FIRMWARE.md, "One loop pass")
         pages.append(tuple(views))
         sends.append(cm)
         g += 1
