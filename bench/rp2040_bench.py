@@ -43,6 +43,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "rp2040"))
+import images  # noqa: E402
 from emu import BIN, EmuClock, build  # noqa: E402
 
 from chessclock.link import Link  # noqa: E402
@@ -374,6 +375,10 @@ def main(argv=None):
         seeds = [int(x) for x in args.seeds.split(",")]
     except ValueError:
         ap.error("--seeds: whole numbers separated by commas, e.g. 9,10,11")
+    why = images.missing(images.PICO_UF2, images.PICO_BOOTROM)
+    if why:
+        print("# rp2040: skipped: " + why, flush=True)
+        return
     global REUSE
     REUSE = args.reuse
     only = set(args.only.split(","))

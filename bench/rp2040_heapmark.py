@@ -4,13 +4,8 @@
 # the least gc.mem_free() seen after it: the heap the clock had left at its fullest. The
 # figure lives in a bytearray that starts with HEAPMIN! (tests/rp2040/clock.mjs `heap_mark`
 # finds it in SRAM: no serial traffic). GP25 (the Pico's LED, no clock function) is high
-# during each collection, so the bench can aim lever presses at them.
-# With a file /gc.only on the flash (the latency runs) the callback only collects: reading
-# gc.mem_free() walks the whole heap (8.8 ms on the emulated M0+, more than half a
-# collection of the ROMFS clock), which is the bench's measurement, not a cost a clock has,
-# and a press that met the collection waited for it too.
+# during each collection.
 import gc
-import os
 import struct
 
 import machine
@@ -22,19 +17,6 @@ _mark[7] = 33  # "!": set here, so that the literal above (also in RAM) never ma
 _pin = machine.Pin(25, machine.Pin.OUT, value=0)
 _least = 1 << 29
 _n = 0
-try:
-    os.stat("gc.only")
-    _GC_ONLY = True
-except OSError:
-    _GC_ONLY = False
-
-
-def _collect(_t):
-    _pin.value(1)
-    gc.collect()
-    _pin.value(0)
-
-
 def _sample(_t):
     global _least, _n
     _pin.value(1)
@@ -49,4 +31,4 @@ def _sample(_t):
 
 
 _timer = machine.Timer(period=PERIOD_MS, mode=machine.Timer.PERIODIC,
-                       callback=_collect if _GC_ONLY else _sample)
+                       callback=_sample)

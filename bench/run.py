@@ -183,12 +183,17 @@ def bench_all():
     # The hall: 200 simulated clocks, 4 stations, mosquitto, the page in chromium (~35 s).
     run([sys.executable, os.path.join(ROOT, "bench", "hall_bench.py")])
     # The firmware on an emulated Pico (MicroPython's official v1.28.0 RPI_PICO image in
-    # rp2040js): heap with a host, lever to display, status round trip, flash per game. Long
-    # (about an hour a build on 2 cores): RP2040_BENCH_PRESSES=N for fewer presses.
+    # rp2040js): heap with a host, lever to display, status round trip, flash per game; both
+    # builds side by side. RP2040_BENCH_PRESSES=N and RP2040_BENCH_SEEDS=9,10,11 for other
+    # runs than the default (bench/rp2040_bench.py --help).
     import shutil
     if shutil.which("node") and shutil.which("socat"):
-        run([sys.executable, os.path.join(ROOT, "bench", "rp2040_bench.py"), "--presses",
-             os.environ.get("RP2040_BENCH_PRESSES", "1000")])
+        extra = []
+        if os.environ.get("RP2040_BENCH_PRESSES"):
+            extra += ["--presses", os.environ["RP2040_BENCH_PRESSES"]]
+        if os.environ.get("RP2040_BENCH_SEEDS"):
+            extra += ["--seeds", os.environ["RP2040_BENCH_SEEDS"]]
+        run([sys.executable, os.path.join(ROOT, "bench", "rp2040_bench.py")] + extra)
     else:
         print("# rp2040: skipped, node or socat is not installed")
 

@@ -1,10 +1,8 @@
 // The firmware's heap on a 32-bit MicroPython: the WebAssembly port (wasm32, 4-byte
-// pointers, as on the RP2040 and ESP32), from the npm registry. bench/run.py runs it twice:
+// pointers, as on the RP2040 and ESP32), from the npm registry. bench/run.py runs it:
 //   node heap.mjs LABEL DISPLAY --dir DIR [--dir DIR ...]   .mpy files loaded into RAM (what
 //                                            `make deploy` gives: files on the board's flash)
-//   node heap.mjs LABEL DISPLAY --romfs IMAGE  the code run in place from a ROMFS image (as
-//                                            frozen modules or a ROMFS partition)
-//   ... --host                               with a host attached (issue 9): the control
+//   ... --host                               with a host attached: the control
 //                                            typed by the host, status every second, the
 //                                            log pulled at the end (bench/hostport.py);
 //                                            the figures' names get "_host" after LABEL
@@ -32,19 +30,17 @@ const args = process.argv.slice(2);
 const label = args.shift();
 const display = args.shift();
 if (display !== "tm1637" && display !== "ssd1306") throw new Error("DISPLAY: tm1637 or ssd1306");
-let romfs;
 let host = false;
 const dirs = [];
 while (args.length) {
   const opt = args.shift();
-  if (opt === "--romfs") romfs = fs.readFileSync(args.shift());
-  else if (opt === "--dir") dirs.push(args.shift());
+  if (opt === "--dir") dirs.push(args.shift());
   else if (opt === "--host") host = true;
   else throw new Error("unknown option " + opt);
 }
 
 // A small first heap: the port adds heap areas as it needs them.
-const mp = await loadMicroPython({ heapsize: 8 * 1024, romfs, linebuffer: false,
+const mp = await loadMicroPython({ heapsize: 8 * 1024, linebuffer: false,
                                    stdout: (d) => process.stdout.write(d) });
 
 function copy(src, dst) {
