@@ -451,6 +451,14 @@ class App:
             b.feed_watchdog()
             return
         self._lever_levels()
+        if self.collect_due and not self.edge_first():
+            # A press shown: its garbage goes now, at once, before the host's request and
+            # the flash writes, whose time would push it towards the opponent's reply (a
+            # collection holds the loop ~21 ms on the official Pico image; left until the
+            # heap filled, it came wherever an allocation failed, and a press that fell in
+            # it waited for it). The LEDs switch in the interrupt meanwhile (levers.py).
+            self.collect_due = False
+            b.collect()
         lk = self._link  # at most one host request: after the displays, before flash
         if lk is None and self.serial_port is not None and self.serial_port.any():
             lk = self.link
@@ -481,14 +489,6 @@ class App:
         elif self.log_n and not self.flushed:
             self.flush()
             self.flushed = True  # the state's turn next pass, even if the log is stuck
-        elif self.collect_due:
-            # A press shown and its record on flash: the garbage goes now, before the
-            # state (the pass after), a few ms after the press, when the opponent cannot
-            # have moved yet. A collection holds the loop 15-20 ms on a Pico; left until
-            # the heap filled, it came wherever an allocation failed, and a press that
-            # fell in it waited for it (bench/rp2040_bench.py, docs/BENCHMARKS.md).
-            self.collect_due = False
-            b.collect()
         else:
             self.flushed = False
             if self.dirty or (self.clock.state == E.RUNNING

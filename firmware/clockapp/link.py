@@ -39,6 +39,8 @@ _AUTH_LOG_MAX = const(4)       # refusals logged one by one in a second; more ar
 CHUNK = const(64)
 
 CHANGE = const(1)
+STEPPED = const(2)             # the operation is a generator: None between its steps,
+_LOG_STEP_BYTES = const(128)   # then its reply's pairs (op_log: records a step)
 SEAL_PHASES = ("-", "sealing", "sealed")
 _ADJ_MAX = const(8192)         # bytes of an adjourned game's snapshot (adjput)
 CAPS = ("status,control,start,pause,resume,end,correct,wallclock,log,auth,maintenance,"
@@ -121,7 +123,7 @@ class Link:
         self.ops = {
             "hello": (self.op_hello, 0), "status": (self.op_status, 0),
             "control": (self.op_control, 0), "auth": (self.op_auth, 0),
-            "log": (self.op_log, 0), "sim": (self.op_sim, 0),
+            "log": (self.op_log, STEPPED), "sim": (self.op_sim, 0),
             "verify": (self.op_verify, CHANGE), "set": (self.op_set, CHANGE),
             "start": (self.op_start, CHANGE), "pause": (self.op_pause, CHANGE),
             "resume": (self.op_resume, CHANGE), "end": (self.op_end, CHANGE),
@@ -281,6 +283,15 @@ class Link:
                 pairs = fn(args)
             finally:
                 self.app.log_reason = 0
+            if flags & STEPPED:
+                # carried out in steps too (a 1 KB log reply read and encoded at once was
+                # ~75 ms of the M0+, and a press in it waited for all of it)
+                steps = pairs
+                pairs = None
+                while pairs is None:
+                    pairs = next(steps)
+                    if pairs is None:
+                        yield
             yield
             # encoded a few fields a step (a status: ~0.25 ms of the M0+ a field)
             body = P.ok_body(rid)
@@ -689,7 +700,8 @@ class Link:
 
     def op_log(self, args):
         """log FROM [MAXBYTES]: the records with sequence number >= FROM, in log order, as
-        base64 of (u16 LE length + payload)*; `more=0` when the end of the log was reached."""
+        base64 of (u16 LE length + payload)*; `more=0` when the end of the log was reached.
+        A generator (STEPPED): None every _LOG_STEP_BYTES of records, its pairs last."""
         _nargs(args, 1, 2)
         start = _int(args[0])
         limit = _int(args[1]) if len(args) > 1 else _LOG_CHUNK_DEFAULT
@@ -707,9 +719,13 @@ class Link:
         last = -1
         more = 1
         scanned = 0
+        step = 0
         rec = self.log_pending
         self.log_pending = None
         while True:
+            if len(out) >= step + _LOG_STEP_BYTES:
+                step = len(out)
+                yield None   # a lever edge that came in goes first (Link._run_job)
             if rec is None:
                 if scanned >= _LOG_SCAN_MAX and n == 0:
                     break   # seeking: continue on the next request
@@ -747,9 +763,10 @@ class Link:
             self.read_end_size = self.app.store.log_size()
         # Reading marks nothing pulled: only a keyed host's `logack` does (a host without
         # the key could otherwise make the clock prune games the arbiter never got).
+        yield None
         data = binascii.b2a_base64(bytes(out)).strip() if n else b""
-        return (("n", n), ("first", first), ("last", last), ("next", nxt), ("more", more),
-                ("data", data)) + self.head()
+        yield (("n", n), ("first", first), ("last", last), ("next", nxt), ("more", more),
+               ("data", data)) + self.head()
 
     def head(self):
         """The log's signed head: the last record on flash (its sequence number and chain),

@@ -30,6 +30,28 @@ def test_request_round_trip_with_escapes():
     assert (rid, op, args, mac) == (7, "set", [b"60m + byo 5x30s", b"*180"], None)
 
 
+def _escape_byte_by_byte(text):
+    out = bytearray()
+    for b in text:
+        if 0x21 <= b <= 0x7E and b not in (0x25, 0x2A, 0x21, 0x3D):
+            out.append(b)
+        else:
+            out += b"%%%02x" % b
+    return bytes(out)
+
+
+def test_escape_of_printable_text_is_the_byte_by_byte_escape_and_reads_back():
+    """Printable text (a log reply's base64, its "=" padding) takes the quick path: the
+    same bytes as escaping each byte, and unescape gives the text back."""
+    cases = [b"QUJD", b"QUI=", b"QQ==", b"%", b"%%25", b"a*b!c=d%e", b"=*!%" * 40,
+             bytes(range(0x21, 0x7F)), b"x" * 1400 + b"=="]
+    for text in cases:
+        got = P.escape(text)
+        assert got == _escape_byte_by_byte(text), text
+        assert P.unescape(got) == text
+    assert P.escape("") == b"" and P.escape(b"a b") == b"a%20b"
+
+
 def test_bad_frames_raise_with_codes():
     good = P.encode_request(3, "status")[:-1]
     assert raises(P.ProtocolError, P.decode_request, b"status").code == P.E_FRAME

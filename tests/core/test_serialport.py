@@ -383,3 +383,43 @@ def test_an_edge_during_a_request_is_shown_before_the_rest_of_the_request():
         app.step()
         board.advance_to(board.t + 1000)
     assert link.job is None and (port.queued or _replies(port.out) == [1, 2])
+
+
+def test_an_edge_during_a_log_reply_is_shown_before_the_rest_of_the_reply():
+    # A log reply is read and encoded in steps (a 1 KB one was ~75 ms of the M0+ at once):
+    # an edge whose interrupt fires while its records are read is taken and shown the next
+    # pass, and the reply, finished after it, still carries every record asked for.
+    port = FakePort()
+    board, app, lever = _white_running(port)
+    t = board.t
+    for _k in range(16):                      # records enough for several steps
+        t += 300000
+        board.press_lever(app.lever_of_side(app.clock.turn), t, hold_us=40000)
+        run_until(app, board, t + 100000)
+    lever = app.lever_of_side(app.clock.turn)
+    turn = app.clock.turn
+    real = app.store.read_log
+    total = len(list(real()))
+    read = []
+
+    def read_log():
+        for k, rec in enumerate(real()):
+            if k == 6:
+                _edge_now(board, lever)
+            read.append(k)
+            yield rec
+
+    app.store.read_log = read_log
+    try:
+        _request(port, 1, "log", "0", "1024")
+        app.step()
+        assert app.link.job is not None and app.ring.pending()   # the reply waits,
+        assert len(read) < total                                 # its records half read
+        app.step()
+        assert app.clock.turn != turn                           # the press came first
+        run_until(app, board, board.t + 20000)
+    finally:
+        app.store.read_log = real
+    line = bytes(port.out).split(b"\n")[0]
+    rid, ok, f = P.decode_reply(line)
+    assert rid == 1 and ok and int(f["n"]) >= 16 and f["more"] == "0"

@@ -99,12 +99,14 @@ function powerUp(flashFile) {
   m.buzzer = new Buzzer(p, board.buzzer.pin);
   // bench: a pin the firmware does not use (cfg.markPin, the Pico's LED GP25), raised by the
   // bench's boot.py around each garbage collection: [us, level] of every change
+  // (markPins: several such pins, for a diagnosis: [us, level, pin] of every change)
   m.marks = [];
-  if (cfg.markPin != null) {
+  const markPins = cfg.markPins ?? (cfg.markPin != null ? [cfg.markPin] : []);
+  for (const pin of markPins) {
     let lv = 0;
-    p.mcu.gpio[cfg.markPin].addListener((s) => {
+    p.mcu.gpio[pin].addListener((s) => {
       const v = s === 1 ? 1 : 0;
-      if (v !== lv) { lv = v; m.marks.push([p.micros, v]); }
+      if (v !== lv) { lv = v; m.marks.push([p.micros, v, pin]); }
     });
   }
 

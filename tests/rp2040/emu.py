@@ -73,8 +73,8 @@ class EmuClock:
                "board": str(self.build_dir / "board.json"), "cdc": str(self.cdc)}
         if no_flash_timing:
             cfg["noFlashTiming"] = True
-        if mark_pin is not None:
-            cfg["markPin"] = mark_pin
+        if mark_pin is not None:   # an int, or a list of pins (a diagnosis)
+            cfg["markPins"] = mark_pin if isinstance(mark_pin, list) else [mark_pin]
         if hold_menu:   # MENU held at every power-on: maintenance mode, the REPL stays free
             cfg["holdMenu"] = True
         self.proc = subprocess.Popen(["node", str(HERE / "clock.mjs"), json.dumps(cfg)],
