@@ -28,6 +28,10 @@ NONE_LIT = const(255)          # LeverRing.lit: the interrupt lit no LED
 LEVERS = (0, 1)                # built once (a tuple in a loop is built every pass)
 
 
+def _no_switch(lever):
+    pass
+
+
 class LeverRing:
     """Single-producer (interrupt) single-consumer (loop) ring of lever edges."""
 
@@ -40,7 +44,7 @@ class LeverRing:
         self.dropped = 0  # edges lost because the ring was full (logged by the app)
         self.armed = bytearray(2)  # per lever: a close switches the LEDs in the interrupt
         self.lit = NONE_LIT        # the lever whose LED the interrupt lit, until the loop reads it
-        self.switch = None         # the board's set_running(lever), called in the interrupt
+        self.switch = _no_switch   # the board's set_running(lever), called in the interrupt
 
     def push(self, lever, tick, closed):
         """Called in the hard interrupt."""
