@@ -5,6 +5,7 @@ chessclock/link.py and docs/PROTOCOL.md."""
 
 import json
 import os
+import re
 import struct
 import sys
 import time
@@ -129,11 +130,20 @@ def add_arguments_resume(p):
     _common(p)
 
 
+def signed_values(p):
+    """Let a positional value start with a minus and a digit (-30s, -1:30) on parser p:
+    argparse takes only plain numbers (-30) as negative values and anything else that starts
+    with '-' as an option, so `adjust black -30s` lost its AMOUNT. p has no option that
+    starts with a digit, so every "-DIGIT..." word on it is a value."""
+    p._negative_number_matcher = re.compile(r"^-\d")
+
+
 def add_arguments_adjust(p):
     p.add_argument("side", choices=("white", "black"))
     p.add_argument("amount", metavar="AMOUNT",
                    help="+2m, -30s, +1.5s, +1500ms, +1:30 (with a unit)")
     _common(p)
+    signed_values(p)
 
 
 def add_arguments_moves(p):
