@@ -543,9 +543,10 @@ def _change(args, stdout, stderr, op, *op_args, render=None, wall=False):
 
 
 def run_set(args, stdout, stderr):
-    from chessclock.control_cmd import configured, describe
+    from chessclock.control_cmd import configured, describe, terminal_ask
     try:
-        spec, control, preset = configured(args.control, args.pgn)
+        spec, control, preset = configured(args.control, args.pgn,
+                                           terminal_ask(sys.stdin, stderr))
     except ValueError as e:
         stderr.write("chessclock: %s\n" % e)
         return L.EXIT_INPUT

@@ -4,6 +4,7 @@ every listed preset can be set, times of day are local."""
 
 import io
 import json
+import re
 import sys
 import time
 
@@ -12,6 +13,7 @@ import pytest
 from chessclock import cli
 from chessclock import link as L
 from chessclock.simserve import SimServer
+from clockcore import notation
 
 
 def cc(*argv, stdin=None):
@@ -87,3 +89,114 @@ def test_adjust_bad_amounts_one_line(argv, code, says, tmp_path, monkeypatch):
     got, out, err = cc(*argv, "--port", str(tmp_path / "no-port"))
     assert got == code
     assert says in err and "Traceback" not in err
+
+
+# A wrong or ambiguous control as an arbiter types it, and what they meant (readable
+# notation, read on its own); a row with two meanings is a spelling the refusal asks about.
+MEANT = [
+    ("90/40+30", ["90m/40+30s"]),                  # FIDE's 90 min for 40 moves, +30 s
+    ("40/90+30", ["90m/40+30s"]),                  # US usage: 40 moves in 90 min
+    ("60/30+30", ["60m/30+30s"]),
+    ("40/2", ["40/2h"]),                           # 2 is no move count: 40 moves in 2 h
+    ("90+30", ["90m+30s"]),
+    ("90 + 30", ["90m+30s"]),
+    ("90/40+30:30+30", ["90m/40+30s, 30m+30s"]),
+    ("120/40:60", ["120m/40, 60m"]),
+    ("90+30d", ["90m d30s"]),
+    ("5+3", ["5m+3s"]),
+    ("15+10", ["15m+10s"]),
+    ("30", ["30m"]),
+    ("3|2", ["3m+2s"]),                            # lichess's spelling
+    ("3 | 2", ["3m+2s"]),
+    ("1|0", ["1m"]),
+    ("5d3", ["5m d3s"]),
+    ("40/2, SD/1", ["40/2h, SD/1h", "40/2m, SD/1m"]),
+    ("G/2", ["2h", "2m"]),
+    ("40/2h, 1", ["40/2h, 1h", "40/2h, 1m"]),
+    ("40/90+30s, 30m", ["40/90m+30s, 30m"]),
+]
+
+# "write SPELLING", up to what follows a spelling in the messages
+_WRITE = re.compile(r"\bwrite (.+?)(?= for hours| for minutes| \(the side| \(at character|; |$)")
+
+
+_OR_MINUTES = re.compile(r" for hours or (.+?) for minutes")
+
+
+def _canon(spec):
+    return notation.format_readable(notation.parse(spec))
+
+
+@pytest.mark.parametrize("typed, meant", MEANT)
+def test_every_suggestion_of_a_refusal_means_what_was_meant(typed, meant):
+    code, out, err = cc("control", typed, stdin="")
+    assert code == 2 and err.count("\n") == 1, (out, err)
+    hints = [h for h in _WRITE.findall(err) + _OR_MINUTES.findall(err)
+             if not h.startswith(("the ", '"?"'))]
+    assert hints, err
+    wanted = {_canon(m) for m in meant}
+    said = set()
+    for hint in hints:
+        if hint.startswith("pgn:"):  # the way to mean the PGN on purpose: it means the PGN
+            assert _canon(hint) == _canon("pgn:" + typed.replace(" ", "")), hint
+            continue
+        got = notation.parse(hint)
+        assert notation.format_readable(got) in wanted, (typed, hint, err)
+        said.add(notation.format_readable(got))
+        # the words around the spelling say what it gives, and they say it right
+        at = err.index(" " + hint) + 1
+        after = err[at + len(hint):]
+        if after.startswith((" for hours", " for minutes")):  # MEANT lists hours first
+            assert notation.format_readable(got) == _canon(
+                meant[0 if after.startswith(" for hours") else 1]), (hint, err)
+            continue
+        before = err[:at].lower().removesuffix("write ").rstrip(", ")
+        if before.endswith(")"):          # "... (lichess's 3|2)"
+            before = before[:before.rindex(" (")]
+        assert before.endswith(notation.describe(got).lower()), (hint, err)
+    assert said == wanted, (typed, said, err)
+    # and the suggestion itself is taken (by the clock's own check too)
+    from chessclock.control_cmd import configured
+    for spelling in said:
+        configured(spelling)
+
+
+class _TtyIn(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def _on_terminal(argv, answer):
+    """cc(argv) with a terminal on standard input that answers `answer`."""
+    out, err = io.StringIO(), io.StringIO()
+    old = sys.stdin, sys.stdout, sys.stderr
+    sys.stdin, sys.stdout, sys.stderr = _TtyIn(answer + "\n"), out, err
+    try:
+        code = cli.main(list(argv))
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = old
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize("typed, question, meant", [
+    ("90+30", "90 min; +30 s per move from move 1? [y/N] ", "90m+30s"),
+    ("90/40+30", "90 min for 40 moves, repeating; +30 s per move from move 1? [y/N] ",
+     "90m/40+30s"),
+    ("5+3", "5 min; +3 s per move from move 1? [y/N] ", "5m+3s"),
+])
+def test_two_readings_on_a_terminal_ask_which_one(typed, question, meant):
+    code, out, err = _on_terminal(["control", typed], "y")
+    assert code == 0 and err == question
+    assert "readable: %s\n" % _canon(meant) in out and "taken as: " in out
+    code, out, err = _on_terminal(["control", typed], "n")   # no: the refusal, its hint
+    assert code == 2 and err.startswith(question) and "no real event plays" in err
+    code, out, err = cc("control", typed, stdin="y\n")        # a script is never asked
+    assert code == 2 and "?" not in err.split(":")[0] and "[y/N]" not in err
+
+
+def test_set_on_a_terminal_sends_the_reading_agreed(clock):
+    code, out, err = _on_terminal(["set", "90+30", "--yes", "--port", clock], "y")
+    assert code == 0, err
+    assert "[y/N]" in err
+    s = status(clock)
+    assert int(s["white_ms"]) == 90 * 60000 and int(s["black_ms"]) == 90 * 60000
