@@ -200,3 +200,35 @@ def test_set_on_a_terminal_sends_the_reading_agreed(clock):
     assert "[y/N]" in err
     s = status(clock)
     assert int(s["white_ms"]) == 90 * 60000 and int(s["black_ms"]) == 90 * 60000
+
+
+def test_schedule_reads_the_local_time_of_day(local_zone):
+    """At UTC-3 (America/Sao_Paulo), 15:30 typed is 18:30 UTC, today when still ahead."""
+    from chessclock import session_cmd
+    local_zone("America/Sao_Paulo")
+    morning = 1796040000          # 2026-11-30 09:00:00 -03 (12:00 UTC)
+    at = session_cmd.parse_at("15:30", morning)
+    assert at == morning + 6 * 3600 + 1800
+    assert time.strftime("%H:%M", time.gmtime(at)) == "18:30"
+    assert session_cmd.parse_at("08:59", morning) == morning - 60 + 86400  # past: tomorrow
+    assert session_cmd.local_text(at) == "2026-11-30 15:30:00 -03 (18:30:00 UTC)"
+    local_zone("Asia/Kolkata")    # UTC+5:30
+    assert time.strftime("%H:%M", time.gmtime(session_cmd.parse_at("15:30", morning))) \
+        == "10:00"
+
+
+def test_schedule_over_the_link_says_the_zone(clock, local_zone):
+    local_zone("America/Sao_Paulo")
+    at = time.time() + 3 * 3600
+    typed = time.strftime("%H:%M", time.localtime(at))
+    code, out, err = cc("schedule", typed, "--default", "0", "--port", clock)
+    assert code == 0, err
+    sched = int(status(clock)["sched"])
+    assert time.strftime("%H:%M", time.localtime(sched)) == typed
+    assert 0 < sched - time.time() <= 3 * 3600 + 60      # today, three hours on
+    assert ("starts at %s" % session_cmd_text(sched)) in out and " -03 (" in out
+
+
+def session_cmd_text(unix_s):
+    from chessclock import session_cmd
+    return session_cmd.local_text(unix_s)
