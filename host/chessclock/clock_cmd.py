@@ -543,12 +543,16 @@ def _change(args, stdout, stderr, op, *op_args, render=None, wall=False):
 
 
 def run_set(args, stdout, stderr):
-    from chessclock.control_cmd import configured, describe, terminal_ask
+    from chessclock.control_cmd import configured, describe, for_clock, terminal_ask
     try:
         spec, control, preset = configured(args.control, args.pgn,
                                            terminal_ask(sys.stdin, stderr))
     except ValueError as e:
         stderr.write("chessclock: %s\n" % e)
+        return L.EXIT_INPUT
+    if preset is not None and not for_clock(preset):
+        stderr.write("chessclock: %s is a correspondence ledger of days, not a clock's "
+                     "control: keep it with `chessclock corr`\n" % preset.key)
         return L.EXIT_INPUT
     if not args.json:
         from clockcore.notation import describe_side

@@ -127,12 +127,27 @@ def run_control(args, stdout, stderr):
     return 0
 
 
+def for_clock(preset) -> bool:
+    """A preset a clock can be set to: not a correspondence ledger (days, `chessclock
+    corr`), whose times are beyond what a clock counts."""
+    return not preset.ledger
+
+
 def run_presets(args, stdout, stderr):
     rows = [describe(p.control, p) for p in presets.PRESETS]
+    for p, d in zip(presets.PRESETS, rows, strict=True):
+        d["clock"] = for_clock(p)
     if args.json:
         stdout.write(json.dumps(rows, indent=2) + "\n")
         return 0
     width = max(len(p.key) for p in presets.PRESETS)
+    others = [p for p in presets.PRESETS if not for_clock(p)]
     for p, d in zip(presets.PRESETS, rows, strict=True):
-        stdout.write("%-*s  %-40s %s\n" % (width, p.key, d["readable"], p.title))
+        if for_clock(p):
+            stdout.write("%-*s  %-40s %s\n" % (width, p.key, d["readable"], p.title))
+    if others:
+        stdout.write("\nnot for a clock (`chessclock corr`: a ledger of days):\n")
+        for p, d in zip(presets.PRESETS, rows, strict=True):
+            if not for_clock(p):
+                stdout.write("%-*s  %-40s %s\n" % (width, p.key, d["readable"], p.title))
     return 0

@@ -232,3 +232,25 @@ def test_schedule_over_the_link_says_the_zone(clock, local_zone):
 def session_cmd_text(unix_s):
     from chessclock import session_cmd
     return session_cmd.local_text(unix_s)
+
+
+def test_every_preset_listed_for_the_clock_can_be_set(clock):
+    code, out, err = cc("presets", "--json")
+    assert code == 0, err
+    rows = json.loads(out)
+    for_clock = [r["preset"] for r in rows if r["clock"]]
+    assert "fide-classical" in for_clock and "cxeb-correspondence" not in for_clock
+    for name in for_clock:
+        code, out, err = cc("set", name, "--yes", "--port", clock)
+        assert code == 0, (name, err)
+        assert "gives" in out, name
+    code, out, err = cc("presets")
+    text_clock = out.split("\n\n")[0]
+    for r in rows:   # the text list says the same
+        assert (("\n%s " % r["preset"]) in "\n" + text_clock) == r["clock"], r["preset"]
+    # a preset not for the clock is refused in one line, before anything is sent
+    for name in [r["preset"] for r in rows if not r["clock"]]:
+        code, out, err = cc("set", name, "--yes", "--port", clock)
+        assert code == 2 and err.count("\n") == 1 and "chessclock corr" in err, (name, err)
+        code, out, err = cc("control", name)   # what it means can still be shown
+        assert code == 0, err
