@@ -254,3 +254,84 @@ def test_every_preset_listed_for_the_clock_can_be_set(clock):
         assert code == 2 and err.count("\n") == 1 and "chessclock corr" in err, (name, err)
         code, out, err = cc("control", name)   # what it means can still be shown
         assert code == 0, err
+
+
+def _session_log(path):
+    """A clock's log (the firmware app in this process): a scheduled start, White's arrival,
+    Black's default time passing, an incident mark (protest), a +2 min adjustment, the
+    arbiter's stop and menu, the result entered on the clock, Black's late arrival."""
+    from inproc import KEY, WALL, InProcess
+    from simutil import boot, until
+
+    from clockapp.board import BTN_MENU, BTN_MINUS, BTN_PLUS, BTN_START, LEFT
+    from clockcore import engine as E
+    board, app = boot()
+    lk = InProcess(app)
+    lk.request("keyset", KEY.hex(), change=True)
+    lk = InProcess(app, KEY)
+    lk.request("wallclock", WALL, change=True)
+    app.new_game("fide-active-1987")
+    app.clock.set_time(E.WHITE, 301000, app.now)
+    lk.request("schedule", WALL + 2, 10, change=True)
+    sched_t = app.now + 2000
+    until(app, board, sched_t + 500)
+    board.press_lever(LEFT, (sched_t + 3000) * 1000)
+    until(app, board, sched_t + 11000)
+    board.press_buttons(BTN_PLUS, (sched_t + 11000) * 1000, hold_us=2500000)  # incident
+    until(app, board, sched_t + 14000)
+    lk.request("adjust", "black", 120000, change=True)
+    t = sched_t + 16000
+    until(app, board, t)
+    for b, hold in ((BTN_START, 100000), (BTN_MENU, 2500000)):
+        board.press_buttons(b, t * 1000, hold_us=hold)
+        t += 3000
+        until(app, board, t)
+    for b in (BTN_MINUS, BTN_MINUS, BTN_START, BTN_PLUS, BTN_PLUS, BTN_START):  # End 0-1
+        board.press_buttons(b, t * 1000)
+        t += 300
+        until(app, board, t)
+    lk.request("arrive", "black", change=True)
+    app.flush()
+    with open(board.root + "log.bin", "rb") as f:
+        path.write_bytes(f.read())
+    return path
+
+
+def test_every_event_type_is_judged_for_the_incident_report():
+    """A new event code cannot be left out of the report by oversight: each type `log
+    export` (or `simulate`) writes is either carried or named as not bearing on a dispute."""
+    from chessclock import ruling_report as RR
+    from clockcore import logread
+    types = set(logread.NAMES.values()) | {"claim", "final", "split"}
+    judged = set(RR.ON_DISPUTE) | set(RR.NOT_ON_DISPUTE)
+    assert types <= judged, sorted(types - judged)
+    assert not set(RR.ON_DISPUTE) & set(RR.NOT_ON_DISPUTE)
+
+
+def test_the_incident_report_carries_every_mark_log_export_shows(tmp_path):
+    from chessclock import ruling_report as RR
+    log = _session_log(tmp_path / "game.log")
+    code, out, err = cc("log", "export", str(log), "--format", "jsonl")
+    assert code == 0, err
+    exported = [json.loads(x) for x in out.splitlines()]
+    last = max(i for i, e in enumerate(exported) if e["type"] == "header")
+    exported = exported[last:]   # the game the ruling is on: the log's last
+    types = {e["type"] for e in exported}
+    for want in ("schedule", "arrival", "default-time", "incident", "result", "adjust",
+                 "pause", "arbiter", "end"):
+        assert want in types, want
+    report = tmp_path / "incident.txt"
+    code, out, err = cc("ruling", str(log), "--incident", str(report), "--unverified")
+    assert code == 0, err
+    text = report.read_text()
+    section = text.split("WHAT HAPPENED, IN ORDER")[1].split("\nRULE\n")[0]
+    lines = [x for x in section.splitlines() if x.startswith("- ")]
+    bearing = [e for e in exported if e["type"] in RR.ON_DISPUTE]
+    assert len(bearing) >= 9
+    for e in bearing:
+        kind, describe = RR.ON_DISPUTE[e["type"]]
+        want = "  %s: %s" % (kind, describe(e))
+        assert any(want in line for line in lines), (e, section)
+    assert "incident 1 marked" in section and "result 0-1 entered (on the clock)" in section
+    assert "black at the board" in section and "white at the board" in section
+    assert "the default time (0:10" in section and "with black not at the board" in section
