@@ -84,7 +84,17 @@ def add_arguments_pause(p):
     _common(p)
 
 
-add_arguments_undo = add_arguments_pause
+def add_arguments_undo(p):
+    p.description = (
+        "The last press was not a move (e.g. a press only to restart the offender's clock, "
+        "ACT 18-19): take it back (arbiter's key). The turn does not change, whose clock "
+        "runs: the opponent's, the one that press started, keeps running. The presser's "
+        "move count, increment, delay credit and stage go back, and so does what the press "
+        "credited the opponent. Only the last press, while the turn it started is still the "
+        "current one (else the clock refuses).")
+    _common(p)
+
+
 add_arguments_end = add_arguments_pause
 add_arguments_wallclock = add_arguments_pause
 

@@ -335,3 +335,23 @@ def test_the_incident_report_carries_every_mark_log_export_shows(tmp_path):
     assert "incident 1 marked" in section and "result 0-1 entered (on the clock)" in section
     assert "black at the board" in section and "white at the board" in section
     assert "the default time (0:10" in section and "with black not at the board" in section
+
+
+def test_undo_help_says_whose_turn_it_is_and_the_clock_does_that(clock, tmp_path):
+    code, out, err = cc("undo", "--help")
+    assert code == 0
+    assert "whose clock runs: the opponent's" in " ".join(out.split()), out
+    keyfile = str(tmp_path / "arbiter.key")
+    assert cc("key", "new", keyfile)[0] == 0
+    assert cc("key", "use", keyfile)[0] == 0
+    assert cc("key", "set", "--port", clock)[0] == 0
+    assert cc("set", "5m+2s", "--yes", "--port", clock)[0] == 0
+    assert cc("start", "--port", clock)[0] == 0
+    with L.Link(clock) as lk:
+        lk.request("sim", "press", "left")                  # White's lever: Black's turn
+    time.sleep(0.3)
+    assert status(clock)["running"] == "black"
+    code, out, err = cc("undo", "--port", clock)
+    assert code == 0, err
+    s = status(clock)
+    assert s["running"] == "black" and s["white_moves"] == 0   # as the help says
