@@ -127,7 +127,7 @@ def run_control(args, stdout, stderr):
     return 0
 
 
-def for_clock(preset) -> bool:
+def for_clock(preset: "presets.Preset") -> bool:
     """A preset a clock can be set to: not a correspondence ledger (days, `chessclock
     corr`), whose times are beyond what a clock counts."""
     return not preset.ledger

@@ -11,7 +11,7 @@ import io
 from collections.abc import Mapping
 from typing import IO, Any
 
-from chessclock.ruling import CORRECTIONS, Event, Facts, Ruling, fmt
+from chessclock.ruling import CORRECTIONS, Event, Facts, Ruling, fmt, wall_time_at
 
 
 def series(events: list[Event]) -> tuple[dict[str, list], dict[str, Any]]:
@@ -151,17 +151,7 @@ def _times_of_day(events):
 def time_of_day(events: list[Event], t_ms: int) -> str | None:
     """The UTC time of day (HH:MM:SS) at clock time t_ms, from the last event at or before
     it that carries the clock's wall clock ("utc"); None when the log has none."""
-    ref = None
-    for e in events:
-        if e.get("utc") and isinstance(e.get("t_ms"), int) and e["t_ms"] <= t_ms:
-            ref = e
-    if ref is None:
-        return None
-    try:
-        at = datetime.datetime.strptime(ref["utc"], "%Y-%m-%dT%H:%M:%SZ")
-    except (TypeError, ValueError):
-        return None
-    return (at + datetime.timedelta(milliseconds=t_ms - ref["t_ms"])).strftime("%H:%M:%S")
+    return wall_time_at(events, t_ms)
 
 
 def write_html(path: str, events: list[Event], ruling: Ruling, title: str = "Clock ruling",
@@ -218,10 +208,12 @@ def write_html(path: str, events: list[Event], ruling: Ruling, title: str = "Clo
     items = incident_items(events)
     if items:
         parts += ["<h2>What happened, in order</h2>",
-                  "<table><tr><th>clock time</th><th>time of day (UTC)</th><th>what</th>"
+                  "<table><tr><th>game time</th><th>time of day (UTC)</th><th>what</th>"
                   "<th></th></tr>"]
+        t0 = Facts(events).t0
         parts += ["<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>" % (
-            esc(fmt(t)), esc(time_of_day(events, t) or "-"), esc(kind), esc(text))
+            esc(fmt(t - t0) if t >= t0 else "-" + fmt(t0 - t)),
+            esc(time_of_day(events, t) or "-"), esc(kind), esc(text))
             for t, kind, text in items]
         parts.append("</table>")
     parts += ["<h2>Facts (from the clock's log)</h2>", "<ul>"]
@@ -321,7 +313,7 @@ def incident_items(events: list[Event]) -> list[tuple[int, str, str]]:
         kind = "stop (claim?)" if s["after_flag"] else "stop"
         items.append((s["t_ms"], kind, "clocks stopped (%s running)%s; %s" % (
             s["running"] or "nobody", " after a flag" if s["after_flag"] else "",
-            "resumed at %s" % fmt(s["resume_t_ms"]) if s["resume_t_ms"] is not None
+            "resumed at %s" % facts.when(s["resume_t_ms"]) if s["resume_t_ms"] is not None
             else "not resumed")))
     for c in facts.claims:
         items.append((c["t_ms"], "claim", "%s: %s" % (c.get("side", "?"),
@@ -390,10 +382,9 @@ def write_incident(path: str, events: list[Event], ruling: Ruling, event: str = 
     out += ["", h("What happened, in order: stops, claims, corrections, flags and marks"), ""]
     items = incident_items(events)
     if items:
-        for t, kind, text in items:   # with the time of day when the log has it
-            tod = time_of_day(events, t)
-            out.append("- %s%s  %s: %s" % (fmt(t), " (%s UTC)" % tod if tod else "", kind,
-                                          text))
+        when = Facts(events).when
+        for t, kind, text in items:   # game time, and the time of day when the log has it
+            out.append("- %s  %s: %s" % (when(t), kind, text))
     else:
         out.append("- none recorded in the log")
     out += ["", h("Rule"), ""]

@@ -335,6 +335,15 @@ def test_the_incident_report_carries_every_mark_log_export_shows(tmp_path):
     assert "incident 1 marked" in section and "result 0-1 entered (on the clock)" in section
     assert "black at the board" in section and "white at the board" in section
     assert "the default time (0:10" in section and "with black not at the board" in section
+    # times are the game's (from its start), with the time of day the clock was given,
+    # never the clock's time since power-on
+    start = next(e for e in exported if e["type"] == "start")
+    stop = next(e for e in exported if e["type"] == "pause")
+    game_t = RR.fmt(stop["t_ms"] - start["t_ms"])
+    tod = RR.time_of_day(exported, stop["t_ms"])
+    assert start["t_ms"] > 0 and tod
+    assert "Clocks stopped at game time %s (%s UTC)" % (game_t, tod) in text
+    assert "- game time %s (%s UTC)  stop:" % (game_t, tod) in section
 
 
 def test_undo_help_says_whose_turn_it_is_and_the_clock_does_that(clock, tmp_path):
