@@ -235,8 +235,9 @@ def find_ports():
         what = kind_of(p.vid, p.pid)
         if what:
             out.append((p.device, what, p.serial_number or ""))
-    for path, clock_id in simserve.running():
-        out.append((path, "simulated clock (chessclock sim-serve)", clock_id))
+    for path, clock_id, pid in simserve.running_with_pid():
+        out.append((path, "SIMULATED clock, not a board (chessclock sim-serve, process %d)"
+                    % pid, clock_id))
     return out
 
 
@@ -275,11 +276,15 @@ def exit_code(results):
 
 def gather(args, ports, fn, key=None, done=None):
     """fn(link) on every port concurrently: [{"port", "ok", "result"} or {"port", "ok",
-    "code", "error"}] in the order of `ports`; done(port, row) as each finishes."""
+    "code", "error"}, with "simulated" (a sim-serve clock, not a board)] in the order of
+    `ports`; done(port, row) as each finishes."""
     from concurrent.futures import ThreadPoolExecutor
+
+    from chessclock import simserve
 
     def one(port):
         row = one_row(port)
+        row["simulated"] = simserve.simulated(port)   # said wherever the row is shown
         if done is not None:
             done(port, row)
         return row
@@ -332,9 +337,14 @@ def _typed(result):
 
 
 def report(args, results, stdout, stderr, render=None):
+    from chessclock import simserve
     if args.json:
-        # one shape for one clock or many: a list of {"port", "ok", "result"|"error"}
-        results = [dict(r, result=_typed(r["result"])) if r["ok"] else r for r in results]
+        # one shape for one clock or many: a list of {"port", "ok", "result"|"error",
+        # "simulated"}
+        results = [dict(r, result=_typed(r["result"])) if r["ok"] else dict(r)
+                   for r in results]
+        for r in results:
+            r.setdefault("simulated", simserve.simulated(r["port"]))
         stdout.write(json.dumps(results) + "\n")
         return
     if len(results) == 1:
@@ -344,10 +354,12 @@ def report(args, results, stdout, stderr, render=None):
         else:
             stderr.write("chessclock: %s\n" % r["error"])
         return
-    width = max(len(r["port"]) for r in results)
-    for r in results:
+    labels = [r["port"] + (" (simulated)" if r.get("simulated", simserve.simulated(r["port"]))
+                           else "") for r in results]
+    width = max(len(x) for x in labels)
+    for r, label in zip(results, labels, strict=True):
         text = (render or _plain)(r["result"]) if r["ok"] else "FAILED  " + r["error"]
-        stdout.write("%-*s  %s\n" % (width, r["port"], text.replace("\n", "; ")))
+        stdout.write("%-*s  %s\n" % (width, label, text.replace("\n", "; ")))
 
 
 def _plain(fields):
@@ -367,8 +379,10 @@ def run_ports(args, stdout, stderr):
         found = find_ports()
     except ImportError:
         return _err(stderr, L.ClockError(L.EXIT_FAILED, "pyserial is not installed"))
+    from chessclock import simserve
     if args.json:
-        stdout.write(json.dumps([{"port": d, "kind": w, "serial": s} for d, w, s in found])
+        stdout.write(json.dumps([{"port": d, "kind": w, "serial": s,
+                                  "simulated": simserve.simulated(d)} for d, w, s in found])
                      + "\n")
     elif not found:
         stdout.write("no clock found (USB ids of the Pico, CP210x, CH340, CH9102, ESP32 "

@@ -127,7 +127,10 @@ def status_table(rows: list[Any], title: str | None = None,
         res = r.get("result") if r["ok"] else {}
         if boards:
             cells.append(str(res.get("board") or "-"))
-        cells.append(res.get("clock") or (r["port"] if narrow else "?"))
+        clock = res.get("clock") or (r["port"] if narrow else "?")
+        if r.get("simulated"):   # a sim-serve clock, not a board (chessclock/simserve.py)
+            clock = Text.assemble(clock, (" (simulated)", "dim"))
+        cells.append(clock)
         if not narrow:
             cells.append(r["port"])
         if players:

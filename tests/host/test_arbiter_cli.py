@@ -4,6 +4,7 @@ every listed preset can be set, times of day are local."""
 
 import io
 import json
+import os
 import re
 import sys
 import time
@@ -364,3 +365,29 @@ def test_undo_help_says_whose_turn_it_is_and_the_clock_does_that(clock, tmp_path
     assert code == 0, err
     s = status(clock)
     assert s["running"] == "black" and s["white_moves"] == 0   # as the help says
+
+
+def test_ports_and_all_say_which_clocks_are_simulated(clock, tmp_path):
+    """A sim-serve clock (this session's or another's on the same computer) is listed by
+    `ports` and reached by --all: every listing says it is simulated, not a board."""
+    from chessclock import simserve
+    entry = simserve.register(clock, "clock-arbiter")   # as `chessclock sim-serve` does
+    try:
+        code, out, err = cc("ports")
+        assert code == 0, err
+        line = next(x for x in out.splitlines() if x.startswith(clock + " "))
+        assert "SIMULATED clock, not a board" in line and "process %d" % os.getpid() in line
+        code, out, err = cc("ports", "--json")
+        row = next(r for r in json.loads(out) if r["port"] == clock)
+        assert row["simulated"] is True
+        code, out, err = cc("status", "--all", "--json")
+        assert code == 0, err
+        assert [r["simulated"] for r in json.loads(out) if r["port"] == clock] == [True]
+        code, out, err = cc("status", "--all")
+        assert "(simulated)" in out, out
+        code, out, err = cc("info", "--port", clock, "--port", clock + "x", "--all")
+        assert "%s (simulated)" % clock in out, out
+    finally:
+        os.remove(entry)
+    assert simserve.simulated(clock)              # a pty: never a USB clock
+    assert not simserve.simulated("/dev/ttyACM0")
