@@ -141,17 +141,38 @@ def load_source(path: str, key: bytes | None = None, game: int | None = None,
     return events, Source(path, "log", lines, ok, g.number, g.header["clock_id"])
 
 
+_COUNTS = ("moves", "stage", "seq", "presses_in_stage", "white_moves", "black_moves")
+
+
+def _finite(text: str) -> float:
+    """A JSON number with a fraction or exponent, refused when it is out of range (1e309
+    reads as infinity, which no clock time is)."""
+    x = float(text)
+    if x != x or x in (float("inf"), float("-inf")):
+        raise ValueError("number %s is out of range" % text[:40])
+    return x
+
+
+def _no_constant(text: str) -> float:
+    raise ValueError("%s is not a number a clock writes" % text)
+
+
 def parse_events(text: str, where: str = "<input>") -> list[Event]:
     out = []
     for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         try:
-            rec = json.loads(line)
+            rec = json.loads(line, parse_float=_finite, parse_constant=_no_constant)
         except ValueError as e:
-            raise RulingError("%s line %d: not JSON: %s" % (where, n, e)) from None
+            raise RulingError("%s line %d: not JSON: %s" % (where, n, str(e)[:200])) from None
         if not isinstance(rec, dict) or "type" not in rec:
             raise RulingError("%s line %d: not a clock event (no 'type')" % (where, n))
+        for k, v in rec.items():   # times and counts are whole numbers in a clock's range
+            if (k.endswith("_ms") or k in _COUNTS) and v is not None and (
+                    not isinstance(v, int) or isinstance(v, bool) or abs(v) >= 1 << 53):
+                raise RulingError("%s line %d: %s must be a whole number (ms or a count), "
+                                  "not %s" % (where, n, k, json.dumps(v)[:40]))
         rec.setdefault("seq", rec.get("seq", len(out) + 1))
         out.append(rec)
     if not out:

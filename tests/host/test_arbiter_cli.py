@@ -391,3 +391,72 @@ def test_ports_and_all_say_which_clocks_are_simulated(clock, tmp_path):
         os.remove(entry)
     assert simserve.simulated(clock)              # a pty: never a USB clock
     assert not simserve.simulated("/dev/ttyACM0")
+
+
+# ---- attacks (issue 34): each a clear one-line error and its own exit code ------------------
+def _run_to(argv, stdout, cwd):
+    import subprocess
+    return subprocess.run([sys.executable, "-m", "chessclock.cli"] + argv, stdout=stdout,
+                          stderr=subprocess.PIPE, text=True, cwd=cwd, timeout=120)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+@pytest.mark.parametrize("argv", [
+    ["simulate", "--control", "300+2", "GAME"],
+    ["control", "5m+3s"],
+    ["control", "fide-classical", "--json"],
+    ["presets"],
+    ["presets", "--json"],
+    ["log", "show", "LOG"],
+    ["log", "export", "LOG"],
+    ["log", "export", "LOG", "--format", "csv"],
+    ["boards", "list"],
+    ["boards", "show", "pico-tm1637"],
+    ["ruling", "LOG", "--unverified"],
+    ["ruling", "LOG", "--unverified", "--json"],
+], ids=lambda a: " ".join(a))
+def test_a_full_disk_gets_one_line_and_its_own_exit_code(argv, tmp_path):
+    from chessclock.cli import EXIT_OUTPUT
+    game = tmp_path / "game.txt"
+    game.write_text("0 start\n10000 press white\n25000 press black\n")
+    log = _session_log(tmp_path / "game.log")
+    argv = [str(game) if a == "GAME" else str(log) if a == "LOG" else a for a in argv]
+    with open("/dev/full", "w") as full:
+        r = _run_to(argv, full, tmp_path)
+    assert r.returncode == EXIT_OUTPUT, r.stderr
+    assert r.stderr.count("\n") == 1 and "cannot write the output: No space left" in r.stderr
+    assert "Traceback" not in r.stderr and "a bug" not in r.stderr
+
+
+def _attack_files(tmp):
+    (tmp / "nested.toml").write_text("a = " + "[" * 100000 + "]" * 100000 + "\n")
+    (tmp / "nested-tables.toml").write_text("x = " + "{a=" * 3000 + "1" + "}" * 3000 + "\n")
+    (tmp / "digits.txt").write_text("0 start\n" + "1" * 1000000 + " press white\n")
+    (tmp / "digits-arg.txt").write_text("0 start\n10 adjust white +" + "9" * 1000000 + "\n")
+    ev = '{"t_ms": %s, "type": "start", "side": "white", "white_ms": 1000, "black_ms": 1000}'
+    (tmp / "inf.jsonl").write_text(ev % "1e309" + "\n")
+    (tmp / "nan.jsonl").write_text(ev % "NaN" + "\n")
+    (tmp / "huge.jsonl").write_text(ev % ("1" + "0" * 400) + "\n")
+    (tmp / "float.jsonl").write_text(ev % "1000.5" + "\n")
+    (tmp / "text.jsonl").write_text(ev % '"x"' + "\n")
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["boards", "--file", "nested.toml", "list"], "nested too deeply"),
+    (["boards", "--file", "nested-tables.toml", "list"], "nested too deeply"),
+    (["boards", "--file", "nested.toml", "check"], "nested too deeply"),
+    (["simulate", "--control", "300+2", "digits.txt"], "1000000 digits"),
+    (["simulate", "--control", "300+2", "digits-arg.txt"], "1000000 digits"),
+    (["ruling", "inf.jsonl", "--control", "5m"], "1e309 is out of range"),
+    (["ruling", "nan.jsonl", "--control", "5m"], "NaN is not a number"),
+    (["ruling", "huge.jsonl", "--control", "5m"], "t_ms must be a whole number"),
+    (["ruling", "float.jsonl", "--control", "5m"], "t_ms must be a whole number"),
+    (["ruling", "text.jsonl", "--control", "5m"], "t_ms must be a whole number"),
+], ids=lambda a: " ".join(a) if isinstance(a, list) else "")
+def test_hostile_inputs_get_one_line_and_exit_2(argv, says, tmp_path, monkeypatch):
+    _attack_files(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    code, out, err = cc(*argv)
+    assert code == 2, err
+    assert err.count("\n") == 1 and says in err, err
+    assert "Traceback" not in err and "a bug" not in err and len(err) < 400
