@@ -152,6 +152,11 @@ def add_arguments_adjust(p):
     p.add_argument("side", choices=("white", "black"))
     p.add_argument("amount", metavar="AMOUNT",
                    help="+2m, -30s, +1.5s, +1500ms, +1:30 (with a unit)")
+    p.add_argument("--reason", metavar="TEXT", help="the ground of the correction, e.g. "
+                   "\"illegal move\" (at most %d bytes; logged with it, shown in rulings "
+                   "and the incident report)" % GROUND_MAX)
+    p.add_argument("--article", metavar="TEXT", help="the rule applied, e.g. \"ACT 7\" "
+                   "(with --reason)")
     _common(p)
     signed_values(p)
 
@@ -680,12 +685,37 @@ def _times(f):
         fmt_ms(f["w"]), f["wmoves"], fmt_ms(f["b"]), f["bmoves"], f["state"])
 
 
+GROUND_MAX = 40   # bytes of UTF-8 of a reason or an article (clockcore.events.GROUND_MAX)
+
+
+def _ground(reason: str | None, article: str | None) -> list[str]:
+    """The adjust request's ground arguments: [] or [REASON, ARTICLE] ("-": no article)."""
+    if reason is None:
+        if article is not None:
+            raise L.ClockError(L.EXIT_INPUT, "--article goes with --reason (the ground)")
+        return []
+    out = []
+    for name, text in (("--reason", reason), ("--article", article)):
+        if text is None:
+            out.append("-")
+            continue
+        text = " ".join(text.split())
+        if not text or (name == "--article" and text == "-"):
+            raise L.ClockError(L.EXIT_INPUT, "%s is empty" % name)
+        if len(text.encode()) > GROUND_MAX or not text.isprintable():
+            raise L.ClockError(L.EXIT_INPUT, "%s is at most %d bytes of printable text, "
+                               "not %r" % (name, GROUND_MAX, text[:50]))
+        out.append(text)
+    return out
+
+
 def run_adjust(args, stdout, stderr):
     try:
         ms = parse_ms(args.amount)
+        ground = _ground(args.reason, args.article)
     except L.ClockError as e:
         return _err(stderr, e)
-    return _change(args, stdout, stderr, "adjust", args.side, ms, render=_times)
+    return _change(args, stdout, stderr, "adjust", args.side, ms, *ground, render=_times)
 
 
 def run_moves(args, stdout, stderr):

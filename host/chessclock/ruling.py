@@ -435,14 +435,25 @@ class Facts:
         return out
 
 
+def ground_text(c: Event) -> str:
+    """A correction's ground as the report gives it: "ground: illegal move, ACT 7" when the
+    arbiter gave one (`adjust --reason --article`), else who made it ("host", "menu", ...),
+    else ""."""
+    from clockcore.logread import REASONS  # the clock's own reason codes, by name
+
+    if c.get("article") or (c.get("reason") and c.get("reason") not in REASONS):
+        return "ground: %s" % ", ".join(str(c[k]) for k in ("reason", "article")
+                                         if c.get(k))
+    return str(c.get("reason") or "")
+
+
 def describe_correction(c: Event) -> str:
     typ, side = c["type"], c.get("side", "both")
-    reason = " (%s)" % c["reason"] if c.get("reason") else ""
-    if typ == "adjust":
+    ground = ground_text(c)
+    reason = " (%s)" % ground if ground else ""
+    if typ == "adjust":   # an amount is no ground: +2 min says nothing of a penalty
         d = c.get("delta_ms", 0)
         what = "%s%s to %s" % ("+" if d >= 0 else "-", fmt(abs(d)), side)
-        if d == 120000:
-            what += " (the amount of a +2 min penalty to the opponent)"
         return what + reason
     if typ == "undo":
         opp = c.get("opponent_delta_ms", 0)

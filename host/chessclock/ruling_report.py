@@ -320,12 +320,8 @@ def incident_items(events: list[Event]) -> list[tuple[int, str, str]]:
                                                      c.get("reason", c.get("claim", "")))))
     from chessclock.ruling import describe_correction
 
-    for c in facts.corrections:
-        kind = "adjustment"
-        if c["type"] == "adjust" and (c.get("delta_ms") == 120000
-                                      or "penalty" in str(c.get("reason", "")).lower()):
-            kind = "penalty"
-        items.append((c["t_ms"], kind, describe_correction(c)))
+    for c in facts.corrections:   # its ground (if given) in its text: never guessed
+        items.append((c["t_ms"], "adjustment", describe_correction(c)))
     for f in facts.flags:
         items.append((f["t_ms"], "flag", "%s's flag fell" % f["side"]))
     for e in facts.events:

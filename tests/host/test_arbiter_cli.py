@@ -13,7 +13,7 @@ import pytest
 
 from chessclock import cli
 from chessclock import link as L
-from chessclock.simserve import SimServer
+from chessclock.simserve import SimServer, micropython_exe
 from clockcore import notation
 
 
@@ -460,3 +460,93 @@ def test_hostile_inputs_get_one_line_and_exit_2(argv, says, tmp_path, monkeypatc
     assert code == 2, err
     assert err.count("\n") == 1 and says in err, err
     assert "Traceback" not in err and "a bug" not in err and len(err) < 400
+
+
+def test_adjust_with_its_ground_is_logged_and_shown_not_called_a_penalty(clock, tmp_path):
+    """ACT 22, S1 6.8d: the ground of a correction is written with it. A +2 min adjustment
+    is an adjustment with the arbiter's ground, never a "penalty" guessed from its amount."""
+    keyfile = str(tmp_path / "arbiter.key")
+    for argv in (("key", "new", keyfile), ("key", "use", keyfile),
+                 ("key", "set", "--port", clock)):
+        assert cc(*argv)[0] == 0
+    assert cc("set", "5m+2s", "--yes", "--port", clock)[0] == 0
+    assert cc("start", "--port", clock)[0] == 0
+    code, out, err = cc("adjust", "black", "+2m", "--reason", "illegal move", "--article",
+                        "ACT 7", "--port", clock)
+    assert code == 0, err
+    code, out, err = cc("adjust", "white", "-30s", "--reason", "clock set wrong",
+                        "--port", clock)
+    assert code == 0, err
+    assert cc("adjust", "white", "+2m", "--port", clock)[0] == 0       # no ground given
+    assert cc("pause", "--port", clock)[0] == 0
+    code, out, err = cc("log-pull", "--port", clock, "--archive", str(tmp_path / "a"),
+                        "--game", "g", "--json")
+    assert code == 0, err
+    log = json.loads(out)[0]["result"]["file"]
+    code, out, err = cc("log", "export", log, "--format", "jsonl")
+    assert code == 0, err
+    adj = [json.loads(x) for x in out.splitlines() if '"adjust"' in x]
+    assert [(a["side"], a["delta_ms"], a["reason"], a.get("article")) for a in adj] == [
+        ("black", 120000, "illegal move", "ACT 7"), ("white", -30000, "clock set wrong", None),
+        ("white", 120000, "host", None)]
+    code, out, err = cc("log", "verify", log)
+    assert code == 0 and "AUTHENTIC" in out, out + err
+    report = tmp_path / "incident.txt"
+    code, out, err = cc("ruling", log, "--incident", str(report))
+    assert code == 0, err
+    assert "+2:00.000 to black (ground: illegal move, ACT 7)" in out
+    assert "-0:30.000 to white (ground: clock set wrong)" in out
+    text = report.read_text()
+    assert "adjustment: +2:00.000 to black (ground: illegal move, ACT 7)" in text
+    assert "adjustment: +2:00.000 to white (host)" in text
+    assert "penalty" not in text.lower()
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["--article", "ACT 7"], "--article goes with --reason"),
+    (["--reason", ""], "--reason is empty"),
+    (["--reason", "   "], "--reason is empty"),
+    (["--reason", "x" * 41], "at most 40 bytes"),
+    (["--reason", "é" * 21], "at most 40 bytes"),
+    (["--reason", "a\x07b"], "printable"),
+    (["--reason", "ok", "--article", "-"], "--article is empty"),
+])
+def test_adjust_bad_grounds_one_line(argv, says, tmp_path, monkeypatch):
+    monkeypatch.setenv("CHESSCLOCK_HOME", str(tmp_path))
+    code, out, err = cc("adjust", "black", "+2m", *argv, "--port", str(tmp_path / "none"))
+    assert code == 2 and err.count("\n") == 1 and says in err, err
+
+
+@pytest.mark.skipif(micropython_exe() is None, reason="no micropython")
+def test_a_ground_reaches_the_log_of_the_firmware_under_micropython(tmp_path, monkeypatch):
+    from clockapp.storage import Store
+    from clockcore import logread as LR
+    monkeypatch.setenv("CHESSCLOCK_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("CHESSCLOCK_KEY", raising=False)
+    server = SimServer(str(tmp_path / "flash"), "mp", micropython=True)
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with L.Link(server.path, timeout=0.5) as lk:
+                    lk.request("hello")
+                break
+            except L.ClockError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        port = server.path
+        assert cc("set", "5m+2s", "--yes", "--port", port)[0] == 0
+        code, out, err = cc("adjust", "black", "+2m", "--reason", "illegal move",
+                            "--article", "ACT 7", "--port", port)
+        assert code == 0, err
+        with L.Link(port) as lk:   # the clock itself refuses half a ground
+            with pytest.raises(L.ClockError):
+                lk.request("adjust", "black", "1000", "x", change=True)
+        time.sleep(1.5)            # the clock flushes its log
+    finally:
+        server.stop()
+    r = LR.Reader()
+    recs = [r.decode(p) for p in Store(str(tmp_path / "flash") + "/").read_log()]
+    grounds = [x.ground for x in recs if x.code == 7]
+    assert grounds == [("illegal move", "ACT 7")]
