@@ -550,3 +550,22 @@ def test_a_ground_reaches_the_log_of_the_firmware_under_micropython(tmp_path, mo
     recs = [r.decode(p) for p in Store(str(tmp_path / "flash") + "/").read_log()]
     grounds = [x.ground for x in recs if x.code == 7]
     assert grounds == [("illegal move", "ACT 7")]
+
+
+def test_every_adjust_a_ruling_suggests_is_taken_with_its_ground():
+    """The `chessclock adjust` commands rulings print carry the ground, and each one parses
+    and passes the same checks as typed (at most 40 bytes a field)."""
+    import shlex
+
+    from chessclock import claims, clock_cmd
+    from chessclock import rules as R
+    for rs in R.RULESETS.values():
+        for reason, topic in (("illegal move", "illegal_move"),
+                              ("incorrect claim", "false_claim")):
+            line = claims.adjust_command("white", 120000, reason, rs.art(topic))
+            argv = shlex.split(line)[1:]
+            assert argv[:3] == ["adjust", "white", "+2m"] and "--reason" in argv, line
+            args = cli.build_parser(argv).parse_args(argv + ["--port", "P"])
+            assert args.reason == reason
+            ground = clock_cmd._ground(args.reason, args.article)
+            assert ground[0] == reason and (args.article is None or ground[1] in rs.art(topic))
