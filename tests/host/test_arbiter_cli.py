@@ -569,3 +569,34 @@ def test_every_adjust_a_ruling_suggests_is_taken_with_its_ground():
             assert args.reason == reason
             ground = clock_cmd._ground(args.reason, args.article)
             assert ground[0] == reason and (args.article is None or ground[1] in rs.art(topic))
+
+
+@pytest.mark.parametrize("argv, code, says", [
+    (["set", "cxeb-correspondence", "--yes", "--port", "P"], 2, "chessclock corr"),
+    (["set", "correspondence", "--yes", "--port", "P"], 2, "chessclock corr"),
+    (["set", "90+30", "--yes", "--port", "P"], 2, "write 90m+30s"),
+    (["set", "3|2", "--yes", "--port", "P"], 2, "write 3m+2s"),
+    (["set", "", "--yes", "--port", "P"], 2, "empty"),
+    (["set", "9" * 5000, "--yes", "--port", "P"], 2, "chessclock"),
+    (["control", ""], 2, "empty"),
+    (["control", "3|2|1"], 2, "unexpected character '|'"),
+    (["control", "|"], 2, "unexpected character '|'"),
+    (["control", "99999|2"], 2, "unexpected character '|'"),
+    (["control", "9" * 5000 + "|2"], 2, "unexpected character '|'"),
+    (["presets", "extra"], 2, "unrecognized arguments"),
+    (["ports", "extra"], 2, "unrecognized arguments"),
+    (["undo", "white", "--port", "P"], 2, "unrecognized arguments"),
+    (["undo"], 2, "no clock given"),
+    (["schedule", "24:00", "--port", "P"], 2, "not a time of day"),
+    (["schedule", "7", "--port", "P"], 2, "not a time of day"),
+    (["schedule", "07:60", "--port", "P"], 2, "HH:MM (local time)"),
+    (["adjust", "black", "-30s"], 2, "no clock given"),
+])
+def test_bad_inputs_of_the_commands_touched_one_line(argv, code, says, tmp_path, monkeypatch):
+    monkeypatch.setenv("CHESSCLOCK_HOME", str(tmp_path))
+    monkeypatch.delenv("CHESSCLOCK_PORTS", raising=False)
+    argv = [str(tmp_path / "no-port") if a == "P" else a for a in argv]
+    got, out, err = cc(*argv, stdin="")
+    assert got == code, (got, err)
+    assert says in err and "Traceback" not in err and "a bug" not in err, err
+    assert err.count("\n") == 1 or err.startswith("usage:"), err
