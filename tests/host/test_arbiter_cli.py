@@ -383,8 +383,16 @@ def test_ports_and_all_say_which_clocks_are_simulated(clock, tmp_path):
         code, out, err = cc("status", "--all", "--json")
         assert code == 0, err
         assert [r["simulated"] for r in json.loads(out) if r["port"] == clock] == [True]
-        code, out, err = cc("status", "--all")
-        assert "(simulated)" in out, out
+        code, out, err = cc("status", "--all")    # a narrow table: named under it
+        assert "clock-arbiter: simulated, not boards" in " ".join(out.split()), out
+        from chessclock import clock_view as V
+        rows = [{"port": clock, "ok": True, "simulated": True,
+                 "result": {"clock": "clock-arbiter", "state": "idle"}}]
+        con = V.console(io.StringIO())
+        con.width = 160                           # a wide one: in its Port column
+        with con.capture() as cap:
+            con.print(V.status_table(rows, "t", width=160))
+        assert "%s (simulated)" % clock in cap.get(), cap.get()
         code, out, err = cc("info", "--port", clock, "--port", clock + "x", "--all")
         assert "%s (simulated)" % clock in out, out
     finally:
