@@ -650,18 +650,22 @@ def _refuse_guesses(text, notes):
               "and minutes elsewhere: write %s for hours or %s for minutes"
               % (_insert(text, small, "h"), _insert(text, small, "m")))
     pairs = notes[_BARE_PAIRS]
-    if pairs and notes[_UNIT_SEEN]:
-        # units elsewhere: not the US moves/minutes form; the larger number is likely the time
-        p = pairs[0]
+    # More moves than minutes as US moves/minutes ("90/40+30s": 90 moves in 40 min) is under
+    # a minute a move: FIDE's "90 min for 40 moves" is likely meant; ask for the unit.
+    more_moves = [q for q in pairs if int(q[3]) > int(q[4])]
+    if pairs and (notes[_UNIT_SEEN] or more_moves):
+        # not the US moves/minutes form; the larger number is likely the time
+        p = pairs[0] if notes[_UNIT_SEEN] else more_moves[0]
         a, b = int(p[3]), int(p[4])
-        guess = _insert(text, [p[1] if a > b else p[2] for p in pairs], "m")
+        guess = _insert(text, [q[1] if int(q[3]) > int(q[4]) else q[2] for q in pairs], "m")
         try:
             what = describe(parse_readable(guess))  # the whole of it, as it reads back
         except ValueError:
             what = ("%d min for %d moves" % (a, b)) if a > b else ("%d moves in %d min" % (a, b))
-        _fail(text, p[0], "'%s' has no unit while other times have one: as US moves/minutes "
-              "it would be %s moves in %s min; for %s, write %s (the side of '/' with the "
-              "unit is the time)" % (text[p[0]:p[2]], p[3], p[4], what, guess))
+        _fail(text, p[0], "'%s' has no unit%s: as US moves/minutes it would be %s moves in "
+              "%s min; for %s, write %s (the side of '/' with the unit is the time)"
+              % (text[p[0]:p[2]], " while other times have one" if notes[_UNIT_SEEN]
+                 else ", and more moves than minutes", p[3], p[4], what, guess))
 
 
 # ------------------------------------------------------------------------ readable: write

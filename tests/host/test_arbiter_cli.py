@@ -115,6 +115,8 @@ MEANT = [
     ("G/2", ["2h", "2m"]),
     ("40/2h, 1", ["40/2h, 1h", "40/2h, 1m"]),
     ("40/90+30s, 30m", ["40/90m+30s, 30m"]),
+    ("90/40+30s", ["90m/40+30s"]),                 # as US: 90 moves in 40 min, never meant
+    ("90/40, SD/30", ["90m/40, SD/30"]),
 ]
 
 # "write SPELLING", up to what follows a spelling in the messages
