@@ -169,6 +169,7 @@ class App:
         self.wall_s = 0         # Unix seconds the host gave (0: never) at app time wall_at
         self.wall_at = 0
         self.log_reason = 0
+        self.log_ground = None  # the ground of the host's next correction (ground_body)
         self.dirty = False      # game state changed since the last save
         self.flushed = False    # this pass's flash write was the log's (step)
         self.flash_waits = 0    # passes in a row that put off flash for a waiting edge
@@ -355,6 +356,9 @@ class App:
                 m = self.menu
                 if m.active():
                     reason = LOG_REASONS.get(m.items()[m.item], 0)
+                elif self.log_ground is not None:  # the arbiter's ground, over the link
+                    lg.log_ground(ev, side, t, arg, c, self.log_ground)
+                    return
                 else:
                     reason = self.log_reason  # e.g. the serial link's
             lg.log(ev, side, t, arg, c, reason)

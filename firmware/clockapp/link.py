@@ -17,7 +17,7 @@ import os
 import struct
 
 from clockapp.menu import CONFIRM_MS
-from clockcore import const
+from clockcore import const, eventlog
 from clockcore import engine as E
 from clockcore import events as EV
 from clockcore import protocol as P
@@ -506,8 +506,30 @@ class Link:
                 ("bmoves", c.moves[1]), ("state", E.STATE_NAMES[c.state]))
 
     def op_adjust(self, args):
-        _nargs(args, 2, 2)
-        self.app.clock.adjust(_side(args[0]), _int(args[1]), self.app.now)
+        """adjust SIDE MS [REASON ARTICLE]: with the arbiter's ground, logged with the
+        correction (reason R_GROUND, docs/EVENT-LOG.md)."""
+        _nargs(args, 2, 4)
+        if len(args) == 3:
+            raise P.ProtocolError(P.E_ARGS, "a ground is a reason and an article")
+        ground = None
+        if len(args) == 4:
+            text = []
+            for a in args[2:]:
+                if len(a) > EV.GROUND_MAX:
+                    raise P.ProtocolError(P.E_ARGS, "a reason or article is at most %d "
+                                          "bytes" % EV.GROUND_MAX)
+                try:
+                    text.append(a.decode())
+                except UnicodeError:
+                    raise P.ProtocolError(P.E_ARGS, "a reason or article is UTF-8 text") \
+                        from None
+            ground = eventlog.ground_body(text[0], text[1])
+        side, ms = _side(args[0]), _int(args[1])
+        self.app.log_ground = ground
+        try:
+            self.app.clock.adjust(side, ms, self.app.now)
+        finally:
+            self.app.log_ground = None
         return self._times()
 
     def op_settime(self, args):

@@ -54,6 +54,10 @@ class EventLog:
     def log(self, ev, side, t, arg, clock, reason=0, reason2=0):
         return self.writer.log(ev, side, t, arg, clock, reason, reason2)
 
+    def log_ground(self, ev, side, t, arg, clock, body):
+        """A correction with the arbiter's ground (eventlog.ground_body bytes)."""
+        self.writer.log_ground(ev, side, t, arg, clock, body)
+
     def header(self, t, clock, clock_id, firmware, spec, white_left, wall_s=0):
         body = L.header_body(clock_id, firmware, spec, white_left, L.clock_options(clock),
                              wall_s, clock.sides)

@@ -43,6 +43,7 @@ from clockcore.events import (
     EV_SELF_TEST,
     EV_STAGE,
     KEY_CODES,
+    R_GROUND,
     fields,
 )
 
@@ -140,6 +141,22 @@ def pairing_body(rnd, white, black, event):
     for s in (white, black, event):
         n = _put_str(buf, n, s)
     return bytes(buf[:n])
+
+
+def ground_body(reason, article):
+    """The body of a correction whose reason is R_GROUND: the arbiter's reason and the rule's
+    article (text, each at most events.GROUND_MAX bytes of UTF-8), as logread.Reader decodes
+    them."""
+    buf = bytearray(8 + 4 * (len(reason) + len(article)))
+    n = _put_str(buf, 0, reason)
+    n = _put_str(buf, n, article)
+    return bytes(buf[:n])
+
+
+def has_body(ev, x0):
+    """True for a record that carries a body after its fields: a key record, a code of
+    BODY_CODES, a correction with a ground (its first field after arg, x0, is R_GROUND)."""
+    return ev in KEY_CODES or ev in BODY_CODES or (ev in CORRECTIONS and x0 == R_GROUND)
 
 
 def added_stages_body(clock):
@@ -269,6 +286,11 @@ class Writer:
         if self.log(ev, side, t, arg, clock):
             self.big.append(body)
 
+    def log_ground(self, ev, side, t, arg, clock, body):
+        """A correction with the arbiter's ground (ground_body() bytes): reason R_GROUND."""
+        if self.log(ev, side, t, arg, clock, R_GROUND):
+            self.big.append(body)
+
     def pending(self):
         return self.n
 
@@ -281,7 +303,7 @@ class Writer:
         pt = 0 if key else self.prev_t
         pw = 0 if key else self.prev_w
         pb = 0 if key else self.prev_b
-        big = key or ev in BODY_CODES
+        big = has_body(ev, r[i + 6])
         body = self.big[0] if big else b""
         need = 64 + CHAIN + len(body)
         if len(self.buf) < need:
@@ -319,7 +341,7 @@ class Writer:
             if not self.append(payload):
                 break
             r = self.ring
-            if r[i] in KEY_CODES or r[i] in BODY_CODES:
+            if has_body(r[i], r[i + 6]):
                 self.big.pop(0)
             self.prev_t = r[i + 2]
             self.prev_w = r[i + 4]

@@ -127,3 +127,6 @@ R_UNDO = const(5)       # the last press was not a move
 R_RESUME = const(6)     # the other side's clock started
 R_END = const(7)
 R_HOST = const(8)       # by the host over the serial link
+R_GROUND = const(9)     # by the host, with the arbiter's ground: the record's body holds it,
+                        # two strings (the reason, the rule's article; eventlog.ground_body)
+GROUND_MAX = const(40)  # bytes of UTF-8 a ground's reason or article may have

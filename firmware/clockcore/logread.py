@@ -88,6 +88,7 @@ class Record:
         self.snapshot = None
         self.digest = None  # a seal's or an adjourned game's snapshot SHA-256 (50, 51)
         self.pairing = None  # 62: {"board", "round", "white", "black", "event"}
+        self.ground = None   # a correction's (reason, article) when its reason is R_GROUND
         self.chain = b""
         self.link = None    # True: chained to the record before; None: nothing to check
         self.anchor = False  # a header starting a log: chained from the chain it carries
@@ -166,6 +167,12 @@ class Reader:
                             added.append(tuple(sv))
                         snap[s + "stages_added"] = added
                 rec.snapshot = snap
+        if rec.code in EV.CORRECTIONS and f.get("reason") == EV.R_GROUND:
+            # the arbiter's ground (eventlog.ground_body); a log written before grounds
+            # has no reason R_GROUND, so nothing here
+            reason, p = _get_str(body, p)
+            article, p = _get_str(body, p)
+            rec.ground = (reason, article)
         if rec.code == EV.EV_PAIRING:
             pr = {"board": rec.arg}
             pr["round"], p = get_varint(body, p)

@@ -650,15 +650,22 @@ def _refuse_guesses(text, notes):
               "and minutes elsewhere: write %s for hours or %s for minutes"
               % (_insert(text, small, "h"), _insert(text, small, "m")))
     pairs = notes[_BARE_PAIRS]
-    if pairs and notes[_UNIT_SEEN]:
-        # units elsewhere: not the US moves/minutes form; the larger number is likely the time
-        p = pairs[0]
+    # More moves than minutes as US moves/minutes ("90/40+30s": 90 moves in 40 min) is under
+    # a minute a move: FIDE's "90 min for 40 moves" is likely meant; ask for the unit.
+    more_moves = [q for q in pairs if int(q[3]) > int(q[4])]
+    if pairs and (notes[_UNIT_SEEN] or more_moves):
+        # not the US moves/minutes form; the larger number is likely the time
+        p = pairs[0] if notes[_UNIT_SEEN] else more_moves[0]
         a, b = int(p[3]), int(p[4])
-        guess = _insert(text, [p[1] if a > b else p[2] for p in pairs], "m")
-        what = ("%d min for %d moves" % (a, b)) if a > b else ("%d moves in %d min" % (a, b))
-        _fail(text, p[0], "'%s' has no unit while other times have one: as US moves/minutes "
-              "it would be %s moves in %s min; for %s write %s (the side of '/' with the "
-              "unit is the time)" % (text[p[0]:p[2]], p[3], p[4], what, guess))
+        guess = _insert(text, [q[1] if int(q[3]) > int(q[4]) else q[2] for q in pairs], "m")
+        try:
+            what = describe(parse_readable(guess))  # the whole of it, as it reads back
+        except ValueError:
+            what = ("%d min for %d moves" % (a, b)) if a > b else ("%d moves in %d min" % (a, b))
+        _fail(text, p[0], "'%s' has no unit%s: as US moves/minutes it would be %s moves in "
+              "%s min; for %s, write %s (the side of '/' with the unit is the time)"
+              % (text[p[0]:p[2]], " while other times have one" if notes[_UNIT_SEEN]
+                 else ", and more moves than minutes", p[3], p[4], what, guess))
 
 
 # ------------------------------------------------------------------------ readable: write
@@ -782,10 +789,34 @@ def _readable_hint(text):
     try:
         c = parse_readable(text)
         if c.known:
-            return "; with units, for %s write %s" % (describe(c), format_readable(c))
+            return "; with units, for %s, write %s" % (describe(c), format_readable(c))
     except ValueError:
         pass
     return ""
+
+
+def _bar_hint(text):
+    """lichess's "3|2" (minutes | seconds a move) is no notation here: a ValueError with the
+    spelling of what it means, else None."""
+    k = text.find("|")
+    if k < 0:
+        return None
+    a, b = text[:k].strip(), text[k + 1:].strip()
+    if not (a and b and _all_digits(a) and _all_digits(b) and len(a) < 5 and len(b) < 5):
+        return None
+    try:
+        c = Control(SideControl([Stage(int(a) * MS_MIN, 0, int(b) * MS_S)])).validate()
+    except ValueError:
+        return None
+    _fail(text, k, "'|' is not part of the notation; for %s (lichess's %s|%s), write %s"
+          % (describe(c), a, b, format_readable(c)))
+
+
+def _all_digits(s):
+    for ch in s:
+        if ch not in _DIGITS:
+            return False
+    return True
 
 
 def parse(text):
@@ -793,6 +824,7 @@ def parse(text):
     in PGN shape is PGN, in seconds)."""
     _check_str(text)
     text = text.strip()
+    _bar_hint(text)
     if pgn_prefixed(text):
         return parse_pgn(_compact(text[4:].strip()))
     if "".join([_lower(c) for c in text[:9]]) == "readable:":

@@ -23,6 +23,7 @@ from clockcore.control import (
 MIN_STAGE_MS = 60000  # a base, or a stage that adds time, under a minute: no event plays it
 MIN_MOVE_MS = 10000   # under 10 s a move in a stage with a move count
 BONUS_SHARE = 10      # an increment or delay above a tenth of the time of its stage
+MIN_SWAP_MOVES = 10   # "90/40" reads as 90 min for 40 moves, "40/2" never as 2 moves
 
 # (unit in ms, how it is written) tried in turn for the likely meaning of PGN's seconds
 _READINGS = ((60000, "m"), (3600000, "h"))
@@ -69,8 +70,12 @@ def _secs(ms):
 
 
 def _reading(control, unit_ms, unit):
-    """(Control, readable text) for PGN's stage times read in `unit`: moves, increments and
-    delays unchanged; None when that cannot be written or is out of range."""
+    """(Control, readable text) for PGN's stage times read in `unit`, increments and delays
+    unchanged; in a stage with a move count the larger of its two numbers is the time: "90/40"
+    is 90 min for 40 moves (written 90m/40, as FIDE does), "40/120" 40 moves in 120 min
+    (written 40/120m, as US usage does; the side of '/' with the unit is the time), unless
+    the smaller is too few moves for a stage ("40/2": 40 moves in 2 h). None when that cannot
+    be written or is out of range."""
     side = control.white
     if not control.symmetric() or side.byo_periods:
         return None  # PGN-shaped text is neither
@@ -80,15 +85,19 @@ def _reading(control, unit_ms, unit):
         if s.time_ms % 1000:
             return None
         n = s.time_ms // 1000
+        moves = s.moves
         text = "%d%s" % (n, unit)
-        if s.moves:
-            text = "%d/%s" % (s.moves, text)
+        if moves > n >= MIN_SWAP_MOVES:
+            n, moves = moves, n
+            text = "%d%s/%d" % (n, unit, moves)
+        elif moves:
+            text = "%d/%s" % (moves, text)
         if s.inc_ms:
             text += "+%ss" % _secs(s.inc_ms)
         elif s.delay_ms:
             text += " %s%ss" % ("d" if s.delay_kind == DELAY_SIMPLE else "b", _secs(s.delay_ms))
         parts.append(text)
-        stages.append(Stage(n * unit_ms, s.moves, s.inc_ms, s.delay_ms, s.delay_kind))
+        stages.append(Stage(n * unit_ms, moves, s.inc_ms, s.delay_ms, s.delay_kind))
     if side.mode == MODE_HOURGLASS:
         parts[0] = "hourglass " + parts[0]
     c = Control(SideControl(stages, mode=side.mode))
@@ -101,11 +110,19 @@ def _reading(control, unit_ms, unit):
 
 def likely(control):
     """(Control, spelling) of what a PGN-shaped spec that no event plays likely meant: its
-    times in minutes, else in hours, whichever first is plausible; None when neither is."""
+    times in minutes, else in hours, whichever first is plausible; None when neither is.
+    The spelling reads back to that Control (else the notation's own spelling is given)."""
+    from clockcore import notation
+
     for unit_ms, unit in _READINGS:
         r = _reading(control, unit_ms, unit)
         if r is not None and why_not(r[0]) is None:
-            return r
+            want = notation.format_readable(r[0])
+            try:
+                same = notation.format_readable(notation.parse(r[1])) == want
+            except ValueError:
+                same = False
+            return r if same else (r[0], want)
     return None
 
 

@@ -16,13 +16,14 @@ import json
 import os
 import sys
 
+from chessclock import sources
 from clockcore import engine as E
 
 # The snapshot is the firmware's own format (clockapp/gamestate.py, clockapp/seal.py), read
-# from the checkout's firmware/ as `chessclock sim` does (clockapp is not a host package).
-_FIRMWARE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))), "firmware")
-if os.path.isdir(os.path.join(_FIRMWARE, "clockapp")) and _FIRMWARE not in sys.path:
+# from the firmware's sources as `chessclock sim` does (clockapp is not a host package): the
+# checkout's firmware/ or the copy an installed wheel carries (chessclock/sources.py).
+_FIRMWARE = str(sources.firmware_dir())
+if _FIRMWARE not in sys.path:
     sys.path.append(_FIRMWARE)
 from clockapp import gamestate  # noqa: E402
 from clockapp import seal as S  # noqa: E402

@@ -228,6 +228,10 @@ def loads(text, path="boards.toml"):
     except tomllib.TOMLDecodeError as e:
         err = BoardError(str(path), None, "not valid TOML: %s" % e)
         raise BoardsFileError(path, [err]) from None
+    except RecursionError:   # tomllib reads nested arrays and tables by recursion
+        err = BoardError(str(path), None, "not a boards file: arrays or tables nested too "
+                         "deeply")
+        raise BoardsFileError(path, [err]) from None
     errors = []
     for k in data:
         if k not in ("boards", "chemistry"):

@@ -71,9 +71,17 @@ def press_time_note(r, what):
     r.rule(text, "move_time")
 
 
-def adjust_command(side, ms):
-    return "chessclock adjust %s +%s" % (side, "%dm" % (ms // 60000) if ms % 60000 == 0
-                                         else "%ds" % (ms // 1000))
+def adjust_command(side, ms, reason=None, article=None):
+    """The command that gives `side` ms more, with its ground (--reason, --article) when
+    known, so that the log carries it."""
+    out = "chessclock adjust %s +%s" % (side, "%dm" % (ms // 60000) if ms % 60000 == 0
+                                        else "%ds" % (ms // 1000))
+    if reason:
+        out += ' --reason "%s"' % reason
+        article = (article or "").split(" (")[0].strip()   # the article, not its gloss
+        if article and len(article.encode()) <= 40:        # what the clock keeps of it
+            out += ' --article "%s"' % article
+    return out
 
 
 # ---------------------------------------------------------------- positions and moves
@@ -194,7 +202,9 @@ def rule_illegal(board, move, ruleset, count=1, blitz=False, claim=None, king_ca
             r.rule("The position before the illegal move is reinstated and %s makes a legal "
                    "move (touch-move applies); first completed illegal move: %s gets %s "
                    "more: `%s`" % (mover, opp, "1 minute" if blitz else "2 minutes",
-                                   adjust_command(opp, ms)), "illegal_move")
+                                   adjust_command(opp, ms, "illegal move",
+                                                  ruleset.art("illegal_move"))),
+                   "illegal_move")
             r.times = {opp: ms}
             r.summary = "+%s to %s; play on" % (fmt(ms), opp)
             return r
@@ -216,7 +226,8 @@ def rule_illegal(board, move, ruleset, count=1, blitz=False, claim=None, king_ca
     if kind == R.ILLEGAL_PLUS2_ON_CLAIM:
         r.rule("On %s's claim the arbiter may give %s 2 minutes more (his discretion): `%s`; "
                "the illegal move is corrected under the Laws (ACT 19)"
-               % (opp, opp, adjust_command(opp, 120000)), "illegal_move")
+               % (opp, opp, adjust_command(opp, 120000, "illegal move",
+                                          ruleset.art("illegal_move"))), "illegal_move")
         r.times = {opp: 120000}
         r.summary = "on claim: +2:00 to %s at the arbiter's discretion" % opp
         return r
@@ -525,7 +536,8 @@ def rule_draw_claim(board, ruleset, ground="moves", n_moves=None, intended=None,
         return r
     if ms:
         r.rule("The claim is not correct: %s gets %s more: `%s`; then play continues%s"
-               % (opp, fmt(ms), adjust_command(opp, ms),
+               % (opp, fmt(ms), adjust_command(opp, ms, "incorrect claim",
+                                               ruleset.art("false_claim")),
                   " with the intended move" if intended is not None else ""), "false_claim")
         r.times = {opp: ms}
         r.summary = "claim refused: +%s to %s; play on" % (fmt(ms), opp)

@@ -2,12 +2,19 @@
 
 Subcommand modules are imported only when their command runs, so that `chessclock --help`
 starts fast. Exit codes: 0 success, 2 bad input (a wrong control, script or argument;
-the message says which), 1 an unexpected failure.
+the message says which), 74 the output could not be written (a full disk, `> /dev/full`, a
+quota), 1 an unexpected failure; the clock commands add theirs (chessclock/link.py).
 """
 
 import argparse
+import errno
 import importlib
+import os
 import sys
+
+EXIT_OUTPUT = 74   # sysexits.h EX_IOERR: the output could not be written
+# What a full or failing output looks like (a broken pipe is no error: see main)
+_OUTPUT_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO)
 
 # name: (module under chessclock, one-line help)
 COMMANDS = {
@@ -117,22 +124,45 @@ def main(argv=None):
     mod = importlib.import_module("chessclock." + args._module)
     runner = getattr(mod, "run_" + args.command.replace("-", "_"), None) or mod.run
     try:
-        return runner(args, sys.stdout, sys.stderr)
+        code = runner(args, sys.stdout, sys.stderr)
+        sys.stdout.flush()   # a full disk shows here for a short output, not at exit
+        return code
     except BrokenPipeError:  # output piped into `head` and closed: not an error
         return 0
     except KeyboardInterrupt:
         return 130
+    except OSError as e:
+        if e.errno not in _OUTPUT_ERRNOS or e.filename is not None:
+            return _bug(args, e)
+        _drop_stdout()
+        sys.stderr.write("chessclock %s: cannot write the output: %s\n"
+                         % (args.command, e.strerror or e))
+        return EXIT_OUTPUT
     except UnicodeDecodeError as e:  # a binary or non-UTF-8 file where text was expected
         sys.stderr.write("chessclock %s: a file given is not UTF-8 text (%s)\n"
                          % (args.command, e.reason))
         return 2
     except Exception as e:  # a bug: one line, never a traceback (CHESSCLOCK_DEBUG shows it)
-        import os
-        if os.environ.get("CHESSCLOCK_DEBUG"):
-            raise
-        sys.stderr.write("chessclock %s: unexpected error (a bug, please report it): %s: %s\n"
-                         % (args.command, type(e).__name__, str(e)[:200]))
-        return 1
+        return _bug(args, e)
+
+
+def _bug(args, e):
+    if os.environ.get("CHESSCLOCK_DEBUG"):
+        raise e
+    sys.stderr.write("chessclock %s: unexpected error (a bug, please report it): %s: %s\n"
+                     % (args.command, type(e).__name__, str(e)[:200]))
+    return 1
+
+
+def _drop_stdout():
+    """What could not be written is dropped, so that the interpreter's own flush at exit
+    fails no second time (it would print a second error)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # not a real file (a test's StringIO)
+        pass
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ chessclock/link.py and docs/PROTOCOL.md."""
 
 import json
 import os
+import re
 import struct
 import sys
 import time
@@ -83,7 +84,17 @@ def add_arguments_pause(p):
     _common(p)
 
 
-add_arguments_undo = add_arguments_pause
+def add_arguments_undo(p):
+    p.description = (
+        "The last press was not a move: take it back (arbiter's key). The turn goes back "
+        "to the side that pressed, whose clock runs: the presser's, again (at the resume "
+        "when paused). The presser's move count, increment, delay credit and stage go "
+        "back; the time the opponent's clock ran since the press stays on it (`adjust` "
+        "where the arbiter rules so). Only the last press, while the turn it started is "
+        "still the current one (else the clock refuses).")
+    _common(p)
+
+
 add_arguments_end = add_arguments_pause
 add_arguments_wallclock = add_arguments_pause
 
@@ -129,11 +140,25 @@ def add_arguments_resume(p):
     _common(p)
 
 
+def signed_values(p):
+    """Let a positional value start with a minus and a digit (-30s, -1:30) on parser p:
+    argparse takes only plain numbers (-30) as negative values and anything else that starts
+    with '-' as an option, so `adjust black -30s` lost its AMOUNT. p has no option that
+    starts with a digit, so every "-DIGIT..." word on it is a value."""
+    p._negative_number_matcher = re.compile(r"^-\d")
+
+
 def add_arguments_adjust(p):
     p.add_argument("side", choices=("white", "black"))
     p.add_argument("amount", metavar="AMOUNT",
                    help="+2m, -30s, +1.5s, +1500ms, +1:30 (with a unit)")
+    p.add_argument("--reason", metavar="TEXT", help="the ground of the correction, e.g. "
+                   "\"illegal move\" (at most %d bytes; logged with it, shown in rulings "
+                   "and the incident report)" % GROUND_MAX)
+    p.add_argument("--article", metavar="TEXT", help="the rule applied, e.g. \"ACT 7\" "
+                   "(with --reason)")
     _common(p)
+    signed_values(p)
 
 
 def add_arguments_moves(p):
@@ -215,8 +240,9 @@ def find_ports():
         what = kind_of(p.vid, p.pid)
         if what:
             out.append((p.device, what, p.serial_number or ""))
-    for path, clock_id in simserve.running():
-        out.append((path, "simulated clock (chessclock sim-serve)", clock_id))
+    for path, clock_id, pid in simserve.running_with_pid():
+        out.append((path, "SIMULATED clock, not a board (chessclock sim-serve, process %d)"
+                    % pid, clock_id))
     return out
 
 
@@ -255,11 +281,15 @@ def exit_code(results):
 
 def gather(args, ports, fn, key=None, done=None):
     """fn(link) on every port concurrently: [{"port", "ok", "result"} or {"port", "ok",
-    "code", "error"}] in the order of `ports`; done(port, row) as each finishes."""
+    "code", "error"}, with "simulated" (a sim-serve clock, not a board)] in the order of
+    `ports`; done(port, row) as each finishes."""
     from concurrent.futures import ThreadPoolExecutor
+
+    from chessclock import simserve
 
     def one(port):
         row = one_row(port)
+        row["simulated"] = simserve.simulated(port)   # said wherever the row is shown
         if done is not None:
             done(port, row)
         return row
@@ -312,9 +342,14 @@ def _typed(result):
 
 
 def report(args, results, stdout, stderr, render=None):
+    from chessclock import simserve
     if args.json:
-        # one shape for one clock or many: a list of {"port", "ok", "result"|"error"}
-        results = [dict(r, result=_typed(r["result"])) if r["ok"] else r for r in results]
+        # one shape for one clock or many: a list of {"port", "ok", "result"|"error",
+        # "simulated"}
+        results = [dict(r, result=_typed(r["result"])) if r["ok"] else dict(r)
+                   for r in results]
+        for r in results:
+            r.setdefault("simulated", simserve.simulated(r["port"]))
         stdout.write(json.dumps(results) + "\n")
         return
     if len(results) == 1:
@@ -324,10 +359,12 @@ def report(args, results, stdout, stderr, render=None):
         else:
             stderr.write("chessclock: %s\n" % r["error"])
         return
-    width = max(len(r["port"]) for r in results)
-    for r in results:
+    labels = [r["port"] + (" (simulated)" if r.get("simulated", simserve.simulated(r["port"]))
+                           else "") for r in results]
+    width = max(len(x) for x in labels)
+    for r, label in zip(results, labels, strict=True):
         text = (render or _plain)(r["result"]) if r["ok"] else "FAILED  " + r["error"]
-        stdout.write("%-*s  %s\n" % (width, r["port"], text.replace("\n", "; ")))
+        stdout.write("%-*s  %s\n" % (width, label, text.replace("\n", "; ")))
 
 
 def _plain(fields):
@@ -347,8 +384,10 @@ def run_ports(args, stdout, stderr):
         found = find_ports()
     except ImportError:
         return _err(stderr, L.ClockError(L.EXIT_FAILED, "pyserial is not installed"))
+    from chessclock import simserve
     if args.json:
-        stdout.write(json.dumps([{"port": d, "kind": w, "serial": s} for d, w, s in found])
+        stdout.write(json.dumps([{"port": d, "kind": w, "serial": s,
+                                  "simulated": simserve.simulated(d)} for d, w, s in found])
                      + "\n")
     elif not found:
         stdout.write("no clock found (USB ids of the Pico, CP210x, CH340, CH9102, ESP32 "
@@ -533,11 +572,16 @@ def _change(args, stdout, stderr, op, *op_args, render=None, wall=False):
 
 
 def run_set(args, stdout, stderr):
-    from chessclock.control_cmd import configured, describe
+    from chessclock.control_cmd import configured, describe, for_clock, terminal_ask
     try:
-        spec, control, preset = configured(args.control, args.pgn)
+        spec, control, preset = configured(args.control, args.pgn,
+                                           terminal_ask(sys.stdin, stderr))
     except ValueError as e:
         stderr.write("chessclock: %s\n" % e)
+        return L.EXIT_INPUT
+    if preset is not None and not for_clock(preset):
+        stderr.write("chessclock: %s is a correspondence ledger of days, not a clock's "
+                     "control: keep it with `chessclock corr`\n" % preset.key)
         return L.EXIT_INPUT
     if not args.json:
         from clockcore.notation import describe_side
@@ -647,12 +691,37 @@ def _times(f):
         fmt_ms(f["w"]), f["wmoves"], fmt_ms(f["b"]), f["bmoves"], f["state"])
 
 
+GROUND_MAX = 40   # bytes of UTF-8 of a reason or an article (clockcore.events.GROUND_MAX)
+
+
+def _ground(reason: str | None, article: str | None) -> list[str]:
+    """The adjust request's ground arguments: [] or [REASON, ARTICLE] ("-": no article)."""
+    if reason is None:
+        if article is not None:
+            raise L.ClockError(L.EXIT_INPUT, "--article goes with --reason (the ground)")
+        return []
+    out = []
+    for name, text in (("--reason", reason), ("--article", article)):
+        if text is None:
+            out.append("-")
+            continue
+        text = " ".join(text.split())
+        if not text or (name == "--article" and text == "-"):
+            raise L.ClockError(L.EXIT_INPUT, "%s is empty" % name)
+        if len(text.encode()) > GROUND_MAX or not text.isprintable():
+            raise L.ClockError(L.EXIT_INPUT, "%s is at most %d bytes of printable text, "
+                               "not %r" % (name, GROUND_MAX, text[:50]))
+        out.append(text)
+    return out
+
+
 def run_adjust(args, stdout, stderr):
     try:
         ms = parse_ms(args.amount)
+        ground = _ground(args.reason, args.article)
     except L.ClockError as e:
         return _err(stderr, e)
-    return _change(args, stdout, stderr, "adjust", args.side, ms, render=_times)
+    return _change(args, stdout, stderr, "adjust", args.side, ms, *ground, render=_times)
 
 
 def run_moves(args, stdout, stderr):

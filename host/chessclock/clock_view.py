@@ -103,9 +103,15 @@ NARROW = 110   # below this many columns the table leaves out ports and players
 def status_table(rows: list[Any], title: str | None = None,
                  caption: str | None = None, width: int | None = None) -> Table:
     """The table of clocks. rows: dicts {"port", "ok", "result" (status fields, with
-    "clock" its id and "board" its board number when known) | "error"}. `width`: the
-    terminal's; a narrow one gets the table without ports, players and borders."""
+    "clock" its id and "board" its board number when known) | "error", "simulated"}.
+    `width`: the terminal's; a narrow one gets the table without ports, players and
+    borders (simulated clocks are then named under it)."""
     narrow = width is not None and width < NARROW
+    sims = [r["result"].get("clock") if r["ok"] else r["port"] for r in rows
+            if r.get("simulated")]
+    if narrow and sims:   # no Port column: the sim-serve clocks are named under the table
+        caption = "%s%s: simulated, not boards" % (caption + "; " if caption else "",
+                                                   ", ".join(str(s) for s in sims))
     boards = any(r["ok"] and r["result"].get("board") is not None for r in rows)
     players = not narrow and any(r["ok"] and r["result"].get("players") for r in rows)
     t = Table(title=title, caption=caption, caption_justify="left", header_style="bold",
@@ -128,8 +134,8 @@ def status_table(rows: list[Any], title: str | None = None,
         if boards:
             cells.append(str(res.get("board") or "-"))
         cells.append(res.get("clock") or (r["port"] if narrow else "?"))
-        if not narrow:
-            cells.append(r["port"])
+        if not narrow:   # a sim-serve clock, not a board (chessclock/simserve.py)
+            cells.append(r["port"] + (" (simulated)" if r.get("simulated") else ""))
         if players:
             cells.append(res.get("players") or "")
         if not r["ok"]:

@@ -1,6 +1,7 @@
 """`chessclock control SPEC` and `chessclock presets`: what a time control means."""
 
 import json
+import sys
 
 from clockcore import notation, presets
 from clockcore.control import DELAY_NAMES, MODE_NAMES
@@ -35,17 +36,51 @@ def _pgn_or_none(control):
         return None
 
 
-def configured(spec, pgn=False):
+def configured(spec, pgn=False, ask=None):
     """(spec as the clock gets it, Control, Preset or None) for a control a person gives to
     configure a clock: a PGN reading no real event plays is refused (ValueError naming the
     likely meaning) unless `pgn` confirms it; then the spec goes out as "pgn:SPEC", so the
-    clock, which checks the same (clockcore/plausible.py), takes it too."""
+    clock, which checks the same (clockcore/plausible.py), takes it too.
+
+    ask(question) -> bool, given on an interactive terminal: a spelling with two readings
+    (90+30: 90 s + 30 s as PGN, or 90 min + 30 s) asks whether the likely one is meant; yes
+    gives that one, spelled in readable notation; no keeps the refusal."""
     from clockcore import notation, plausible
 
     if pgn and not notation.pgn_prefixed(spec):
         spec = "pgn:" + spec.strip()
-    control, preset = plausible.resolve(spec, "or add --pgn to mean the PGN")
+    try:
+        control, preset = plausible.resolve(spec, "or add --pgn to mean the PGN")
+    except ValueError:
+        if ask is None:
+            raise
+        r = _likely(spec)
+        if r is None or not ask("%s? [y/N] " % notation.describe(r[0])):
+            raise
+        return r[1], r[0], None
     return spec, control, preset
+
+
+def _likely(spec: str) -> "tuple[object, str] | None":
+    """(Control, readable spelling) of what a refused PGN-shaped spec likely meant."""
+    from clockcore import notation, plausible
+    try:
+        return plausible.likely(notation.parse(spec))
+    except ValueError:
+        return None
+
+
+def terminal_ask(stdin, stderr):
+    """An ask() for configured() when stdin is an interactive terminal, else None: scripts
+    keep the refusal with its hint."""
+    if not (hasattr(stdin, "isatty") and stdin.isatty()):
+        return None
+
+    def ask(question: str) -> bool:
+        stderr.write(question)
+        stderr.flush()
+        return stdin.readline().strip().lower() in ("y", "yes")
+    return ask
 
 
 def describe(control, preset=None):
@@ -65,7 +100,8 @@ def describe(control, preset=None):
 
 def run_control(args, stdout, stderr):
     try:
-        _, control, preset = configured(args.spec, args.pgn)
+        spec, control, preset = configured(args.spec, args.pgn,
+                                           terminal_ask(sys.stdin, stderr))
         if preset is None or not preset.ledger:  # a ledger counts days, not milliseconds
             control.validate()
     except ValueError as e:
@@ -77,6 +113,8 @@ def run_control(args, stdout, stderr):
         return 0
     if preset is not None:
         stdout.write("%s: %s (%s)\n" % (preset.key, preset.title, preset.source))
+    elif spec != args.spec:
+        stdout.write("taken as: %s\n" % spec)
     stdout.write("readable: %s\n" % d["readable"])
     stdout.write("PGN:      %s\n" % (d["pgn"] or "(not expressible as a PGN tag)"))
     if control.symmetric():
@@ -89,12 +127,27 @@ def run_control(args, stdout, stderr):
     return 0
 
 
+def for_clock(preset: "presets.Preset") -> bool:
+    """A preset a clock can be set to: not a correspondence ledger (days, `chessclock
+    corr`), whose times are beyond what a clock counts."""
+    return not preset.ledger
+
+
 def run_presets(args, stdout, stderr):
     rows = [describe(p.control, p) for p in presets.PRESETS]
+    for p, d in zip(presets.PRESETS, rows, strict=True):
+        d["clock"] = for_clock(p)
     if args.json:
         stdout.write(json.dumps(rows, indent=2) + "\n")
         return 0
     width = max(len(p.key) for p in presets.PRESETS)
+    others = [p for p in presets.PRESETS if not for_clock(p)]
     for p, d in zip(presets.PRESETS, rows, strict=True):
-        stdout.write("%-*s  %-40s %s\n" % (width, p.key, d["readable"], p.title))
+        if for_clock(p):
+            stdout.write("%-*s  %-40s %s\n" % (width, p.key, d["readable"], p.title))
+    if others:
+        stdout.write("\nnot for a clock (`chessclock corr`: a ledger of days):\n")
+        for p, d in zip(presets.PRESETS, rows, strict=True):
+            if not for_clock(p):
+                stdout.write("%-*s  %-40s %s\n" % (width, p.key, d["readable"], p.title))
     return 0

@@ -279,6 +279,7 @@ def _adopt(c, rec, res):
     c.undo_opp_gain = snap.get("undo_opp_gain", 0)
 
 
+NO_ARTICLE = "-"   # a ground given without the rule's article (`adjust --reason` alone)
 RAP_SPECS = ("fide-5min-1990", "5min-1990")   # the 1990 5-minute rules (RAP 10g)
 
 REFUSALS = {8: "a change without the arbiter's key", 9: "a wrong key or mac, or no session",
@@ -625,6 +626,10 @@ def _step(eng, game, rec, res):
     if code in EV.CORRECTIONS:
         r = rec.fields.get("reason", 0)
         d["reason"] = LR.REASONS[r] if 0 <= r < len(LR.REASONS) else r
+        if rec.ground is not None:   # the arbiter's ground, given with the correction
+            d["reason"] = rec.ground[0]
+            if rec.ground[1] != NO_ARTICLE:
+                d["article"] = rec.ground[1]
     if code == EV.EV_PAUSE and game.header["spec"] in RAP_SPECS:
         # RAP 10g: who may claim a draw with the clocks as they stopped (seed 7.2)
         d["draw_claim_30s"] = ",".join(

@@ -21,7 +21,7 @@ from __future__ import annotations  # the annotations name chess and Control, im
 
 import importlib.util
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import IO, TYPE_CHECKING, Any
 
 from chessclock import rules as R
@@ -141,17 +141,38 @@ def load_source(path: str, key: bytes | None = None, game: int | None = None,
     return events, Source(path, "log", lines, ok, g.number, g.header["clock_id"])
 
 
+_COUNTS = ("moves", "stage", "seq", "presses_in_stage", "white_moves", "black_moves")
+
+
+def _finite(text: str) -> float:
+    """A JSON number with a fraction or exponent, refused when it is out of range (1e309
+    reads as infinity, which no clock time is)."""
+    x = float(text)
+    if x != x or x in (float("inf"), float("-inf")):
+        raise ValueError("number %s is out of range" % text[:40])
+    return x
+
+
+def _no_constant(text: str) -> float:
+    raise ValueError("%s is not a number a clock writes" % text)
+
+
 def parse_events(text: str, where: str = "<input>") -> list[Event]:
     out = []
     for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         try:
-            rec = json.loads(line)
+            rec = json.loads(line, parse_float=_finite, parse_constant=_no_constant)
         except ValueError as e:
-            raise RulingError("%s line %d: not JSON: %s" % (where, n, e)) from None
+            raise RulingError("%s line %d: not JSON: %s" % (where, n, str(e)[:200])) from None
         if not isinstance(rec, dict) or "type" not in rec:
             raise RulingError("%s line %d: not a clock event (no 'type')" % (where, n))
+        for k, v in rec.items():   # times and counts are whole numbers in a clock's range
+            if (k.endswith("_ms") or k in _COUNTS) and v is not None and (
+                    not isinstance(v, int) or isinstance(v, bool) or abs(v) >= 1 << 53):
+                raise RulingError("%s line %d: %s must be a whole number (ms or a count), "
+                                  "not %s" % (where, n, k, json.dumps(v)[:40]))
         rec.setdefault("seq", rec.get("seq", len(out) + 1))
         out.append(rec)
     if not out:
@@ -240,6 +261,24 @@ def other(side: str) -> str:
     return "black" if side == "white" else "white"
 
 
+def wall_time_at(events: list[Event], t_ms: int) -> str | None:
+    """The UTC time of day (HH:MM:SS) at clock time t_ms, from the last event at or before
+    it that carries the clock's wall clock ("utc"); None when the log has none."""
+    import datetime
+
+    ref = None
+    for e in events:
+        if e.get("utc") and isinstance(e.get("t_ms"), int) and e["t_ms"] <= t_ms:
+            ref = e
+    if ref is None:
+        return None
+    try:
+        at = datetime.datetime.strptime(ref["utc"], "%Y-%m-%dT%H:%M:%SZ")
+    except (TypeError, ValueError):
+        return None
+    return (at + datetime.timedelta(milliseconds=t_ms - ref["t_ms"])).strftime("%H:%M:%S")
+
+
 class Facts:
     """What the log shows, walked once in order."""
 
@@ -313,6 +352,22 @@ class Facts:
                     running = side   # the turn goes back to the side that pressed
             if typ == "set-moves" and side:
                 self.presses[side] = e.get("moves", self.presses[side])
+        # The game's time runs from its start (else from its first event); a clock's t_ms
+        # is its time since power-on, which means nothing to the players.
+        timed_events = [e["t_ms"] for e in self.events if isinstance(e.get("t_ms"), int)]
+        self.t0 = self.start["t_ms"] if self.start is not None and isinstance(
+            self.start.get("t_ms"), int) else (timed_events[0] if timed_events else 0)
+
+    def when(self, t_ms: int | None) -> str:
+        """An instant as the report gives it: the game time (from the start) and, when the
+        log has the clock's wall clock, the time of day: 'game time 1:25.380 (14:31:05
+        UTC)'."""
+        if t_ms is None:
+            return "-"
+        g = t_ms - self.t0
+        text = "game time %s" % fmt(g) if g >= 0 else "%s before the start" % fmt(-g)
+        tod = wall_time_at(self.events, t_ms)
+        return text + (" (%s UTC)" % tod if tod else "")
 
     def frozen_after(self, t_ms: int) -> bool:
         """True if the log shows the clock frozen after t_ms (a flag with freeze on)."""
@@ -339,39 +394,39 @@ class Facts:
             out.append("Rules: %s" % ruleset.title)
         if self.start:
             out.append("Start at %s: %s's clock started; White %s, Black %s" % (
-                fmt(self.start["t_ms"]), self.start.get("side", "white"),
+                self.when(self.start["t_ms"]), self.start.get("side", "white"),
                 fmt(self.start.get("white_ms")), fmt(self.start.get("black_ms"))))
         out.append("Presses: White %d, Black %d (the clock counts presses, not moves)"
                    % (self.presses["white"], self.presses["black"]))
         if self.ignored:
             out.append("Ignored presses or actions: %d (first at %s)"
-                       % (len(self.ignored), fmt(self.ignored[0]["t_ms"])))
+                       % (len(self.ignored), self.when(self.ignored[0]["t_ms"])))
         timed = []  # (t_ms, text), listed in the order they happened
         for s in self.stage_passes:
             timed.append((s["t_ms"], "Stage %d reached by %s at %s (cause: %s; %d presses in "
                           "the stage before it; %s added)" % (
-                              s.get("stage", 0), s["side"], fmt(s["t_ms"]),
+                              s.get("stage", 0), s["side"], self.when(s["t_ms"]),
                               s.get("cause", "?"), s["presses_in_stage"],
                               fmt(s.get("added_ms")))))
         for s in self.stops:
             timed.append((s["t_ms"], "Clocks stopped at %s (%s was running)%s; %s" % (
-                fmt(s["t_ms"]), s["running"] or "nobody",
+                self.when(s["t_ms"]), s["running"] or "nobody",
                 " after a flag" if s["after_flag"] else "",
-                "resumed at %s" % fmt(s["resume_t_ms"]) if s["resume_t_ms"] is not None
+                "resumed at %s" % self.when(s["resume_t_ms"]) if s["resume_t_ms"] is not None
                 else "not resumed")))
         for c in self.claims:
             timed.append((c["t_ms"], "Claim at %s by %s: %s" % (
-                fmt(c["t_ms"]), c.get("side", "?"), c.get("reason", c.get("claim", "")))))
+                self.when(c["t_ms"]), c.get("side", "?"), c.get("reason", c.get("claim", "")))))
         for c in self.corrections:
             timed.append((c["t_ms"], "Arbiter correction at %s: %s"
-                          % (fmt(c["t_ms"]), describe_correction(c))))
+                          % (self.when(c["t_ms"]), describe_correction(c))))
         for f in self.flags:
             timed.append((f["t_ms"], "%s's flag fell at %s in stage %s after %s presses in the "
                           "stage (%s in all); White %s, Black %s%s" % (
-                              f["side"].capitalize(), fmt(f["t_ms"]), f.get("stage", "?"),
+                              f["side"].capitalize(), self.when(f["t_ms"]), f.get("stage", "?"),
                               f.get("presses_in_stage", "?"), f.get("moves", "?"),
                               fmt(f.get("white_ms")), fmt(f.get("black_ms")),
-                              "; taken back at %s" % fmt(f["unflag_t_ms"])
+                              "; taken back at %s" % self.when(f["unflag_t_ms"])
                               if "unflag_t_ms" in f else "")))
         for d in self.defaults:
             timed.append((d["t_ms"], "Default time (%s) passed at %s with %s not at the board "
@@ -388,24 +443,35 @@ class Facts:
             n = lim.get("move_limit", lim.get("arg"))
             timed.append((lim["t_ms"], "Move limit reached at %s: both sides had made %s "
                           "moves (presses); the clock ended the game (a play-off of at "
-                          "most %s moves each, S3 4.1)" % (fmt(lim["t_ms"]), n, n)))
+                          "most %s moves each, S3 4.1)" % (self.when(lim["t_ms"]), n, n)))
         timed.sort(key=lambda x: x[0])
         out += [text for _, text in timed]
         if self.end:
             out.append("Game ended on the clock at %s: White %s, Black %s" % (
-                fmt(self.end["t_ms"]), fmt(self.end.get("white_ms")),
+                self.when(self.end["t_ms"]), fmt(self.end.get("white_ms")),
                 fmt(self.end.get("black_ms"))))
         return out
 
 
+def ground_text(c: Event) -> str:
+    """A correction's ground as the report gives it: "ground: illegal move, ACT 7" when the
+    arbiter gave one (`adjust --reason --article`), else who made it ("host", "menu", ...),
+    else ""."""
+    from clockcore.logread import REASONS  # the clock's own reason codes, by name
+
+    if c.get("article") or (c.get("reason") and c.get("reason") not in REASONS):
+        return "ground: %s" % ", ".join(str(c[k]) for k in ("reason", "article")
+                                         if c.get(k))
+    return str(c.get("reason") or "")
+
+
 def describe_correction(c: Event) -> str:
     typ, side = c["type"], c.get("side", "both")
-    reason = " (%s)" % c["reason"] if c.get("reason") else ""
-    if typ == "adjust":
+    ground = ground_text(c)
+    reason = " (%s)" % ground if ground else ""
+    if typ == "adjust":   # an amount is no ground: +2 min says nothing of a penalty
         d = c.get("delta_ms", 0)
         what = "%s%s to %s" % ("+" if d >= 0 else "-", fmt(abs(d)), side)
-        if d == 120000:
-            what += " (the amount of a +2 min penalty to the opponent)"
         return what + reason
     if typ == "undo":
         opp = c.get("opponent_delta_ms", 0)
@@ -456,6 +522,8 @@ class Ruling:
         self.facts_title = "FACTS (from the clock's log)"
         self.pairing = None  # who played (chessclock/gamenames.py), when known
         self.pairing_from = ""
+        # an instant in words: Facts.when once the log is read
+        self.when: Callable[[int | None], str] = fmt
 
     def rule(self, text: str, topic: str | None = None, article: str | None = None) -> None:
         self.lines.append((text, article or (self.ruleset.art(topic) if topic else "")))
@@ -531,6 +599,7 @@ def rule_flag(events: list[Event], ruleset: R.RuleSet, control: Control | None =
 
     facts = Facts(events)
     r = Ruling(ruleset)
+    r.when = facts.when
     r.facts = facts.lines(control_text, ruleset)
     sheet, board = _position_facts(r, game, board)
     if facts.defaults and _rule_default(r, facts, ruleset):
@@ -544,7 +613,7 @@ def rule_flag(events: list[Event], ruleset: R.RuleSet, control: Control | None =
     first = candidates[0]
     loser = first["side"]
     r.rule("%s's flag fell first, at %s (the clock records the instant time ran out)"
-           % (loser.capitalize(), fmt(first["t_ms"])), "flag_fall")
+           % (loser.capitalize(), r.when(first["t_ms"])), "flag_fall")
     req = _stage_requirement(control, loser, first)
     if _rule_moves_made(r, first, req, sheet, ruleset):
         return r
@@ -649,7 +718,7 @@ def _rule_moves_made(r, first, req, sheet, ruleset):
         if not first.get("proven") and sheet is not None:
             r.result = "*"
             r.summary = ("the arbiter checks on the scoresheet whether %s had made the moves "
-                         "by %s" % (loser, fmt(first["t_ms"])))
+                         "by %s" % (loser, r.when(first["t_ms"])))
             r.rule("The scoresheet has %d moves by %s in all; whether they were made before "
                    "the time-out the log cannot show" % (sheet[loser], loser), "moves_check")
             return True
@@ -716,12 +785,12 @@ def _rule_both_flags(r, facts, candidates, first, req, control, ruleset):
                    "could not fall): taken as the stop of the clocks", "claim")
     if second is not None:
         r.rule("%s's flag fell too, at %s; the order is recorded: %s first"
-               % (winner.capitalize(), fmt(second["t_ms"]), loser), "both_flags")
+               % (winner.capitalize(), r.when(second["t_ms"]), loser), "both_flags")
         claimed_before = stop is not None and stop < second["t_ms"]
         if ruleset.both_flags == R.BOTH_DRAW:
             if claimed_before:
                 r.rule("The clocks were stopped at %s with only %s's flag down: the claim "
-                       "was made before the second flag fell" % (fmt(stop), loser),
+                       "was made before the second flag fell" % (r.when(stop), loser),
                        "claim")
             else:
                 r.rule("Both flags are down: the game is drawn, whatever the order",
@@ -731,7 +800,7 @@ def _rule_both_flags(r, facts, candidates, first, req, control, ruleset):
         elif ruleset.both_flags == R.BOTH_REFERRED:
             if claimed_before:
                 r.rule("The clocks were stopped at %s with only %s's flag down: the flag "
-                       "was announced before the second fell" % (fmt(stop), loser), "claim")
+                       "was announced before the second fell" % (r.when(stop), loser), "claim")
             else:
                 from chessclock.claims import refer
 
@@ -742,7 +811,7 @@ def _rule_both_flags(r, facts, candidates, first, req, control, ruleset):
             if claimed_before:
                 r.rule("%s stopped the clocks at %s with his own flag up: a valid claim "
                        "(the log cannot tell who stopped them)" % (winner.capitalize(),
-                                                                   fmt(stop)), "claim")
+                                                                   r.when(stop)), "claim")
             else:
                 r.rule("%s's flag fell after %s's flag, which had not been claimed: the "
                        "game is drawn" % (winner.capitalize(), loser), "both_flags")
@@ -761,7 +830,7 @@ def _rule_both_flags(r, facts, candidates, first, req, control, ruleset):
         if stop is not None and stop > first["t_ms"]:
             r.rule("The clocks were stopped at %s with %s's flag down and %s's up: the "
                    "claim (the log cannot tell who stopped them)"
-                   % (fmt(stop), loser, winner), "claim")
+                   % (r.when(stop), loser, winner), "claim")
 
     return False, r
 

@@ -11,7 +11,7 @@ import io
 from collections.abc import Mapping
 from typing import IO, Any
 
-from chessclock.ruling import CORRECTIONS, Event, Facts, Ruling, fmt
+from chessclock.ruling import CORRECTIONS, Event, Facts, Ruling, fmt, wall_time_at
 
 
 def series(events: list[Event]) -> tuple[dict[str, list], dict[str, Any]]:
@@ -151,17 +151,7 @@ def _times_of_day(events):
 def time_of_day(events: list[Event], t_ms: int) -> str | None:
     """The UTC time of day (HH:MM:SS) at clock time t_ms, from the last event at or before
     it that carries the clock's wall clock ("utc"); None when the log has none."""
-    ref = None
-    for e in events:
-        if e.get("utc") and isinstance(e.get("t_ms"), int) and e["t_ms"] <= t_ms:
-            ref = e
-    if ref is None:
-        return None
-    try:
-        at = datetime.datetime.strptime(ref["utc"], "%Y-%m-%dT%H:%M:%SZ")
-    except (TypeError, ValueError):
-        return None
-    return (at + datetime.timedelta(milliseconds=t_ms - ref["t_ms"])).strftime("%H:%M:%S")
+    return wall_time_at(events, t_ms)
 
 
 def write_html(path: str, events: list[Event], ruling: Ruling, title: str = "Clock ruling",
@@ -218,10 +208,12 @@ def write_html(path: str, events: list[Event], ruling: Ruling, title: str = "Clo
     items = incident_items(events)
     if items:
         parts += ["<h2>What happened, in order</h2>",
-                  "<table><tr><th>clock time</th><th>time of day (UTC)</th><th>what</th>"
+                  "<table><tr><th>game time</th><th>time of day (UTC)</th><th>what</th>"
                   "<th></th></tr>"]
+        t0 = Facts(events).t0
         parts += ["<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>" % (
-            esc(fmt(t)), esc(time_of_day(events, t) or "-"), esc(kind), esc(text))
+            esc(fmt(t - t0) if t >= t0 else "-" + fmt(t0 - t)),
+            esc(time_of_day(events, t) or "-"), esc(kind), esc(text))
             for t, kind, text in items]
         parts.append("</table>")
     parts += ["<h2>Facts (from the clock's log)</h2>", "<ul>"]
@@ -240,33 +232,102 @@ def write_html(path: str, events: list[Event], ruling: Ruling, title: str = "Clo
     return summary
 
 
+def _times(e: Event) -> str:
+    return "White %s, Black %s" % (fmt(e.get("white_ms")), fmt(e.get("black_ms")))
+
+
+def _side(e: Event) -> str:
+    return str(e.get("side") or "?")
+
+
+# What the log shows that bears on a dispute and is not a stop, claim, correction or flag
+# (those come from Facts): event type -> (kind, its text). Every type `log export` can
+# write is here or in NOT_ON_DISPUTE (tests/host/test_arbiter_cli.py checks both).
+ON_DISPUTE: dict[str, tuple[str, Any]] = {
+    "start": ("start", lambda e: "%s's clock started; %s" % (e.get("side", "white"),
+                                                            _times(e))),
+    "stage": ("stage", lambda e: "%s reached stage %s (%s added)" % (
+        _side(e), e.get("stage", "?"), fmt(e.get("added_ms", e.get("arg"))))),
+    "incident": ("incident mark", lambda e: "incident %s marked, play went on: White %s "
+                 "moves, Black %s moves; %s" % (e.get("incident", "?"),
+                                                 e.get("white_moves", "?"),
+                                                 e.get("black_moves", "?"), _times(e))),
+    "result": ("result", lambda e: "result %s entered (%s)" % (
+        e.get("result", "?"), "from the host" if e.get("by") == "host" else "on the clock")),
+    "schedule": ("schedule", lambda e: "scheduled start cleared"
+                 if e.get("scheduled_utc") in (None, "cleared") else
+                 "start scheduled at %s UTC, default time %s" % (
+                     str(e["scheduled_utc"]).replace("T", " ").rstrip("Z"),
+                     fmt(int(e.get("default_s", 0)) * 1000))),
+    "arrival": ("arrival", lambda e: "%s at the board, %s after the scheduled start" % (
+        _side(e), fmt(e.get("after_start_ms")))),
+    "default-time": ("default time", lambda e: "the default time (%s) passed with %s not "
+                     "at the board" % (fmt(int(e.get("default_s", 0)) * 1000), _side(e))),
+    "resumed-by": ("resumed by", lambda e: "resumed by %s; %s's clock runs" % (
+        e.get("by", "?"), _side(e))),
+    "arbiter": ("arbiter menu", lambda e: "the arbiter menu %s on the clock" % e.get(
+        "menu", "?")),
+    "end": ("end", lambda e: "game ended on the clock; %s" % _times(e)),
+    "limit": ("move limit", lambda e: "move limit reached by both sides (%s)" % e.get(
+        "move_limit", e.get("arg", "?"))),
+    "auth-fail": ("refused change", lambda e: "the clock refused a change over the link: "
+                  "%s (%s)" % (e.get("refused", "?"), e.get("count", 1))),
+    "ignored": ("ignored press", lambda e: "%s's press ignored (clock %s)" % (
+        _side(e), e.get("state", "?"))),
+    "lever-both": ("lever", lambda e: "%s's lever closed while the other was held" % _side(e)),
+    "lever-held": ("lever", lambda e: "%s held the lever down" % _side(e)),
+    "overtime": ("byo-yomi", lambda e: "%s entered byo-yomi" % _side(e)),
+    "period": ("byo-yomi", lambda e: "%s lost a byo-yomi period" % _side(e)),
+    "seal-start": ("adjournment", lambda e: "seal mode: %s seals" % _side(e)),
+    "seal-alert": ("adjournment", lambda e: "15 minutes of sealing"),
+    "sealed": ("adjournment", lambda e: "sealed move handed in; clocks stopped"),
+    "seal-cancel": ("adjournment", lambda e: "seal mode left without a seal"),
+    "adjourned-loaded": ("adjournment", lambda e: "adjourned game loaded; %s to move; %s" % (
+        e.get("to_move", "?"), _times(e))),
+    "boot": ("clock", lambda e: "the clock powered on%s" % (
+        ", its saved game restored" if e.get("restored") else "")),
+    "restarted": ("clock", lambda e: "the clock restarted after an error"),
+    "power-off": ("clock", lambda e: "critical battery: the clock stopped writing"),
+    "storage-full": ("clock", lambda e: "a write failed: storage full"),
+    "log-lost": ("clock", lambda e: "events lost from the log (%s)" % e.get("arg", "?")),
+    "missed-edge": ("clock", lambda e: "a lever's level was re-read (%s)" % _side(e)),
+    "lever-dropped": ("clock", lambda e: "lever edges lost (%s)" % e.get("arg", "?")),
+    "self-test": ("self-test", lambda e: "self-test %s" % (
+        "passed" if e.get("passed") else "FAILED: %s" % e.get("failures", "?"))),
+}
+# In the report elsewhere (Facts: presses, corrections, stops, flags, claims) or not about
+# the game's dispute (the log's housekeeping, a reminder shown to the player).
+NOT_ON_DISPUTE = ("press", "pause", "resume", "flag", "unflag", "claim", "adjust",
+                  "set-time", "set-moves", "set-stage", "undo", "add-stage", "split",
+                  "header", "wall-clock", "low-time", "low-battery", "low-charge",
+                  "log-full", "log-pruned", "pairing", "pairing-cleared", "final")
+
+
 def incident_items(events: list[Event]) -> list[tuple[int, str, str]]:
-    """Every stop, claim, penalty and adjustment in the log, in order (seed 9.3)."""
+    """Every event in the log that bears on a dispute, in order (seed 9.3): the stops,
+    claims, penalties and adjustments, the flags, and the marks of ON_DISPUTE (incident
+    marks, the result, the schedule, arrivals, the default time passing, ...)."""
     facts = Facts(events)
     items = []
     for s in facts.stops:
         kind = "stop (claim?)" if s["after_flag"] else "stop"
         items.append((s["t_ms"], kind, "clocks stopped (%s running)%s; %s" % (
             s["running"] or "nobody", " after a flag" if s["after_flag"] else "",
-            "resumed at %s" % fmt(s["resume_t_ms"]) if s["resume_t_ms"] is not None
+            "resumed at %s" % facts.when(s["resume_t_ms"]) if s["resume_t_ms"] is not None
             else "not resumed")))
     for c in facts.claims:
         items.append((c["t_ms"], "claim", "%s: %s" % (c.get("side", "?"),
                                                      c.get("reason", c.get("claim", "")))))
     from chessclock.ruling import describe_correction
 
-    for c in facts.corrections:
-        kind = "adjustment"
-        if c["type"] == "adjust" and (c.get("delta_ms") == 120000
-                                      or "penalty" in str(c.get("reason", "")).lower()):
-            kind = "penalty"
-        items.append((c["t_ms"], kind, describe_correction(c)))
+    for c in facts.corrections:   # its ground (if given) in its text: never guessed
+        items.append((c["t_ms"], "adjustment", describe_correction(c)))
     for f in facts.flags:
         items.append((f["t_ms"], "flag", "%s's flag fell" % f["side"]))
-    for d in facts.defaults:
-        items.append((d["t_ms"], "default time", "%s not at the board when the default time "
-                      "(%s) passed" % (d.get("side", "?"),
-                                       fmt(1000 * int(d.get("default_s", 0))))))
+    for e in facts.events:
+        what = ON_DISPUTE.get(e.get("type", ""))
+        if what is not None and isinstance(e.get("t_ms"), int):
+            items.append((e["t_ms"], what[0], what[1](e)))
     items.sort(key=lambda x: x[0])
     return items
 
@@ -314,13 +375,12 @@ def write_incident(path: str, events: list[Event], ruling: Ruling, event: str = 
         out += ["Times of day: %s" % tod, ""]
     out += [h("Facts (from the clock's log)"), ""]
     out += ["- " + f for f in ruling.facts]
-    out += ["", h("Stops, claims, penalties and adjustments"), ""]
+    out += ["", h("What happened, in order: stops, claims, corrections, flags and marks"), ""]
     items = incident_items(events)
     if items:
-        for t, kind, text in items:   # with the time of day when the log has it
-            tod = time_of_day(events, t)
-            out.append("- %s%s  %s: %s" % (fmt(t), " (%s UTC)" % tod if tod else "", kind,
-                                          text))
+        when = Facts(events).when
+        for t, kind, text in items:   # game time, and the time of day when the log has it
+            out.append("- %s  %s: %s" % (when(t), kind, text))
     else:
         out.append("- none recorded in the log")
     out += ["", h("Rule"), ""]

@@ -44,8 +44,8 @@ def add_arguments_incident(p):
 
 
 def add_arguments_schedule(p):
-    p.add_argument("at", metavar="HH:MM|off", help="time of day (UTC, today; tomorrow when "
-                   "past) at which White's clock starts, or `off`")
+    p.add_argument("at", metavar="HH:MM|off", help="time of day (this computer's local "
+                   "time, today; tomorrow when past) at which White's clock starts, or `off`")
     p.add_argument("--default", default="60m", metavar="TIME",
                    help="default time counted from the start (S1 6.7: 60m; FIDE 2023: 0)")
     C._common(p)
@@ -96,8 +96,10 @@ def run_incident(args, stdout, stderr):
                      render=lambda f: "incident %s marked: %s" % (f["incident"], C._times(f)))
 
 
-def parse_at(text, now=None):
-    """'14:30' -> Unix seconds of the next 14:30 UTC (today, else tomorrow); 'off' -> 0."""
+def parse_at(text: str, now: float | None = None) -> int:
+    """'14:30' -> Unix seconds of the next 14:30 in this computer's local time zone (today,
+    else tomorrow); 'off' -> 0. A person types the time of day they see on the wall; the
+    clock and its log keep UTC (Unix seconds)."""
     t = text.strip().lower()
     if t == "off":
         return 0
@@ -110,15 +112,30 @@ def parse_at(text, now=None):
         if h > 23 or m > 59 or s > 59:
             raise ValueError
     except ValueError:
-        raise L.ClockError(L.EXIT_INPUT, "%r is not a time of day: use HH:MM (UTC) or off"
-                           % text[:40]) from None
+        raise L.ClockError(L.EXIT_INPUT, "%r is not a time of day: use HH:MM (local time) or "
+                           "off" % text[:40]) from None
     now = time.time() if now is None else now
-    day = datetime.datetime.fromtimestamp(now, datetime.timezone.utc).replace(
-        hour=h, minute=m, second=s, microsecond=0)
-    at = int(day.timestamp())
-    if at <= now:
-        at += 86400
+    day = datetime.date.fromtimestamp(now)
+    for _ in range(3):  # today, else tomorrow (a day on which that time exists, past DST)
+        lt = (day.year, day.month, day.day, h, m, s, 0, 0, -1)
+        at = int(time.mktime(lt))
+        if at > now:
+            return at
+        day += datetime.timedelta(days=1)
     return at
+
+
+def local_text(unix_s: int) -> str:
+    """'2026-12-04 15:30:00 -03 (18:30:00 UTC)': a time of day as a person reads it, in this
+    computer's zone, and in UTC as the log keeps it."""
+    lt = time.localtime(unix_s)
+    zone = time.strftime("%Z", lt) or time.strftime("UTC%z", lt)
+    text = "%s %s" % (time.strftime("%Y-%m-%d %H:%M:%S", lt), zone)
+    if lt.tm_gmtoff:
+        text += " (%s UTC)" % time.strftime("%H:%M:%S", time.gmtime(unix_s))
+    else:
+        text += "" if zone.startswith("UTC") else " (UTC)"
+    return text
 
 
 def run_schedule(args, stdout, stderr):
@@ -133,9 +150,8 @@ def run_schedule(args, stdout, stderr):
     def render(f):
         if f["sched"] == "0":
             return "scheduled start cleared"
-        return "White's clock starts at %s UTC; default time %s" % (
-            time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(int(f["sched"]))),
-            C.fmt_ms(int(f["default_s"]) * 1000))
+        return "White's clock starts at %s; default time %s" % (
+            local_text(int(f["sched"])), C.fmt_ms(int(f["default_s"]) * 1000))
     return C._change(args, stdout, stderr, "schedule", at, default_ms // 1000, render=render,
                      wall=True)
 

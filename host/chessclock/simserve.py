@@ -80,6 +80,12 @@ def register(path, clock_id):
 def running():
     """[(device path, clock id)] of the sim-serve clocks running on this computer (stale
     entries, whose process is gone, are removed)."""
+    return [(path, clock_id) for path, clock_id, _ in running_with_pid()]
+
+
+def running_with_pid():
+    """[(device path, clock id, process id)] of the sim-serve clocks running on this
+    computer, as running()."""
     out = []
     d = registry_dir()
     try:
@@ -100,8 +106,18 @@ def running():
                 pass
             continue
         if os.path.exists(path):
-            out.append((path, clock_id.strip()))
+            out.append((path, clock_id.strip(), pid))
     return out
+
+
+def simulated(port):
+    """True when `port` is a simulated clock: one a `chessclock sim-serve` on this computer
+    registered, or a pseudo-terminal (what sim-serve serves on; a clock on USB is never
+    one)."""
+    if port.startswith("/dev/pts/"):
+        return True
+    real = os.path.realpath(port)
+    return any(os.path.realpath(p) == real for p, _, _ in running_with_pid())
 
 
 def add_arguments(p):

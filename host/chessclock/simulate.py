@@ -31,12 +31,19 @@ def _side(word, line_no, allow_both=False):
     return SIDES[word]
 
 
+MAX_DIGITS = 15   # any time in ms a game can have, and far beyond
+
+
 def _int(word, line_no, what, signed=False):
     # A change must carry its sign, so that `adjust white 5` is not read as "set to 5".
     body = word[1:] if signed and word[:1] in ("+", "-") else ("" if signed else word)
     if not body.isascii() or not body.isdigit():
         raise ScriptError("line %d: %s must be %s, got %r"
-                          % (line_no, what, "+ms or -ms" if signed else "a whole number", word))
+                          % (line_no, what, "+ms or -ms" if signed else "a whole number",
+                             word[:40]))
+    if len(body) > MAX_DIGITS:   # int() of a megabyte of digits is refused (or slow)
+        raise ScriptError("line %d: %s has %d digits: at most %d (%s...)"
+                          % (line_no, what, len(body), MAX_DIGITS, word[:20]))
     return int(word)
 
 

@@ -197,3 +197,34 @@ def test_boot_snapshot_has_the_out_of_time_state_and_older_ones_still_read():
             assert "white_out" not in snap and "undo_opp_gain" not in snap
         else:
             assert (snap["white_out"], snap["black_out"], snap["undo_opp_gain"]) == (1, 0, 0)
+
+
+def test_a_correction_with_a_ground_carries_it_and_others_read_as_before():
+    # seed ACT 22, S1 6.8d: the arbiter's ground goes into the log with the correction
+    # (reason R_GROUND and a body); the records around it, with no ground, are unchanged.
+    sink = Sink()
+    w = L.Writer(sink.append)
+    c = E.Clock(control())
+    c.start(100)
+    w.log(EV.EV_START, 0, 100, 0, c)
+    w.log(EV.EV_ADJUST, 1, 200, 120000, c, EV.R_HOST)
+    w.log_ground(EV.EV_ADJUST, 1, 300, 120000, c, L.ground_body("illegal move", "ACT 7"))
+    w.log_ground(EV.EV_SET_TIME, 0, 400, 60000, c, L.ground_body("clock fault é", "-"))
+    w.log(EV.EV_ADJUST, 0, 500, -30000, c, EV.R_PENALTY)
+    w.flush()
+    r = LR.Reader()
+    recs = [r.decode(p) for p in sink.payloads]
+    assert [x.link for x in recs] == [True] * 5
+    assert recs[1].fields["reason"] == EV.R_HOST and recs[1].ground is None
+    assert recs[2].fields["reason"] == EV.R_GROUND and recs[2].arg == 120000
+    assert recs[2].ground == ("illegal move", "ACT 7")
+    assert recs[3].ground == ("clock fault é", "-") and recs[3].code == EV.EV_SET_TIME
+    assert recs[4].ground is None and recs[4].fields["reason"] == EV.R_PENALTY
+    assert LR.REASONS[EV.R_GROUND] == "ground"
+    # a changed byte in the ground breaks the chain
+    bad = bytearray(sink.payloads[2])
+    bad[-L.CHAIN - 2] ^= 1
+    r2 = LR.Reader()
+    r2.decode(sink.payloads[0])
+    r2.decode(sink.payloads[1])
+    assert r2.decode(bytes(bad)).link is False

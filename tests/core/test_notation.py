@@ -546,7 +546,7 @@ def test_parse_errors_come_from_the_grammar_tried():
     # PGN shape that PGN refuses, with what it would mean written with units
     m = message(ValueError, N.parse, "5+d5")
     assert m.startswith('"5+d5": increment \'d5\' is not a number'), m
-    assert m.endswith("for 5 min; 5 s delay write 5m d5s"), m
+    assert m.endswith("for 5 min; 5 s delay, write 5m d5s"), m
     # readable characters: readable's error
     assert "nothing after '+'" in message(ValueError, N.parse, "5m+")
     assert "unknown unit 'q'" in message(ValueError, N.parse, "5q")

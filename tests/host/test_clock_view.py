@@ -148,7 +148,8 @@ def test_status_and_watch_of_two_clocks(clocks):
     assert isinstance(one, list) and len(one) == 1 and len(many) == 2
     for rows in (one, many, watched):
         for r in rows:
-            assert set(r) == {"port", "ok", "result"}
+            assert set(r) == {"port", "ok", "result", "simulated"}
+            assert r["simulated"] is True       # sim-serve clocks, said so
             assert {"white_ms", "black_ms", "white_moves", "running", "flags", "state",
                     "clock"} <= set(r["result"])
     assert many[0]["result"]["running"] == "black" and many[1]["result"]["clock"] == "clock-b"

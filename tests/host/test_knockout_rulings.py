@@ -54,7 +54,8 @@ def test_same_position_under_fide_is_a_false_claim_costing_two_minutes():
     b = board(moves=["e4"] + (AFTER_E4 * 3)[:10])
     r = claims.rule_draw_claim(b, FIDE)
     assert r.result == "*" and r.times == {"white": 120000}
-    assert "`chessclock adjust white +2m`" in r.lines[-1][0] and r.lines[-1][1] == "FIDE 9.5.3"
+    assert "`chessclock adjust white +2m --reason \"incorrect claim\" --article \"FIDE 9.5.3\"`" \
+        in r.lines[-1][0] and r.lines[-1][1] == "FIDE 9.5.3"
     # S3 sets no penalty: the claim fails, nothing is added
     r = claims.rule_draw_claim(b, BR, n_moves=6)
     assert r.result == "*" and not hasattr(r, "times")

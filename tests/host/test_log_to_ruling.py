@@ -46,9 +46,10 @@ def test_flag_on_the_clock_is_ruled_from_its_own_log(tmp_path, capsys):
     r = json.loads(out)
     # The control came from the log's own game header; the numbers by hand: White started
     # at 0.530 s (button + 30 ms debounce), pressed at 2, 5 and 8 s (+2 s each), Black at
-    # 3.5, 6.5 and 9.5 s: White had 181.530 s from 9.5 s, so the flag fell at 3:11.030.
+    # 3.5, 6.5 and 9.5 s: White had 181.530 s from 9.5 s, so the flag fell at 3:11.030 on
+    # the clock's time since power-on, 3:10.500 of the game (from its start at 0.530 s).
     assert "Control: fide-blitz" in r["facts"]
-    assert r["ruling"][0]["text"].startswith("White's flag fell first, at 3:11.030")
+    assert r["ruling"][0]["text"].startswith("White's flag fell first, at game time 3:10.500")
     assert r["result"] == "0-1"
     assert r["ruling"][-1]["article"] == "FIDE 6.9"
 

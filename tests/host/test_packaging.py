@@ -104,3 +104,39 @@ def test_without_matplotlib_plot_and_html_say_so_in_one_line(monkeypatch, tmp_pa
         code, stdout, stderr = run_cli(["ruling", "any.log", option, str(out)])
         assert code == 2 and stdout == "" and not out.exists()
         assert stderr.count("\n") == 1 and "pip install 'chessclock[plot]'" in stderr
+
+
+def _wheel_tree(dest: Path) -> Path:
+    """The layout an installed wheel has (pyproject.toml, hatch_build.py): chessclock and
+    clockcore at the top, the firmware's sources as chessclock/firmware/; no checkout."""
+    import shutil
+    ignore = shutil.ignore_patterns("__pycache__")
+    shutil.copytree(ROOT / "host" / "chessclock", dest / "chessclock", ignore=ignore)
+    shutil.copytree(ROOT / "firmware" / "clockcore", dest / "clockcore", ignore=ignore)
+    shutil.copytree(ROOT / "firmware", dest / "chessclock" / "firmware", ignore=ignore)
+    shutil.copy(ROOT / "boards.toml", dest / "chessclock" / "boards.toml")
+    return dest
+
+
+def test_every_command_finds_the_firmware_from_an_install(tmp_path):
+    """`seal --help`, `adjourn --help` (which read clockapp's snapshot format) and every
+    other command's help, run from a wheel's layout with no checkout on any path (-I -S: no
+    editable install, no site-packages). A command that needs a third-party dependency
+    (chess, pyserial, ...) may miss it here (`make test-wheel` installs them); none may miss
+    the firmware's own packages."""
+    import subprocess
+    import sys
+
+    from chessclock import cli
+    site = _wheel_tree(tmp_path / "site")
+    for name in cli.COMMANDS:
+        r = subprocess.run([sys.executable, "-I", "-S", "-c",
+                            "import sys; sys.path.insert(0, %r); from chessclock import cli; "
+                            "sys.exit(cli.main([%r, '--help']))" % (str(site), name)],
+                           cwd=tmp_path, capture_output=True, text=True, timeout=60)
+        missing = re.search(r"No module named '([^'.]+)", r.stderr)
+        assert missing is None or missing.group(1) not in (
+            "clockapp", "clockcore", "drivers", "boards", "chessclock"), (name, r.stderr)
+        if name in ("seal", "adjourn"):
+            assert r.returncode == 0 and r.stdout.startswith("usage: chessclock " + name), (
+                name, r.stderr)

@@ -104,7 +104,8 @@ def test_html_names_event_clock_log_verification_and_times_of_day(tmp_path, caps
     assert "<th>Log file</th><td>%s</td>" % r["file"] in text
     assert "authentic: the clock&#x27;s own log" in text
     assert "<th>Players</th><td>Ana - Bruno</td>" in text
-    # the flag's row: clock time and time of day from the wall clock the host gave
+    # the flag's row: game time (from the start, not the clock's time since power-on) and
+    # time of day from the wall clock the host gave
     import datetime
 
     events = RR_events(r["file"])
@@ -114,9 +115,12 @@ def test_html_names_event_clock_log_verification_and_times_of_day(tmp_path, caps
         WALL, datetime.timezone.utc).strftime("%Y-%m-%d"))
     tod = RR.time_of_day(events, flag["t_ms"])
     assert re.fullmatch(r"\d\d:\d\d:\d\d", tod)
-    assert re.search(r"<td>%s</td><td>%s</td><td>flag</td>" % (
-        re.escape(RR.fmt(flag["t_ms"])), tod), text), text[-2000:]
-    assert "- %s (%s UTC)  flag: white's flag fell" % (RR.fmt(flag["t_ms"]), tod) \
+    start = [e for e in events if e["type"] == "start"][0]
+    assert start["t_ms"] > 0
+    game_t = RR.fmt(flag["t_ms"] - start["t_ms"])
+    assert re.search(r"<td>%s</td><td>%s</td><td>flag</td>" % (re.escape(game_t), tod),
+                     text), text[-2000:]
+    assert "- game time %s (%s UTC)  flag: white's flag fell" % (game_t, tod) \
         in incident.read_text()
 
 

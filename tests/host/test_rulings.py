@@ -496,7 +496,7 @@ def test_html_report_has_facts_ruling_and_picture(tmp_path):
                               "--html", str(html_path), "--plot", str(png)])
     assert code == 0, err
     page = html_path.read_text()
-    assert "White&#x27;s flag fell at 5:01.000" in page
+    assert "White&#x27;s flag fell at game time 5:01.000" in page
     assert "FIDE 6.9" in page and "0-1" in page
     assert "data:image/png;base64," in page
     png_size(png.read_bytes())
@@ -520,8 +520,12 @@ def test_incident_report_lists_every_stop_penalty_adjustment(tmp_path):
                   "## How to appeal", "rulings are final (RAP 14)", "## Signatures",
                   "Witnesses", "Proof of delivery"):
         assert field in text, field
-    assert "0:40.000  penalty: +2:00.000 to black" in text
-    assert "1:00.000  stop: clocks stopped (white running); resumed at 1:30.000" in text
+    # an adjustment of +2 min is listed as what it is, not as a penalty guessed from its
+    # amount (its ground shows when the arbiter gave one: `adjust --reason --article`)
+    assert "game time 0:40.000  adjustment: +2:00.000 to black" in text
+    assert "penalty:" not in text
+    assert ("game time 1:00.000  stop: clocks stopped (white running); resumed at game time "
+            "1:30.000") in text
     assert "flag: black's flag fell" in text
 
 
@@ -593,8 +597,8 @@ def test_flag_in_an_earlier_stage_stays_first_after_the_side_plays_on():
     assert [(e["side"], e["t_ms"]) for e in events if e["type"] == "flag"] == \
         [("white", 65000), ("black", 125000)]
     r = RU.rule_flag(events, R.get("fide2023"), control, "1m/2, 30s")
-    assert "White's flag fell first, at 1:05.000" in r.text(), r.text()
-    assert "Stage 2 reached by white at 1:10.000 (cause: moves" in r.text()
+    assert "White's flag fell first, at game time 1:05.000" in r.text(), r.text()
+    assert "Stage 2 reached by white at game time 1:10.000 (cause: moves" in r.text()
     assert r.moves_check == {"required": 2, "scoresheet": None, "counter": 1}
     assert r.result == "0-1"
 

@@ -89,7 +89,7 @@ def test_schedule_and_arrive_over_the_link(clock):  # noqa: F811
     server, storage, tmp = clock
     port = server.path
     keyed(tmp, port)
-    at = time.strftime("%H:%M", time.gmtime(time.time() + 3600))
+    at = time.strftime("%H:%M", time.localtime(time.time() + 3600))
     code, out, err = cc("schedule", at, "--default", "0", "--port", port)
     assert code == 0, err
     assert "White's clock starts at" in out and "default time 0:00" in out
@@ -104,7 +104,8 @@ def test_schedule_and_arrive_over_the_link(clock):  # noqa: F811
     assert status(port)["sched"] == -1
 
 
-def test_parse_at_is_the_next_such_time_of_day():
+def test_parse_at_is_the_next_such_time_of_day(local_zone):
+    local_zone("UTC")
     now = 1796000000          # 2026-11-30 00:53:20 UTC
     assert session_cmd.parse_at("01:00", now) == now + 400
     assert session_cmd.parse_at("00:53", now) == now - 20 + 86400   # past: tomorrow

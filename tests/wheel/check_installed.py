@@ -9,7 +9,11 @@ any path, check that the installed `chessclock`:
 - `build`s a board's firmware byte for byte as the checkout does;
 - `sim`s the firmware app in its own process (headless) as the checkout does;
 - serves a simulator clock with `sim-serve` that `info` and `status` talk to;
-- refuses `ruling --plot` in one line, naming the extra, when matplotlib is missing.
+- refuses `ruling --plot` in one line, naming the extra, when matplotlib is missing;
+- prints the `--help` of every subcommand and sub-subcommand (found by walking the
+  installed parser, not from a list) with no traceback;
+- runs the commands that need no clock (control, presets, boards list/show/check,
+  simulate) with no traceback.
 
 Usage: python tests/wheel/check_installed.py dist/chessclock-X-py3-none-any.whl
 Exit 0 when every check passes; else the failed check and its output, exit 1.
@@ -65,6 +69,42 @@ def clean_env(home):
            if k not in ("PYTHONPATH", "MICROPYPATH", "VIRTUAL_ENV", "PYTHONHOME")}
     env["CHESSCLOCK_HOME"] = str(home)   # sim-serve's registry, the key: not the user's
     return env
+
+
+# Prints every command path of the installed parser, one a line ("log show", "seal", ...):
+# cli.build_parser([name]) adds a command's arguments (and its own subcommands) only when
+# that command is named, so each top-level command is built on its own and walked.
+WALK = """
+import argparse
+from chessclock import cli
+
+def subs(p):
+    for a in p._actions:
+        if isinstance(a, argparse._SubParsersAction):
+            return a.choices
+    return {}
+
+def walk(p, path):
+    for name, sp in subs(p).items():
+        print(" ".join(path + [name]))
+        walk(sp, path + [name])
+
+for name in subs(cli.build_parser([])):
+    sp = subs(cli.build_parser([name]))[name]
+    print(name)
+    walk(sp, [name])
+"""
+
+# Commands that need no clock, run as an arbiter would: (arguments, exit codes allowed).
+NO_CLOCK = [
+    (["control", "90/40+30"], (2,)),
+    (["control", "90m/40+30m+30s"], (0,)),
+    (["presets"], (0,)),
+    (["boards", "list"], (0,)),
+    (["boards", "show", BOARD], (0,)),
+    (["boards", "check"], (0,)),
+    (["simulate", "--control", "3+2", "game.txt"], (0,)),
+]
 
 
 def checks(wheel, tmp):
@@ -134,6 +174,21 @@ def checks(wheel, tmp):
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
+
+    paths = run([bin_ / "python", "-c", WALK], work, env).stdout.split("\n")
+    paths = [p.split() for p in paths if p.strip()]
+    expect(len(paths) > 40 and ["seal"] in paths and ["log", "show"] in paths,
+           "the installed parser has %d commands and subcommands" % len(paths))
+    for path in paths:
+        r = run([cc] + path + ["--help"], work, env, timeout=60)
+        if "Traceback" in r.stderr or not r.stdout.startswith("usage: chessclock"):
+            raise Failed("`chessclock %s --help`:\n%s%s" % (" ".join(path), r.stdout[-1000:],
+                                                            r.stderr[-2000:]))
+    print("ok  `--help` of every one of them, no traceback")
+    for args, codes in NO_CLOCK:
+        r = run([cc] + args, work, env, ok=codes, timeout=120)
+        expect("Traceback" not in r.stderr and "a bug" not in r.stderr,
+               "`chessclock %s` exits %d, no traceback" % (" ".join(args), r.returncode))
 
     r = run([cc, "ruling", "no-such.log", "--plot", "t.png"], work, env, ok=(2,))
     expect(r.stderr.count("\n") == 1 and "chessclock[plot]" in r.stderr
