@@ -82,7 +82,8 @@ typecheck-host: $(STAMP)
 
 # The host package on its own: a wheel built from this tree (pip wheel, hatchling from PyPI),
 # installed with its dependencies (constraints.txt, no plot extra) into a fresh venv in a
-# temporary folder, runs --version, simulate, build, sim and sim-serve from another one
+# temporary folder, runs --version, the --help of every command and subcommand, the
+# commands that need no clock, simulate, build, sim and sim-serve from another one
 # (tests/wheel/check_installed.py; about a minute, mostly pip).
 WHEEL_DIR := build/wheel
 test-wheel: $(STAMP)
