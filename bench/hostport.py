@@ -54,7 +54,7 @@ class HostPort:
 
 
 class HostBlitz(Blitz):
-    """app_bench.Blitz, the same 3+2 game, with a host attached (issue 9's heap figure):
+    """app_bench.Blitz, the same 3+2 game, with a host attached (the heap figure with a host):
     the control typed by the host (`set 3m+2s`, parsed by the notation module), `status`
     every second of the game (with steps of at most a second: heap.mjs takes 10 ms), and
     the whole log pulled at the end (`log FROM 4096` until more=0). The board is made with

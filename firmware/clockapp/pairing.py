@@ -1,4 +1,4 @@
-# The round's pairing on this clock (issue 12, docs/PROTOCOL.md `pairing`): its board
+# The round's pairing on this clock (docs/PROTOCOL.md `pairing`): its board
 # number, the round, the players' names and the event, pushed by `chessclock pairings push`
 # and signed like every change. Kept in settings.json (a power cut keeps it), logged as a
 # pairing record (events.EV_PAIRING) now and after every game header (App.new_game), so

@@ -1,4 +1,4 @@
-# The session at the board (issue 14; docs/SESSION.md): what happens around a game rather
+# The session at the board (docs/SESSION.md): what happens around a game rather
 # than inside it. One object the app owns and calls once a pass (step) plus a few hooks:
 #   - the power-on self-test (RGC 5.3.1, seed 2.9; clockapp/selftest.py, loaded only
 #     while it runs); its phase and last result are kept here for the loop and status;

@@ -166,7 +166,7 @@ def op_arrive(link, args):
     return (("arrived", ss.arrived),)
 
 
-# The round's pairing (issue 12; kept, logged and shown by clockapp/pairing.py).
+# The round's pairing (kept, logged and shown by clockapp/pairing.py).
 PAIR_BOARD_MAX = 9999
 PAIR_ROUND_MAX = 999     # 0: the round is not known
 PAIR_NAME_MAX = 40       # bytes of UTF-8 in a name (and in the event's)

@@ -55,7 +55,7 @@ EV_SEAL_ALERT = const(49)    # 15 minutes of sealing (P6); arg: ms of sealing so
 EV_SEALED = const(50)        # handed in, clocks stopped; arg: ms of sealing; body: SHA-256
 EV_ADJOURNED_LOADED = const(51)  # adjourned game loaded; arg: session; key; body: SHA-256, snapshot
 EV_SEAL_CANCEL = const(52)   # seal mode left without a seal; arg: ms of sealing
-# The session at the board (issue 14; docs/SESSION.md), codes 53-61:
+# The session at the board (docs/SESSION.md), codes 53-61:
 EV_SELF_TEST = const(53)     # power-on self-test done; arg: failure bits (ST_*), 0 = pass
 EV_RESULT = const(54)        # result entered; arg: RESULTS index; by: 0 clock, 8 host (R_HOST)
 EV_INCIDENT = const(55)      # incident mark (play goes on); arg: its number in this game

@@ -1,4 +1,4 @@
-"""Who played a game, for PGN headers and rulings (issue 12): from the clock's log (the
+"""Who played a game, for PGN headers and rulings: from the clock's log (the
 pairing record, code 62, that `chessclock pairings push` makes each clock keep with every
 game) or, for a log without one, from the round's pairings file and the board number.
 

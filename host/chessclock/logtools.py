@@ -314,7 +314,7 @@ def _app_dict(rec):
         d["sealing_ms"] = rec.arg
     elif rec.code in SESSION_CODES:
         _session_fields(rec, d)
-    elif rec.code == EV.EV_PAIRING:   # `chessclock pairings push` (issue 12)
+    elif rec.code == EV.EV_PAIRING:   # `chessclock pairings push`
         d.update(rec.pairing)
     elif rec.code == EV.EV_PAIRING_CLEARED:
         d["board"] = rec.arg

@@ -1,4 +1,4 @@
-"""`chessclock pairings`: a round's pairings onto the clocks (issue 12, docs/HALL.md).
+"""`chessclock pairings`: a round's pairings onto the clocks (docs/HALL.md).
 
     chessclock pairings show round3.trf                 # the boards as read from the file
     chessclock pairings push round3.trf --all           # each clock told its board and players

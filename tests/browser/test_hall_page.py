@@ -208,7 +208,7 @@ def test_broadcast_pgn_reads_back(hall):
 
 
 def test_a_pushed_pairing_names_the_board_without_a_pairings_file(tmp_path, browser):
-    # issue 12: `chessclock pairings push` told the clock its board and players; the hall
+    # `chessclock pairings push` told the clock its board and players; the hall
     # runs with no --pairings and still shows them (the station reads them from status)
     c = SimServer(str(tmp_path / "flash"), "sim-pushed")
     station = server = None

@@ -605,7 +605,7 @@ def test_power_cut_comes_back_paused_with_the_saved_times():
 
 
 def test_a_saved_game_that_cannot_be_restored_is_logged_shown_and_kept():
-    # issue 15: a snapshot this firmware cannot read (here a mode from a newer firmware)
+    # a snapshot this firmware cannot read (here a mode from a newer firmware)
     # never boots into a bad state, nor into a new game in silence
     board, app = boot()
     start(board, app, 1000)

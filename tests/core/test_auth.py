@@ -1,4 +1,4 @@
-# Every privileged operation of the serial link (issue 4): refused without the arbiter's
+# Every privileged operation of the serial link: refused without the arbiter's
 # key and changing nothing, refused with a wrong key, accepted with the right one, and a
 # replayed request refused. The list comes from the link's own table, so an operation
 # added later is covered (or this test says it has no arguments for it).

@@ -667,7 +667,7 @@ def test_ssd1306_any_history_ends_as_a_fresh_draw():
         (b"        ", {}),
         (b"    0:07", {"running": True, "stage": 1, "stage_passed": True}),
         (b"    0:06", {"running": True, "stage": 1}),
-        # the round's pairing at set-up, then the game it gives way to (issue 12)
+        # the round's pairing at set-up, then the game it gives way to
         (b"    4:59", {"pair": (12, b"ANNA", b"BOB"), "moves": 0, "stage": 2, "white": True}),
         (b"    4:59", {"pair": (12, b"ANNA", b"BOB"), "moves": 0, "stage": 2}),
         (b"    4:58", {"pair": (12, b"ANNA", b"BOB"), "idle": False, "moves": 1, "stage": 2,

@@ -572,7 +572,7 @@ def test_control_errors_are_refused_at_construction():
     raises(ValueError, E.Clock, one([Stage(0)]))
 
 
-# ---- issue 10: byo-yomi after a multi-stage control (Art. 6.9) -------------------------------
+# ---- byo-yomi after a multi-stage control (Art. 6.9) -------------------------------
 
 def _multi_byo(**options):
     # `1m/2, 30s, byo 3x10s`: 1 min for 2 moves, then 30 s, then 3 periods of 10 s
@@ -671,7 +671,7 @@ def test_arbiter_time_to_a_side_past_its_flag_keeps_the_flag():
     assert c2.flag_at[W] == -1 and rec2.names()[-1] == "unflag"
 
 
-# ---- issue 10: an increment alone, from now on (FIDE Guidelines III) --------------------
+# ---- an increment alone, from now on (FIDE Guidelines III) --------------------
 
 def test_add_increment_for_both_from_now_on():
     c, rec = make(sudden_death(300000))
@@ -734,7 +734,7 @@ def test_add_increment_with_increment_at_turn_start():
     assert c.main == [64000, 58000]
 
 
-# ---- issue 10: undo reverses what the press credited, to whichever side ------------------
+# ---- undo reverses what the press credited, to whichever side ------------------
 
 def test_undo_takes_back_the_opponents_increment_at_turn_start():
     c, rec = make(sudden_death(180000, inc_ms=2000), inc_at_turn_start=True)

@@ -1,4 +1,4 @@
-# Issue 15: the facts the firmware writes down once, and the extension points that must
+# The facts the firmware writes down once, and the extension points that must
 # fail loudly. The event codes (clockcore/events.py) each with a name and a record that
 # round-trips; every mode and delay kind through every codec of a control (the saved game,
 # the log's header, the notation); every serial-link command with a handler that answers.

@@ -1,4 +1,4 @@
-# A full log never stops the clock (issue 5): past its flash budget, the oldest games that
+# A full log never stops the clock: past its flash budget, the oldest games that
 # were pulled go first; games not pulled are kept and the arbiter is warned (status
 # `logwarn`, event "log-full"). What stays is still a log that verifies.
 # Runs on CPython and MicroPython.
@@ -99,7 +99,7 @@ KEY = bytes(range(32))
 
 
 def test_a_read_without_the_key_never_lets_unpulled_games_go():
-    # Issue 11: any host may read the log to its end, but only an acknowledgement signed
+    # any host may read the log to its end, but only an acknowledgement signed
     # with the arbiter's key marks games pulled; the budget removes nothing before that.
     board, app = boot()
     assert request(app, 1, "keyset", (KEY.hex(),))[1]

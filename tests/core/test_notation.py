@@ -431,7 +431,7 @@ def test_format_is_stable_on_typed_input():
 # ---------------------------------------------------------------------------- any input
 
 def test_parse_pgn_shape_is_pgn_in_seconds_whatever_its_size():
-    # issue 10: no "bare base under 60 is minutes" any more
+    # no "bare base under 60 is minutes" any more
     assert N.parse("90+30") == sudden_death(90000, 30000)  # 1 min 30 s + 30 s
     assert N.parse("15+10") == sudden_death(15000, 10000)
     assert N.parse("3+2") == sudden_death(3000, 2000)
@@ -657,7 +657,7 @@ def test_parse_stage_one_stage_for_both_sides():
     assert (st.time_ms, st.moves, st.inc_ms) == (900000, 0, 0)
     st = N.parse_stage("15m+10s")
     assert (st.time_ms, st.inc_ms) == (900000, 10000)
-    # PGN shape is PGN, in seconds, here too (issue 10)
+    # PGN shape is PGN, in seconds, here too
     st = N.parse_stage("900+10")
     assert (st.time_ms, st.inc_ms) == (900000, 10000)
     assert N.parse_stage("15").time_ms == 15000

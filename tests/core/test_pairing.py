@@ -1,4 +1,4 @@
-# The round's pairing on a clock (issue 12; clockapp/pairing.py, docs/PROTOCOL.md
+# The round's pairing on a clock (clockapp/pairing.py, docs/PROTOCOL.md
 # `pairing`): the link operation and its refusals, what the clock keeps across a power cut,
 # what it logs (code 62 after the game header, 63 when cleared) and what its displays show
 # at set-up. Runs on CPython and on the MicroPython unix port.

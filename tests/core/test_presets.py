@@ -147,7 +147,7 @@ def test_resolve():
     assert p is get("fide-rapid") and c == p.control
     c, p = P.resolve("15m+10s")
     assert p is None and c == get("fide-rapid").control
-    # PGN shape is PGN, in seconds: 15+10 is not the rapid preset (issue 10)
+    # PGN shape is PGN, in seconds: 15+10 is not the rapid preset
     c, p = P.resolve("15+10")
     assert p is None and c.white.stages[0].time_ms == 15000
     c, p = P.resolve("90m/40+30m+30s")

@@ -94,7 +94,7 @@ def test_unknown_op_and_bad_args_change_nothing():
 
 
 def test_set_refuses_pgn_no_event_plays_unless_written_pgn_on_purpose():
-    # issue 10: "90+30" is PGN, 1 min 30 s + 30 s; a clock is not set to that by mistake
+    # "90+30" is PGN, 1 min 30 s + 30 s; a clock is not set to that by mistake
     board, app = boot()
     rid, ok, f = req(app, 1, "set", ["90+30"])
     assert not ok and f["code"] == P.E_ARGS
@@ -109,7 +109,7 @@ def test_set_refuses_pgn_no_event_plays_unless_written_pgn_on_purpose():
 
 
 def test_a_stored_control_this_notation_refuses_boots_the_default():
-    # settings.json from before issue 10 may hold "15+10" (then 15 minutes); read as PGN it
+    # an older settings.json may hold "15+10" (then 15 minutes); read as PGN it
     # is 15 s, which no event plays: the clock boots with the default, never with 15 s
     board, app = boot()
     app.store.save_json("settings.json", {"spec": "15+10", "favourites": ["15+10"]})
@@ -165,7 +165,7 @@ def test_refusals_are_logged_each_and_a_flood_counted():
     board, app = boot()
     req(app, 1, "start")
     req(app, 2, "pause")
-    req(app, 3, "pause")   # within a second: a record each (issue 11)
+    req(app, 3, "pause")   # within a second: a record each
     assert refusals(app) == [(P.E_AUTH_REQUIRED, 1)] * 2 and app.link.refused == 2
     for i in range(20):    # a flood: the first few one by one, the rest counted
         req(app, 10 + i, "end")
@@ -308,7 +308,7 @@ def test_an_acknowledged_pull_marks_the_log_pulled_and_wall_clock_is_logged():
         if f["more"] == "0":
             break
     assert last >= 0
-    assert app.logw.pulled == -1          # reading marks nothing (issue 11)
+    assert app.logw.pulled == -1          # reading marks nothing
     assert req(app, 3, "logack", [last])[1]   # no key, no game: the acknowledgement does
     assert app.logw.pulled == last
     # and it survives a restart: the marker is on flash

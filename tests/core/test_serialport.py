@@ -1,4 +1,4 @@
-# Replies never block the clock (issue 9): the serial port's bounded queue of whole frames
+# Replies never block the clock: the serial port's bounded queue of whole frames
 # (clockapp/serialport.py) under a host that reads nothing, or a few bytes at a time, and
 # the app's loop meanwhile. Runs on CPython and on the MicroPython unix port.
 

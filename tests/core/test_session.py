@@ -1,4 +1,4 @@
-# The session at the board (issue 14, docs/SESSION.md) on the simulator board: the
+# The session at the board (docs/SESSION.md) on the simulator board: the
 # self-test, result entry, incident marks, who resumed, the arbiter menu's log, the
 # scheduled start with its default time and arrivals, the low-time mark. Runs on CPython
 # and on the MicroPython unix port.

@@ -1,4 +1,4 @@
-# What the displays show of the session (issue 14): the self-test lights everything on
+# What the displays show of the session: the self-test lights everything on
 # both builds; the TM1637 build shows, as far as four digits and a colon allow, what the
 # SSD1306 build does: which side is White (Black's display says bLAc before the start),
 # the delay counting down, the stage, the order of the flags. Runs on CPython and

@@ -403,7 +403,7 @@ def test_ports_and_all_say_which_clocks_are_simulated(clock, tmp_path):
     assert not simserve.simulated("/dev/ttyACM0")
 
 
-# ---- attacks (issue 34): each a clear one-line error and its own exit code ------------------
+# ---- attacks: each a clear one-line error and its own exit code ------------------
 def _run_to(argv, stdout, cwd):
     import subprocess
     return subprocess.run([sys.executable, "-m", "chessclock.cli"] + argv, stdout=stdout,

@@ -321,7 +321,7 @@ def test_build_has_every_module_and_a_correct_manifest(builds, name):
         src = sorted(p.relative_to(ROOT / "firmware").as_posix()
                      for p in (ROOT / "firmware" / pkg).rglob("*.py"))
         assert set(src) - set(deploy.HOST_ONLY) <= set(modules)
-    # the host's log reader stays off the board (issue 15)
+    # the host's log reader stays off the board
     assert "clockcore/logread.py" in deploy.HOST_ONLY
     assert not set(deploy.HOST_ONLY) & set(modules)
     want = {m[:-3] + ".mpy" for m in modules} | {"main.py", "board.json"}
@@ -624,7 +624,7 @@ def test_mcu_board_outputs_battery_watchdog(mcu, tmp_path):
     board.feed_watchdog()
     board.feed_watchdog()
     assert board._wdt.timeout == 4000 and board._wdt.fed == 2
-    assert not hasattr(board, "reset_cause")   # never called: removed (issue 15)
+    assert not hasattr(board, "reset_cause")   # never called: removed
     left, right = board.displays()
     assert left[0] == "tm1637" and left[1].n == 10 and left[2].n == 11
     assert left[1].mode == FakePin.OUT

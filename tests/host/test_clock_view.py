@@ -1,4 +1,4 @@
-"""Issue 11, what an arbiter sees: `status` and `watch` as a table (a header, the clock's
+"""What an arbiter sees: `status` and `watch` as a table (a header, the clock's
 name and board, the running side and flags marked, "Ctrl-C stops"), `log pull` of many
 clocks with a progress bar a clock, and one JSON shape for one or many clocks. Against
 simulated clocks on real ptys (`chessclock sim-serve`'s SimServer); rich's output read as

@@ -1,4 +1,4 @@
-"""Issue 15: one const() for the firmware, clockcore/__init__.py. Every module that writes
+"""One const() for the firmware, clockcore/__init__.py. Every module that writes
 `X = const(...)` takes const from there (MicroPython's compiler folds it all the same:
 tests/mp_only/test_const.py); none carries its own CPython fallback."""
 

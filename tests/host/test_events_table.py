@@ -1,4 +1,4 @@
-"""Issue 15: the event codes live in one table (firmware/clockcore/events.py). A code
+"""The event codes live in one table (firmware/clockcore/events.py). A code
 defined anywhere else, a name used that the table lacks, a code logged as a bare number,
 an undocumented code or link command: each fails here. (The records themselves round-trip
 in tests/core/test_events.py.)"""
@@ -88,7 +88,7 @@ def test_the_host_compares_codes_by_name_never_by_number():
 
 
 def test_every_code_of_the_table_is_used_by_the_firmware():
-    """No dead codes (issue 15 found five defined and never used): each EV_ name appears in
+    """No dead codes (five were once defined and never used): each EV_ name appears in
     a firmware module besides the table (ruff's F401 keeps those uses from being bare
     imports)."""
     text = "\n".join(p.read_text() for p in sorted((ROOT / "firmware").rglob("*.py"))

@@ -78,7 +78,7 @@ def test_tracker_plies_flags_and_news():
 
 
 def test_a_clock_pushed_its_pairing_names_its_board_without_a_pairings_file():
-    # `chessclock pairings push`: the clock's status has board and names (issue 12)
+    # `chessclock pairings push`: the clock's status has board and names
     tr = Tracker("c1", "st")
     tr.update(status(board="12", round="3", white="Anna Müller", black="B" * 40), 0)
     assert (tr.body["bd"], tr.body["wn"], tr.body["bn"]) == (12, "Anna Müller", "B" * 20)

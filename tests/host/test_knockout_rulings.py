@@ -1,4 +1,4 @@
-# Issue 14, rulings from the seeds' rule sets: the Brazilian knockout rule set (seed S3),
+# Rulings from the seeds' rule sets: the Brazilian knockout rule set (seed S3),
 # illegal moves, both kings in check, draw claims and setting complaints per rule set, the
 # play-off's material points; each consequence applied (result, time, or "referred").
 

@@ -131,7 +131,7 @@ def test_configure_start_press_correct_pull(clock):
 
 
 def test_set_pgn_no_event_plays_needs_pgn_and_the_clock_checks_too(clock):
-    # issue 10: `set 90+30` is refused before anything is sent; --pgn sends "pgn:90+30"
+    # `set 90+30` is refused before anything is sent; --pgn sends "pgn:90+30"
     server, storage, tmp = clock
     port = server.path
     code, out, err = cc("set", "90+30", "--yes", "--port", port)
@@ -207,7 +207,7 @@ def test_increment_alone_over_the_link_is_one_logged_action(clock):
 
 
 def test_every_arbiter_operation_has_a_command(clock):
-    """Issue 11: set a side's time, undo, add a stage, split a late arrival, end, start a
+    """Set a side's time, undo, add a stage, split a late arrival, end, start a
     chosen side, the time of day, and `press` on a sim-serve clock; `--all` and `ports`
     find sim-serve clocks."""
     from chessclock import simserve

@@ -1,4 +1,4 @@
-"""Issue 11: the log as evidence. A log pulled from the clock carries the clock's head,
+"""The log as evidence. A log pulled from the clock carries the clock's head,
 signed with a key derived from the arbiter's key; `chessclock log verify` then proves that
 no record was changed, added or cut off before that head. Every attack the issue lists
 fails: an empty file, a log cut at any record (the flag cut off), a damaged first record,

@@ -202,7 +202,7 @@ def test_issue_10_time_mode_flags_undo_increment_alone_and_a_cut_replay(monkeypa
         return Control(SideControl([Stage(20000, moves=3, inc_ms=1000),
                                     Stage(10000, inc_ms=1000)], byo_periods=2, byo_ms=5000))
 
-    preset = P.Preset("t10", "issue 10", control, freeze=False, stage_on_flag=True,
+    preset = P.Preset("t10", "t10", control, freeze=False, stage_on_flag=True,
                       inc_at_turn_start=True)
     real = P.resolve
     monkeypatch.setattr(P, "resolve", lambda spec: (control(), preset) if spec == "t10"

@@ -1,4 +1,4 @@
-"""Issue 11: the REPL never opens on the arbiter's key. firmware/main.py is run under
+"""The REPL never opens on the arbiter's key. firmware/main.py is run under
 CPython with a stand-in board: maintenance mode (MENU held at power-on) and a board that
 cannot start both remove the key file before leaving the REPL, and Ctrl-C is refused first."""
 

@@ -1,4 +1,4 @@
-"""Issue 11: no tracebacks, ever. Every `chessclock` command (and every `log` subcommand)
+"""No tracebacks, ever. Every `chessclock` command (and every `log` subcommand)
 is run with a table of bad inputs: binary and non-UTF-8 files, missing files and folders,
 5000-digit numbers, 10^30 ms, empty strings, files that are not what the command reads.
 Each must end with a clear message and a non-zero exit, never a traceback; `--help` of

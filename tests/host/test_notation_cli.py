@@ -1,4 +1,4 @@
-"""`chessclock control` and `chessclock set` on the notation rule of issue 10: a PGN-shaped
+"""`chessclock control` and `chessclock set` on the notation rule: a PGN-shaped
 spec is PGN in seconds; one no real event plays is refused unless --pgn; `simulate` replays
 any valid PGN as written."""
 

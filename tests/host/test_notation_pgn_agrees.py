@@ -83,7 +83,7 @@ def spaced(draw, text):
 
 @given(pgn_texts().flatmap(lambda t: st.tuples(st.just(t), spaced(t))))
 def test_parse_reads_pgn_shape_as_pgn_and_agrees_with_python_chess(texts):
-    # issue 10: what the user types in PGN shape is PGN, in seconds, whatever the size of its
+    # what the user types in PGN shape is PGN, in seconds, whatever the size of its
     # numbers (15+10 is 15 s) and whatever its spaces
     text, with_spaces = texts
     ours = N.parse(text)

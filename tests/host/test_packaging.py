@@ -1,4 +1,4 @@
-"""Issue 15, the host package on its own: pyproject's ranges against constraints.txt's
+"""The host package on its own: pyproject's ranges against constraints.txt's
 tested pins, one version, the firmware carried by the wheel, matplotlib as an extra.
 (`make test-wheel` installs the wheel in a fresh venv and runs it; these are the quick
 checks of the same facts.)"""

@@ -1,4 +1,4 @@
-"""A round's pairings onto the clocks and the names through to the ruling (issue 12):
+"""A round's pairings onto the clocks and the names through to the ruling:
 pairings file -> `chessclock pairings push` -> `status` shows board and players -> a game
 with a flag -> `log-pull` -> `log export --format pgn` has White, Black, Round, Board, Event
 -> `ruling` names them. Against the simulator board over a real pty (the firmware under

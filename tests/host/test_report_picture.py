@@ -1,4 +1,4 @@
-"""Issue 11, what an arbiter sees: the ruling's picture (times as m:ss, whole moves, both
+"""What an arbiter sees: the ruling's picture (times as m:ss, whole moves, both
 lines through every stage, the flag marker inside, the legend off the lines) and the HTML
 report (event, clock, log file, its verification, times of day from the clock's log)."""
 

@@ -1,4 +1,4 @@
-"""Replies never block the clock (issue 9) on real ptys: the serial ports of
+"""Replies never block the clock on real ptys: the serial ports of
 firmware/clockapp/serialport.py on CPython, and the simulator clock (the firmware app
 under CPython and the MicroPython unix port) under a host that stops reading."""
 

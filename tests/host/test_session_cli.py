@@ -1,4 +1,4 @@
-"""The session at the board from the arbiter's laptop (issue 14, docs/SESSION.md):
+"""The session at the board from the arbiter's laptop (docs/SESSION.md):
 `selftest`, `result`, `incident`, `schedule`, `arrive` against the simulator board over a
 real pty (firmware under CPython and the MicroPython unix port), then the pulled log:
 `log verify` replays it, `log show` and `log export` name the new records, PGN carries the

@@ -196,7 +196,7 @@ def test_make_sim_in_a_terminal_shows_the_menu_and_q_saves(tmp_path):
 
 
 def test_a_paired_clock_shows_its_board_in_the_simulator(tmp_path):
-    # issue 12: what `chessclock pairings push` left in the clock's settings
+    # what `chessclock pairings push` left in the clock's settings
     from chessclock import sim
     board, app = sim._make(str(tmp_path / "flash"))
     app.store.save_json("settings.json", {"spec": "fide-blitz",

@@ -149,7 +149,7 @@ def test_script_from_a_file_and_the_console_entry_point(tmp_path):
     assert "cannot read the script" in res.stderr
 
 
-# ---- issue 10: engine deviations, replayed ------------------------------------------------
+# ---- engine deviations, replayed ------------------------------------------------
 
 def test_byo_yomi_after_a_multi_stage_control_flag_in_stage_one():
     script = "0 start\n20000 press white\n25000 press black\n100000 end\n"

@@ -1,4 +1,4 @@
-"""`ruling replace`: the state at a record or an instant is the engine's (issue 15).
+"""`ruling replace`: the state at a record or an instant is the engine's.
 
 state_at replays the log's events through clockcore.engine.Clock (chessclock.logreplay).
 Property: for random games written by `simulate` (increment, simple and Bronstein delay,

@@ -1,6 +1,6 @@
 # The engine's state is written down twice on purpose: the saved game (clockapp/gamestate.py,
 # fixed-width, read back at boot) and the restoring boot's snapshot in the log
-# (eventlog.snapshot_body, varints, read by the host's replay). Issue 15: a field added to the
+# (eventlog.snapshot_body, varints, read by the host's replay). A field added to the
 # engine without its place in both codecs must fail here, not lose itself at a power cut.
 
 from clockapp import gamestate as G

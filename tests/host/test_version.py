@@ -1,4 +1,4 @@
-"""Issue 11: one firmware version everywhere: `hello`, the log's game headers,
+"""One firmware version everywhere: `hello`, the log's game headers,
 `chessclock --version`, the freeze manifest and package.json."""
 
 import io

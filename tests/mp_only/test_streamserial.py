@@ -1,4 +1,4 @@
-# StreamSerial's real poll path on MicroPython (issue 9): a stream that says POLLOUT only
+# StreamSerial's real poll path on MicroPython: a stream that says POLLOUT only
 # while its FIFO has room, as the RP2040's USB CDC does, and that counts a write it could
 # not take whole as the 500 ms wait the port would make. MicroPython only: select.poll
 # takes a Python stream object (io.IOBase with ioctl) here, not on CPython
