@@ -80,7 +80,7 @@ SPECS: tuple[Spec, ...] = (
     Spec("hall_clocks", (">=", 200), HALL),
     Spec("hall_press_to_page_p99_ms", ("<", 1000), HALL),
     Spec("hall_*", None, HALL),
-    Spec("rp2040_lever_to_display_worst_us_*", ("<", 20000), RP2040),
+    Spec("rp2040_lever_to_display_worst_us_*", ("<", 10000), RP2040),
     Spec("rp2040_lever_to_time_worst_us_*", ("<", 20000), RP2040),
     Spec("rp2040_presses_failed_*", ("=", 0), RP2040),
     Spec("rp2040_*", None, RP2040),

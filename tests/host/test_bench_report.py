@@ -31,7 +31,7 @@ OLD_RUN = """\
 # date 2026-11-29
 METRIC press_us_mpy 1.627 us
 METRIC hall_clocks 200
-METRIC rp2040_lever_to_display_worst_us_pico_tm1637 18000 us
+METRIC rp2040_lever_to_display_worst_us_pico_tm1637 8000 us
 """
 
 # A later run: two of those metrics again, one new, one step (the hall) skipped.
@@ -40,8 +40,8 @@ NEW_RUN = """\
 # cpython 3.11.7
 METRIC press_us_mpy 1.702 us
 some other line a bench printed
-METRIC rp2040_lever_to_display_worst_us_pico_tm1637 21055 us
-METRIC rp2040_lever_to_display_worst_us_pico_ssd1306 14173 us
+METRIC rp2040_lever_to_display_worst_us_pico_tm1637 11055 us
+METRIC rp2040_lever_to_display_worst_us_pico_ssd1306 9173 us
 METRIC rp2040_presses_failed_pico_tm1637 0
 METRIC heap_peak_bound_blitz_wasm32_files_host_tm1637 131072 bytes
 """
@@ -98,7 +98,7 @@ def test_a_run_gives_each_metric_a_row_with_its_value_goal_and_date(
     assert table["press_us_mpy"][:2] == ["1.627", "us"]
     assert table["press_us_mpy"][2] == ""                     # no goal
     assert table["hall_clocks"][:3] == ["200", "", ">= 200: met"]
-    assert table["rp2040_lever_to_display_worst_us_pico_tm1637"][2] == "< 20000: met"
+    assert table["rp2040_lever_to_display_worst_us_pico_tm1637"][2] == "< 10000: met"
     assert {r[4] for r in table.values()} == {"2026-11-29"}
     assert "bench/rp2040_bench.py" in table["rp2040_lever_to_display_worst_us_pico_tm1637"][3]
 
@@ -110,8 +110,8 @@ def test_a_later_run_replaces_its_rows_marks_goals_and_keeps_the_rows_it_skipped
     # measured again: the new value, the new date, the goal judged on the new value
     assert table["press_us_mpy"] == ["1.702", "us", "", table["press_us_mpy"][3], "2026-12-05"]
     tm = table["rp2040_lever_to_display_worst_us_pico_tm1637"]
-    assert tm[0] == "21055" and tm[2] == "< 20000: not met" and tm[4] == "2026-12-05"
-    assert table["rp2040_lever_to_display_worst_us_pico_ssd1306"][2] == "< 20000: met"
+    assert tm[0] == "11055" and tm[2] == "< 10000: not met" and tm[4] == "2026-12-05"
+    assert table["rp2040_lever_to_display_worst_us_pico_ssd1306"][2] == "< 10000: met"
     assert table["rp2040_presses_failed_pico_tm1637"][:3] == ["0", "", "= 0: met"]
     # a bound is kept when equal to it (<=)
     assert table["heap_peak_bound_blitz_wasm32_files_host_tm1637"][2] == "<= 131072: met"
