@@ -6,7 +6,8 @@ into a fresh virtual environment in a temporary folder. Every step then runs the
 nowhere back to the checkout: two `chessclock sim-serve` clocks, the key, controls typed as
 regulations print them, a game with presses, corrections, an undo, a pause, a scheduled
 start in a non-UTC zone, a self-test, a sealed and adjourned game resumed on the other
-clock, a flag, the logs pulled, verified, ruled on and exported, and a correspondence event.
+clock, a flag, the logs pulled, verified, ruled on and exported, a correspondence event,
+and (where Debian's chromium is installed) both clocks on the hall's page.
 
 The steps are the test functions in file order; they share the module's fixtures (the
 clocks, the key, the archive), so a failure names the step where the day went wrong.
@@ -24,6 +25,7 @@ import io
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -315,6 +317,8 @@ def test_selftest_then_start(day: SimpleNamespace) -> None:
     refusal = one_line_refusal(day.cc("start", "--port", day.b, ok=tuple(range(1, 256))))
     assert "self-test is running" in refusal
     assert status(day, day.b)["state"] == "idle"
+    day.cc("press", "left", "--port", day.b)   # during the lamp: not taken, but logged
+    assert status(day, day.b)["white_moves"] == 0
     wait_for(day, day.b, lambda s: s["testing"] == 2)       # the levers, each asked for
     day.cc("press", "left", "--port", day.b)
     day.cc("press", "right", "--port", day.b)
@@ -411,6 +415,14 @@ def test_log_verify_authentic_with_the_key(day: SimpleNamespace) -> None:
     assert "phone rang" in shown and "FIDE 11.3" in shown and "disturbing" in shown
     shown_b = day.cc("log", "show", day.log_b).stdout
     assert day.sealed_sha in shown_b and "self-test" in shown_b
+    events = [json.loads(line) for line in
+              day.cc("log", "export", day.log_b, "--format", "jsonl").stdout.splitlines()]
+    kinds = [e["type"] for e in events]
+    test_at = kinds.index("self-test")
+    assert events[test_at]["passed"] is True
+    assert "ignored" in kinds[:test_at]     # the press during the lamp: not lost, logged
+    assert [e for e in events if e["type"] == "adjourned-loaded"][0]["snapshot_sha256"] \
+        == day.sealed_sha
 
 
 def test_ruling_with_pgn_html_plot_and_incident(day: SimpleNamespace) -> None:
@@ -490,6 +502,69 @@ def test_a_correspondence_event(day: SimpleNamespace) -> None:
     game = chess.pgn.read_game(io.StringIO(r.stdout))
     assert game is not None
     assert [n.san() for n in game.mainline()] == ["e4", "c5", "Nf3", "Nc6", "Bb5", "Qc7"]
+
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+
+
+@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="no chromium (Debian's package)")
+def test_the_hall_page_in_chromium(day: SimpleNamespace) -> None:
+    """Both clocks on the hall's page: clock-a's flag, clock-b's new game running."""
+    import signal
+    import socket
+
+    from playwright.sync_api import sync_playwright
+
+    day.cc("set", "5m+3s", "--yes", "--port", day.b)
+    day.cc("start", "--port", day.b)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        listen = "127.0.0.1:%d" % s.getsockname()[1]
+    hall = subprocess.Popen([str(day.inst.exe), "hall", "--port", day.a, "--port", day.b,
+                             "--assign", "1=clock-a", "--assign", "2=clock-b", "--event",
+                             "Arbiter's day", "--title", "Hall A", "--listen", listen,
+                             "--archive", "hall-logs"],
+                            cwd=day.work, env=day.inst.env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert hall.stderr is not None
+        line = hall.stderr.readline()
+        assert "2 clock(s); the page: http://%s/" % listen in line, line
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            try:
+                page = browser.new_page()
+                deadline = time.monotonic() + 20
+                while True:                   # uvicorn is up a moment after its line
+                    try:
+                        page.goto("http://%s/" % listen)
+                        break
+                    except Exception:
+                        assert time.monotonic() < deadline
+                        time.sleep(0.2)
+                one = page.locator('section.card[data-board="1"]')
+                two = page.locator('section.card[data-board="2"]')
+                one.wait_for()
+                two.wait_for()
+                page.wait_for_function("document.querySelector('section.card[data-board=\"1\"]"
+                                       " .side[data-side=\"b\"]').classList.contains"
+                                       "('flagged')", timeout=15000)
+                assert "flag fell" in one.inner_text()
+                page.wait_for_function("document.querySelector('section.card[data-board=\"2\"]"
+                                       " .side[data-side=\"w\"]').classList.contains"
+                                       "('running')", timeout=15000)
+                assert "Hall A" in page.title() or "Hall A" in page.content()
+            finally:
+                browser.close()
+    finally:
+        hall.send_signal(signal.SIGINT)           # Ctrl-C, as the arbiter stops it
+        try:
+            _, err = hall.communicate(timeout=15)
+        except subprocess.TimeoutExpired:
+            hall.kill()
+            _, err = hall.communicate()
+    assert "Traceback" not in err, err
+    assert hall.returncode == 0, err
 
 
 def test_the_day_left_nothing_in_the_checkout(installed: Installed) -> None:
