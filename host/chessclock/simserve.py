@@ -139,6 +139,12 @@ def run(args, stdout, stderr):
     import signal
     import time
     try:
+        os.makedirs(args.storage, exist_ok=True)
+    except OSError as e:
+        stderr.write("chessclock sim-serve: cannot use %s as the clock's flash: %s\n"
+                     % (args.storage, e.strerror or e))
+        return 2
+    try:
         server = SimServer(args.storage, args.clock_id, args.micropython)
     except FileNotFoundError as e:
         stderr.write("chessclock sim-serve: %s\n" % e)
