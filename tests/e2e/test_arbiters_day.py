@@ -150,6 +150,14 @@ def wait_for(d: SimpleNamespace, port: str, what, seconds: float = 20) -> dict:
         time.sleep(0.2)
 
 
+def press(d: SimpleNamespace, port: str, lever: str) -> None:
+    """A lever pressed, and let go: `press` answers while the lever is still down (80 ms),
+    and a second lever pressed meanwhile is both levers down (no move)."""
+    r = d.cc("press", lever, "--port", port)
+    assert "%s lever pressed" % lever in r.stdout
+    time.sleep(0.2)
+
+
 def one_line_refusal(r: subprocess.CompletedProcess[str]) -> str:
     assert r.returncode != 0 and r.stdout == "" and r.stderr.count("\n") == 1, r
     return r.stderr
@@ -213,6 +221,17 @@ def test_controls_as_regulations_print_them(day: SimpleNamespace, typed: str) ->
         argv = [typed, "--pgn"] if hint == ["--pgn"] else hint
         r = day.cc("control", *argv)            # the hint, run as given: it is accepted
         assert "readable:" in r.stdout and "each side:" in r.stdout, (hint, r.stdout)
+    # `set` on a clock refuses the same spelling with the same hints, and the clock takes
+    # each of them
+    refused = one_line_refusal(day.cc("set", typed, "--yes", "--port", day.b, ok=(2,)))
+    assert hints(refused) == suggested, (refusal, refused)
+    for hint in suggested:
+        argv = [typed, "--pgn"] if hint == ["--pgn"] else hint
+        r = day.cc("set", *argv, "--yes", "--port", day.b)
+        assert "each side:" in r.stdout
+        spec = status(day, day.b)["spec"]
+        assert spec == ("pgn:" + typed.replace(" ", "") if hint == ["--pgn"] else hint[0]), \
+            (hint, spec)
 
 
 def test_set_the_control_the_hint_gave(day: SimpleNamespace) -> None:
@@ -235,8 +254,7 @@ def test_start(day: SimpleNamespace) -> None:
 def test_presses_over_the_link(day: SimpleNamespace) -> None:
     for lever, runs, moves in (("left", "black", (1, 0)), ("right", "white", (1, 1)),
                                ("left", "black", (2, 1))):
-        r = day.cc("press", lever, "--port", day.a)
-        assert "%s lever pressed" % lever in r.stdout
+        press(day, day.a, lever)
         s = wait_for(day, day.a, lambda s, runs=runs: s["running"] == runs)
         assert (s["white_moves"], s["black_moves"]) == moves
         assert s["white_ms"] > 5400000          # +30 s a move
@@ -267,7 +285,7 @@ def test_settime(day: SimpleNamespace) -> None:
 
 
 def test_undo_gives_the_turn_back_to_the_presser(day: SimpleNamespace) -> None:
-    day.cc("press", "right", "--port", day.a)           # black moves: white's turn
+    press(day, day.a, "right")                          # black moves: white's turn
     s = wait_for(day, day.a, lambda s: s["running"] == "white")
     assert s["black_moves"] == 2
     r = day.cc("undo", "--port", day.a)
@@ -317,11 +335,11 @@ def test_selftest_then_start(day: SimpleNamespace) -> None:
     refusal = one_line_refusal(day.cc("start", "--port", day.b, ok=tuple(range(1, 256))))
     assert "self-test is running" in refusal
     assert status(day, day.b)["state"] == "idle"
-    day.cc("press", "left", "--port", day.b)   # during the lamp: not taken, but logged
+    press(day, day.b, "left")                  # during the lamp: not taken, but logged
     assert status(day, day.b)["white_moves"] == 0
     wait_for(day, day.b, lambda s: s["testing"] == 2)       # the levers, each asked for
-    day.cc("press", "left", "--port", day.b)
-    day.cc("press", "right", "--port", day.b)
+    press(day, day.b, "left")
+    press(day, day.b, "right")
     s = wait_for(day, day.b, lambda s: s["selftest"] >= 0)
     assert s["selftest"] == 0                   # both levers seen: passed, none lost
     r = day.cc("start", "--port", day.b)
@@ -375,9 +393,10 @@ def test_a_flag_on_a_short_control(day: SimpleNamespace) -> None:
     day.cc("set", "4s", "--yes", "--port", day.a)
     day.cc("start", "--port", day.a)
     for lever in ("left", "right", "left"):             # 1. e4 e5 2. Nf3
-        day.cc("press", lever, "--port", day.a)
+        press(day, day.a, lever)
     s = wait_for(day, day.a, lambda s: s["state"] == "frozen", seconds=15)
     assert s["black_ms"] == 0 and s["black_flag_ms"] >= 0 and s["white_flag_ms"] == -1
+    assert (s["white_moves"], s["black_moves"]) == (2, 1)
     assert "FLAG" in day.cc("status", "--port", day.a).stdout
     (day.work / "sheet.pgn").write_text(SHEET)
 
