@@ -30,7 +30,7 @@ import subprocess
 import sys
 import time
 import venv
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import SimpleNamespace
 from zoneinfo import ZoneInfo
@@ -130,6 +130,7 @@ def day(installed: Installed) -> Iterator[SimpleNamespace]:
                 p.kill()
                 _, err = p.communicate()
             assert "Traceback" not in err, err
+            assert p.returncode == 0, err       # SIGTERM stops it as Ctrl-C does
 
 
 def status(d: SimpleNamespace, port: str) -> dict:
@@ -139,7 +140,8 @@ def status(d: SimpleNamespace, port: str) -> dict:
     return row["result"]
 
 
-def wait_for(d: SimpleNamespace, port: str, what, seconds: float = 20) -> dict:
+def wait_for(d: SimpleNamespace, port: str, what: Callable[[dict], bool],
+             seconds: float = 20) -> dict:
     """The clock's status once `what(status)` holds (within `seconds`)."""
     deadline = time.monotonic() + seconds
     while True:
