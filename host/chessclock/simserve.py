@@ -7,6 +7,7 @@ import shutil
 import subprocess
 import sys
 import tty
+from typing import NoReturn
 
 from chessclock import sources
 
@@ -128,8 +129,21 @@ def add_arguments(p):
                    help="run the firmware side under the MicroPython unix port")
 
 
+def _stop_on_sigterm(signum: int, frame: object) -> NoReturn:
+    """SIGTERM (`kill PID`) stops sim-serve as Ctrl-C does: through run()'s clean-up, which
+    ends the clock's process before the pty closes under it."""
+    raise KeyboardInterrupt
+
+
 def run(args, stdout, stderr):
+    import signal
     import time
+    try:
+        os.makedirs(args.storage, exist_ok=True)
+    except OSError as e:
+        stderr.write("chessclock sim-serve: cannot use %s as the clock's flash: %s\n"
+                     % (args.storage, e.strerror or e))
+        return 2
     try:
         server = SimServer(args.storage, args.clock_id, args.micropython)
     except FileNotFoundError as e:
@@ -143,6 +157,7 @@ def run(args, stdout, stderr):
         entry = None   # still usable with --port
     stderr.write("simulator clock %r on %s (Ctrl-C stops it); try: chessclock status "
                  "--port %s\n" % (args.clock_id, server.path, server.path))
+    signal.signal(signal.SIGTERM, _stop_on_sigterm)
     try:
         while server.proc.poll() is None:
             time.sleep(0.2)

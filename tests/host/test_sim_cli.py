@@ -2,6 +2,7 @@
 
 import json
 
+import pytest
 from cliutil import run_cli
 
 
@@ -229,3 +230,64 @@ def test_the_simulator_shows_the_control_before_the_start_and_a_clocks_question(
     pic = s.picture()
     assert "QUESTION: CLr? erase the clock's log?" in pic, pic
     assert "M (hold menu 2 s) says yes; any other key says no" in pic
+
+
+def test_sim_serve_stopped_by_sigterm_stops_its_clock_quietly(tmp_path):
+    """`kill PID` (SIGTERM, what a service manager or a test sends) stops `chessclock
+    sim-serve` as Ctrl-C does: its clock process is ended first and removed from the
+    registry, and nothing prints a traceback (a clock process left behind would crash on
+    its closed pty)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    env = dict(os.environ, CHESSCLOCK_HOME=str(tmp_path / "home"))
+    proc = subprocess.Popen([sys.executable, "-m", "chessclock.cli", "sim-serve", "--storage",
+                             str(tmp_path / "flash"), "--clock-id", "term"], cwd=tmp_path,
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().startswith("/dev/")
+        registry = tmp_path / "home" / "sim-serve"
+        deadline = time.monotonic() + 10
+        while not any(registry.glob("*")) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.5)                         # the clock's process is up and serving
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=15)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    time.sleep(0.5)                             # an orphaned clock would crash by now
+    assert proc.returncode == 0, err
+    assert "Traceback" not in err and "Error" not in err, err
+    assert not any(registry.glob("*"))
+
+
+@pytest.mark.parametrize("argv, says, lines", [
+    (["--storage", "/dev/null/flash"], "cannot use /dev/null/flash as the clock's flash", 1),
+    (["--storage", "FILE"], "as the clock's flash: File exists", 1),
+    (["--storage"], "expected one argument", 0),        # argparse: usage, then the error
+    (["--clock-id"], "expected one argument", 0),
+    (["--bogus"], "unrecognized arguments: --bogus", 0),
+])
+def test_sim_serve_bad_input_is_refused_in_a_line(argv, says, lines, tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "afile").write_text("")
+    argv = [str(tmp_path / "afile") if a == "FILE" else a for a in argv]
+    r = subprocess.run([sys.executable, "-m", "chessclock.cli", "sim-serve"] + argv,
+                       cwd=tmp_path, env=dict(os.environ, CHESSCLOCK_HOME=str(tmp_path)),
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and r.stdout == "", r.stderr
+    if lines:
+        assert says in r.stderr and r.stderr.count("\n") == lines, r.stderr
+    else:
+        last = r.stderr.splitlines()[-1]
+        assert last.startswith(("chessclock sim-serve: error:", "chessclock: error:"))
+        assert says in last and r.stderr.startswith("usage: chessclock"), r.stderr
+    assert "Traceback" not in r.stderr and "a bug" not in r.stderr
