@@ -21,7 +21,7 @@ STUB_PKG_esp32 := micropython-esp32-stubs==1.29.0.post1
 BOARD ?= pico-tm1637
 PORT ?=
 
-.PHONY: venv test test-wheel lint pytest mp-test mpy mpy-test typecheck typecheck-host firmware deploy bench clean sim hardware board-test test-board socat
+.PHONY: venv test test-wheel test-e2e lint pytest mp-test mpy mpy-test typecheck typecheck-host firmware deploy bench clean sim hardware board-test test-board socat
 
 venv: $(STAMP)
 
@@ -90,6 +90,12 @@ test-wheel: $(STAMP)
 	rm -rf $(WHEEL_DIR)
 	$(BIN)/python -m pip wheel --quiet --no-deps -w $(WHEEL_DIR) .
 	$(BIN)/python tests/wheel/check_installed.py $(WHEEL_DIR)/chessclock-*.whl
+
+# The arbiter's day from the installed wheel (tests/e2e): a fresh venv elsewhere, two
+# sim-serve clocks, every command an arbiter uses, the hall page in chromium (hall-deps);
+# about a minute with pip's cache.
+test-e2e: $(STAMP) hall-deps
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests/e2e
 
 # build/BOARD/: the board's modules as .mpy, main.py, board.json and MANIFEST.sha256.
 firmware: $(STAMP)
