@@ -159,6 +159,51 @@ def test_art29_leave_notified_late_counts_from_the_notice():
     b.move("1", "2026-04-15", "2026-03-28")   # 18 days, leave 5..10 Apr = 6 days
     assert b.ledger().moves[0].counted == 12
 
+@pytest.mark.seed("CXEB Art. 28 §3", item="11.10")
+@pytest.mark.seed("CXEB Art. 29", item="11.10")
+def test_art28_par3_a_special_leave_granted_retroactively_counts_from_its_start():
+    # Ana's 30 normal days (1-30 Apr) are used. A special leave of 1-10 Jun notified on
+    # 5 Jun stops her time from the notice (Art. 29): of her move received 28 May and sent
+    # 15 Jun (18 days), 5-10 Jun = 6 are leave and 12 are counted.
+    def book(retroactive):
+        b = Book("2026-03-02").game()
+        b.add("leave", None, {"player": "Ana", "start": "2026-04-01", "end": "2026-04-30",
+                              "notified": "2026-03-30"})
+        b.add("leave", None, {"player": "Ana", "start": "2026-06-01", "end": "2026-06-10",
+                              "kind": "special", "notified": "2026-06-05",
+                              "retroactive": retroactive})
+        return b.move("1", "2026-06-15", "2026-05-28")
+    m = book(False).ledger().moves[0]
+    assert (m.counted, m.cats) == (12, {"leave": 6})
+    # Granted retroactively for force majeure (Art. 28 §3): all of 1-10 Jun, 8 counted.
+    m = book(True).ledger().moves[0]
+    assert (m.counted, m.cats) == (8, {"leave": 10})
+    # Only the special leave can be retroactive.
+    b = Book("2026-03-02").game()
+    with pytest.raises(CorrError, match="only the special leave can be retroactive"):
+        b.add("leave", None, {"player": "Ana", "start": "2026-04-01", "end": "2026-04-05",
+                              "notified": "2026-04-03", "retroactive": True})
+
+
+@pytest.mark.seed("CXEB Art. 15 §6", item="11.8")
+@pytest.mark.seed("CXEB Art. 25", item="11.12")
+def test_art15_par6_art25_an_outage_comes_out_of_leave():
+    # Ana's e-mail is down 1-20 Apr (20 days, reported to the director): her move received
+    # 28 Mar and sent 25 Apr covers 28 days, 20 of them the outage, 8 counted.
+    b = Book("2026-03-02").game()
+    b.add("leave", None, {"player": "Ana", "start": "2026-04-01", "end": "2026-04-20",
+                          "kind": "outage", "notified": "2026-04-01"})
+    b.move("1", "2026-04-25", "2026-03-28")
+    m = b.ledger().moves[0]
+    assert (m.counted, m.cats) == (8, {"leave": 20})
+    # The outage used 20 of her 30 days of leave: 10 more normal days are granted ...
+    b.add("leave", None, {"player": "Ana", "start": "2026-05-01", "end": "2026-05-10"})
+    # ... and an outage beyond them is refused: past 30 days beyond leave she is eliminated.
+    with pytest.raises(CorrError, match=r"31 days of leave.*eliminates the player \(Art. 25\)"):
+        b.add("leave", None, {"player": "Ana", "start": "2026-06-01", "end": "2026-06-01",
+                              "kind": "outage"})
+
+
 
 def test_recess_spans_new_year_until_the_first_working_day():
     # 1 Jan 2027 is a Friday (holiday), 2-3 Jan a weekend: work resumes Monday 4 Jan.
@@ -315,3 +360,32 @@ def test_art31_42_end_of_event_package():
     assert pgns.count("[Event") == 2
     # moves recorded without their notation are comments: no SAN to give (Art. 41)
     assert "{2 ?: received 2026-03-10 sent 2026-03-13 days 3 total 5}" in pgns
+
+
+@pytest.mark.seed("CXEB Art. 31", item="11.12")
+@pytest.mark.seed("CXEB Art. 41", item="11.12")
+def test_art31_games_stop_on_the_official_end_date():
+    # The event ends on 30 Apr. Bruno's 1... (received 5 Mar, sent 28 Apr) reaches Ana on
+    # 29 Apr; her 2 goes on 6 May, after the end: only 30 Apr is counted, 1-6 May are
+    # after the end, and the move is not valid (Art. 31): the last valid move is 1...,
+    # the last one acknowledged (§2).
+    b = Book("2026-03-02", end="2026-04-30").game()
+    b.move("1", "2026-03-04")
+    b.add("notice", "g", {"ply": 2, "date": "2026-03-10"})
+    b.move("1...", "2026-04-28", "2026-03-05")
+    b.move("2", "2026-05-06", "2026-04-29")
+    g = b.ledger(today=D("2026-05-06"))
+    assert (g.moves[-1].counted, g.moves[-1].cats) == (1, {"after_end": 6})
+    text, data, _ = package(g.ev, [g], D("2026-05-06"))
+    row = data["games"][0]
+    assert (row["last_acknowledged"], row["moves_after_end"]) == ("1...", ["2"])
+    assert "moves after the end (not valid): 2" in text
+    # The papers for adjudication are due 30 days after the end (Art. 31).
+    assert [(i["art"], i["due"]) for i in game_items(g)] == [("Art. 31-33", "2026-05-30")]
+    # A finished game: both send its PGN to the director, or it is lost for both (Art. 41).
+    b = Book("2026-03-02").game()
+    b.move("1", "2026-03-04")
+    b.add("result", "g", {"result": "1-0", "date": "2026-03-10"})
+    (item,) = game_items(b.ledger(today=D("2026-03-11")))
+    assert (item["who"], item["art"], item["overdue"]) == ("both", "Art. 41", True)
+    assert "lost for both" in item["what"]
