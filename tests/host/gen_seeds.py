@@ -31,9 +31,9 @@ RGC, ACT and RAP, S3 the Brazilian knockout sheet), with its status, the article
 cite, the tests and where it is done: the command or menu, the module. FW = firmware (tests
 run on CPython and on the MicroPython unix port), HOST = the `chessclock` command.
 
-Status: **done**; **partly** (what is missing is said); **missing**; **other issue**
-(correspondence: `chessclock corr`). A row's tests are those marked
-`@pytest.mark.seed("ARTICLE", item="N.N")`, or the test files its "where" names.
+Status: **done**; **partly** (what is missing is said); **missing**. A row's tests are those
+marked `@pytest.mark.seed("ARTICLE", item="N.N")`, or the test files its "where" names. The
+correspondence rows (§11) are `chessclock corr` (docs/CORRESPONDENCE.md).
 """
 
 TAIL = """§12 (tournament scoring, tie-breaks) is outside the clock; the hall exports results for a

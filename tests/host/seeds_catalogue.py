@@ -1,8 +1,8 @@
 """The items of `shared/seed-requirements.md` (its numbered rules), each with what the
 clock does for it: the rows of docs/SEEDS.md before the tests marked for them are added
-(`gen_seeds.py`). Status: done, partly (what is left follows a colon), missing, other issue
-(correspondence: another part of the project). A row's status is checked against the tests:
-an item marked in a test is not "missing", and a "done" or "partly" item names a test."""
+(`gen_seeds.py`). Status: done, partly (what is left follows a colon), missing. A row's
+status is checked against the tests: an item marked in a test is not "missing", and a "done"
+or "partly" item names a test."""
 
 ITEMS = [
     ('1.1', 'two linked clocks, one runs; log every change',
@@ -299,39 +299,51 @@ ITEMS = [
      '`br-knockout` rulings record `RESULT: referred` with the reason (JSON `referred`); '
      'tests/host/test_knockout_rulings.py'),
     ('11.1', 'per-move ledger and e-mail text',
-     'other issue (corr): done',
-     '`chessclock corr` (docs/CORRESPONDENCE.md)'),
+     'done',
+     '`chessclock corr ledger` (every move with its days), `corr email` (the Art. 3 text: '
+     'dates, this move\'s days, both totals); `corr/exchange.py`; docs/CORRESPONDENCE.md'),
     ('11.2', '40 days per 10 moves, transit',
-     'other issue (corr): done',
-     'docs/CORRESPONDENCE.md'),
+     'done',
+     'series from the preset `cxeb-correspondence` (`corr/model.py` `budget`); transit '
+     'counts for neither side, over 1 day it is marked and `corr due` says to report it'),
     ('11.3', 'official start, thematic openings',
-     'other issue (corr): done',
-     'docs/CORRESPONDENCE.md'),
+     'done',
+     '`corr event --start`, `--theme` (checked with python-chess); days up to the start are '
+     '`before_start`; a first move sent before the start is an early start'),
     ('11.4', 'carry-over, cumulative excess',
-     'other issue (corr): done',
-     'docs/CORRESPONDENCE.md'),
+     'done',
+     '40, 80, 120... days checked after every move and on the move in progress '
+     '(`corr/model.py`)'),
     ('11.5', '12-day notice, double counting',
-     'other issue (corr): done',
-     'docs/CORRESPONDENCE.md'),
+     'done',
+     '`corr notice`; counted days from the 13th count twice without it'),
     ('11.6', 'fines for illegal moves',
-     'other issue (corr): done',
-     'docs/CORRESPONDENCE.md'),
+     'partly: Art. 7 §4 is not checked (an incomplete move completed, not replaced by '
+     'another move)',
+     'moves read with python-chess, refused with their article and the fine named '
+     '(`corr/notation.py`); `corr fine` (`--conditional`, `--late`, `--both`), '
+     '`corr correct --from`'),
     ('11.7', 'conditional moves, average transit',
-     'other issue (corr): done',
-     'docs/CORRESPONDENCE.md'),
+     'done',
+     '`corr move --propose`, `--accept`; a missing receipt date set from the mean transit '
+     '(marked `*`)'),
     ('11.8', 'reminders, abandonment',
-     'other issue (corr): done',
-     'docs/CORRESPONDENCE.md'),
+     'done',
+     '`corr due`, `remind`, `ack` (`corr/reminders.py`); `corr leave --kind outage`'),
     ('11.9', 'excess claims',
-     'other issue (corr): done',
-     'docs/CORRESPONDENCE.md'),
+     'done',
+     '`corr claim`, `contest`, `decide`, `claim-file`: a state machine per claim '
+     '(`corr/model.py`, `corr/package.py`)'),
     ('11.10', 'leave',
-     'other issue (corr): done',
-     'docs/CORRESPONDENCE.md'),
+     'done',
+     '`corr leave` (normal days split, one special leave, `--retroactive`, `--notified`)'),
     ('11.11', 'yearly recess',
-     'other issue (corr): done',
-     'docs/CORRESPONDENCE.md'),
+     'done',
+     '`corr/dates.py` (working days Monday to Friday, 1 January off); `corr event '
+     '--holiday`, `corr holiday`'),
     ('11.12', 'director deadlines, outages, end of event',
-     'other issue (corr): partly',
-     'Art. 23-24, 26-27 not done (docs/CORRESPONDENCE.md "Not done")'),
+     'partly: Art. 24 (a series of moves ordered with a copy to the director) and Art. 26 '
+     '(the grounds for an elimination) are not done',
+     '`corr ask`, `answer` (Art. 23); `corr leave --kind outage` (Art. 25); `corr withdraw` '
+     '(Art. 27); `corr package` (Art. 31-42); the append-only store (comment on Art. 6)'),
 ]

@@ -79,6 +79,7 @@ def test_a_bad_row_in_an_import_writes_none_of_the_file(db, tmp_path):
     assert code == 2 and "moves.csv line 3: sent" in err and count(db.path) == before
 
 
+@pytest.mark.seed("CXEB comment on Art. 6", item="11.12")
 def test_the_ledger_is_append_only(db):
     with sqlite3.connect(db.path) as c:
         with pytest.raises(sqlite3.DatabaseError, match="append-only"):
@@ -87,6 +88,7 @@ def test_the_ledger_is_append_only(db):
             c.execute("DELETE FROM records")
 
 
+@pytest.mark.seed("CXEB comment on Art. 6", item="11.12")
 def test_a_correction_is_a_new_record_and_the_old_move_stays(db):
     assert db("move", "E", "g", "2", "Nf3", "--received", "2026-03-10",
               "--sent", "2026-03-12")[0] == 0
@@ -156,6 +158,7 @@ def test_status_one_screen(db):
     assert [i["game"] for i in data["due"] if i["art"] == "Art. 16"] == ["g"]
 
 
+@pytest.mark.seed("CXEB Art. 3 §2", item="11.1")
 def test_email_text_and_claim_file_via_the_command(db):
     db("move", "E", "g", "2", "Nf3", "--received", "2026-03-10", "--sent", "2026-03-12")
     code, out, err = db("email", "E", "g")

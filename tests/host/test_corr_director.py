@@ -30,6 +30,7 @@ def ok(corr, *argv, **kw):
     return out
 
 
+@pytest.mark.seed("CXEB Art. 12 §1", item="11.3")
 def test_art12_par1_a_first_move_before_the_official_start_is_an_early_start(corr):
     """Art. 12 §1: players with their pairing may begin before the official start (2 Mar),
     with no days counted until it. 1.e4 sent on 27 Feb is accepted and said to be an early
@@ -50,6 +51,7 @@ def test_art12_par1_a_first_move_before_the_official_start_is_an_early_start(cor
     assert code == 2 and "before its move was received" in err
 
 
+@pytest.mark.seed("CXEB Art. 23", item="11.12")
 def test_art23_the_player_answers_the_director_within_7_days(corr):
     """Art. 23 § único: asked on 6 Apr, Bruno has until 13 Apr; `due` lists it from that
     day, overdue after it, and not once he answered."""
@@ -66,6 +68,7 @@ def test_art23_the_player_answers_the_director_within_7_days(corr):
     assert not any(i["art"] == "Art. 23" for i in due)
 
 
+@pytest.mark.seed("CXEB Art. 23", item="11.12")
 def test_art23_deadline_skips_the_recess(corr):
     """Asked on 12 Dec 2026: 13 and 14 Dec count, the recess stops the deadline until the
     first working day, Mon 4 Jan 2027; the 7th day is 8 Jan."""
@@ -91,6 +94,7 @@ def test_director_commands_refuse_bad_input_one_line(corr, argv, message):
     assert code == 2 and message in err and err.count("\n") == 1 and out == ""
 
 
+@pytest.mark.seed("CXEB Art. 27", item="11.12")
 def test_art27_after_an_abandonment_finished_results_stand_the_rest_are_lost(corr):
     """Art. 27: Ana abandons on 15 Apr. Game g (Ana-Bruno) ended 1-0 on 1 Apr: it stands.
     Games h (Ana-Caio, White) and k (Dora-Ana, Black) are lost for her; m (Bruno-Caio) is
@@ -134,6 +138,7 @@ def _opening(corr, game="g"):
        "2026-03-09", "--propose", "3.Bb5 a6 4.Ba4")
 
 
+@pytest.mark.seed("CXEB Art. 9 §3", item="11.7")
 def test_art9_par1_accepting_conditional_moves_repeats_the_sequence(corr):
     """Art. 9 §1: White accepts by repeating '3.Bb5 a6'; Black's conditional 3...a6 is
     recorded with it (0 days: it was sent already) and counts normally (§3)."""

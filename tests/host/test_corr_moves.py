@@ -129,6 +129,7 @@ REFUSED = [
 ]
 
 
+@pytest.mark.seed("CXEB Art. 6-7", item="11.6")
 @pytest.mark.parametrize("before,typed,message,art", REFUSED, ids=[r[1] for r in REFUSED])
 def test_art5_6_a_move_that_is_not_valid_and_legal_is_refused(corr, before, typed, message,
                                                               art):

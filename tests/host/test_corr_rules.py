@@ -16,6 +16,8 @@ from chessclock.corr.package import claim_file, package
 from chessclock.corr.reminders import game_items
 
 
+@pytest.mark.seed("CXEB Art. 12", item="11.2")
+@pytest.mark.seed("CXEB Art. 16", item="11.4")
 def test_series_come_from_the_clock_stage_model():
     # preset cxeb-correspondence: Stage(40 days, 10 moves), repeating (Art. 12, 16)
     st = series_stages()
@@ -23,6 +25,8 @@ def test_series_come_from_the_clock_stage_model():
     assert [budget(st, n) for n in (1, 10, 11, 20, 21, 30, 31)] == [40, 40, 80, 80, 120, 120, 160]
 
 
+@pytest.mark.seed("CXEB Art. 12", item="11.2")
+@pytest.mark.seed("CXEB Art. 12 §1", item="11.3")
 def test_art12_days_transit_and_official_start():
     # Start 2026-03-02 (Art. 12 §1). White had the pairing on 25 Feb and sends 1.e4 on 4 Mar:
     # days 26 Feb..4 Mar = 7, but only 3 and 4 Mar are after the start: 2 counted, 5 not.
@@ -41,6 +45,7 @@ def test_art12_days_transit_and_official_start():
     assert g.totals == [3, 4]
 
 
+@pytest.mark.seed("CXEB Art. 12 §3", item="11.3")
 def test_art12_par3_thematic_series_start_after_the_theme():
     # Theme 1.e4 c5 2.Nf3 (3 plies): the first move played is Black's 2nd, and it is the
     # first move of Black's first series.
@@ -55,6 +60,9 @@ def test_art12_par3_thematic_series_start_after_the_theme():
     assert "1.e4 c5 2.Nf3 2... d6" in pgn(g)
 
 
+@pytest.mark.seed("CXEB Art. 12 §2", item="11.4")
+@pytest.mark.seed("CXEB Art. 16", item="11.4")
+@pytest.mark.seed("CXEB Art. 19", item="11.9")
 def test_art12_par2_art16_carry_over_across_three_series():
     # White: moves 1-10 at 3 days (30, 10 carried), 11-19 at 4 and 20 at 9 (45 in the series,
     # 40 + 10 carried: 75 <= 80), 21-29 at 4 and 30 at 9 (45: 120 <= 120, "more than" 120 is
@@ -74,6 +82,7 @@ def test_art12_par2_art16_carry_over_across_three_series():
     assert (g.moves[-1].count_no, g.moves[-1].count_move, g.moves[-1].count_cum) == (2, 1, 1)
 
 
+@pytest.mark.seed("CXEB Art. 13", item="11.5")
 def test_art13_days_after_the_12th_count_double_without_notice():
     # Received 1 Apr, sent 16 Apr: 15 days; the 13th-15th count twice: 12 + 3*2 = 18.
     b = Book("2026-04-01").game()
@@ -91,6 +100,7 @@ def test_art13_days_after_the_12th_count_double_without_notice():
     assert b.ledger().moves[0].charged == 18
 
 
+@pytest.mark.seed("CXEB Art. 7-8", item="11.6")
 def test_art7_art8_fines():
     b = Book("2026-04-01").game().play([1, 1, 1], [2, 1, 1], "2026-04-01")
     # Black's 1... was impossible: +5 to Black (Art. 7); repeated on the same move: +10 (§1).
@@ -111,6 +121,7 @@ def test_art7_art8_fines():
     assert [f for f, _ in g.moves[2].fines][-1] == 5 and [f for f, _ in g.moves[3].fines] == [5]
 
 
+@pytest.mark.seed("CXEB Art. 14", item="11.7")
 def test_art14_average_transit_sets_a_missing_receipt_date():
     # Transits 1, 2, 2 (given): mean 5/3 rounds to 2. White's next move gives no receipt
     # date: Black's 2... sent 10 Apr is taken as received 12 Apr.
@@ -124,6 +135,7 @@ def test_art14_average_transit_sets_a_missing_receipt_date():
     assert (str(m.received), m.estimated, m.counted) == ("2026-04-12", True, 3)
 
 
+@pytest.mark.seed("CXEB Art. 28-30", item="11.10")
 def test_art28_30_split_leave_stops_only_the_player_on_leave():
     b = Book("2026-03-02").game()
     b.add("leave", None, {"player": "Ana", "start": "2026-04-01", "end": "2026-04-10",
@@ -152,6 +164,7 @@ def test_art28_30_split_leave_stops_only_the_player_on_leave():
                               "kind": "special"})
 
 
+@pytest.mark.seed("CXEB Art. 29", item="11.10")
 def test_art29_leave_notified_late_counts_from_the_notice():
     b = Book("2026-03-02").game()
     b.add("leave", None, {"player": "Ana", "start": "2026-04-01", "end": "2026-04-10",
@@ -159,7 +172,53 @@ def test_art29_leave_notified_late_counts_from_the_notice():
     b.move("1", "2026-04-15", "2026-03-28")   # 18 days, leave 5..10 Apr = 6 days
     assert b.ledger().moves[0].counted == 12
 
+@pytest.mark.seed("CXEB Art. 28 §3", item="11.10")
+@pytest.mark.seed("CXEB Art. 29", item="11.10")
+def test_art28_par3_a_special_leave_granted_retroactively_counts_from_its_start():
+    # Ana's 30 normal days (1-30 Apr) are used. A special leave of 1-10 Jun notified on
+    # 5 Jun stops her time from the notice (Art. 29): of her move received 28 May and sent
+    # 15 Jun (18 days), 5-10 Jun = 6 are leave and 12 are counted.
+    def book(retroactive):
+        b = Book("2026-03-02").game()
+        b.add("leave", None, {"player": "Ana", "start": "2026-04-01", "end": "2026-04-30",
+                              "notified": "2026-03-30"})
+        b.add("leave", None, {"player": "Ana", "start": "2026-06-01", "end": "2026-06-10",
+                              "kind": "special", "notified": "2026-06-05",
+                              "retroactive": retroactive})
+        return b.move("1", "2026-06-15", "2026-05-28")
+    m = book(False).ledger().moves[0]
+    assert (m.counted, m.cats) == (12, {"leave": 6})
+    # Granted retroactively for force majeure (Art. 28 §3): all of 1-10 Jun, 8 counted.
+    m = book(True).ledger().moves[0]
+    assert (m.counted, m.cats) == (8, {"leave": 10})
+    # Only the special leave can be retroactive.
+    b = Book("2026-03-02").game()
+    with pytest.raises(CorrError, match="only the special leave can be retroactive"):
+        b.add("leave", None, {"player": "Ana", "start": "2026-04-01", "end": "2026-04-05",
+                              "notified": "2026-04-03", "retroactive": True})
 
+
+@pytest.mark.seed("CXEB Art. 15 §6", item="11.8")
+@pytest.mark.seed("CXEB Art. 25", item="11.12")
+def test_art15_par6_art25_an_outage_comes_out_of_leave():
+    # Ana's e-mail is down 1-20 Apr (20 days, reported to the director): her move received
+    # 28 Mar and sent 25 Apr covers 28 days, 20 of them the outage, 8 counted.
+    b = Book("2026-03-02").game()
+    b.add("leave", None, {"player": "Ana", "start": "2026-04-01", "end": "2026-04-20",
+                          "kind": "outage", "notified": "2026-04-01"})
+    b.move("1", "2026-04-25", "2026-03-28")
+    m = b.ledger().moves[0]
+    assert (m.counted, m.cats) == (8, {"leave": 20})
+    # The outage used 20 of her 30 days of leave: 10 more normal days are granted ...
+    b.add("leave", None, {"player": "Ana", "start": "2026-05-01", "end": "2026-05-10"})
+    # ... and an outage beyond them is refused: past 30 days beyond leave she is eliminated.
+    with pytest.raises(CorrError, match=r"31 days of leave.*eliminates the player \(Art. 25\)"):
+        b.add("leave", None, {"player": "Ana", "start": "2026-06-01", "end": "2026-06-01",
+                              "kind": "outage"})
+
+
+
+@pytest.mark.seed("CXEB comment on Art. 12", item="11.11")
 def test_recess_spans_new_year_until_the_first_working_day():
     # 1 Jan 2027 is a Friday (holiday), 2-3 Jan a weekend: work resumes Monday 4 Jan.
     cal = Calendar()
@@ -191,6 +250,7 @@ def _two_excesses():
     return b
 
 
+@pytest.mark.seed("CXEB Art. 17-22", item="11.9")
 def test_art17_22_second_excess_ends_the_game():
     b = _two_excesses()
     g = b.ledger(today=D("2026-03-30"))
@@ -215,6 +275,7 @@ def test_art17_22_second_excess_ends_the_game():
         b.add("move", "g", {"ply": 6, "san": "", "sent": "2026-04-16", "received": None})
 
 
+@pytest.mark.seed("CXEB Art. 21-22", item="11.9")
 def test_art21_22_contested_and_unfounded_costs_the_claimant_ten_days():
     b = _two_excesses()
     b.add("claim", "g", {"by": "white", "date": "2026-02-17"})
@@ -239,6 +300,7 @@ def test_art21_22_contested_and_unfounded_costs_the_claimant_ten_days():
     assert g.moves[-1].fines == [(10, "unfounded excess claim (Art. 22 §1)")]
 
 
+@pytest.mark.seed("CXEB Art. 22 §2", item="11.9")
 def test_art22_par2_the_claimant_moving_withdraws_the_claim():
     b = _two_excesses()
     b.add("claim", "g", {"by": "white", "date": "2026-02-17"})
@@ -248,6 +310,7 @@ def test_art22_par2_the_claimant_moving_withdraws_the_claim():
     assert g.claims[1]["state"] == "cancelled" and g.state() == "in play"
 
 
+@pytest.mark.seed("CXEB Art. 17-18", item="11.9")
 def test_art18_a_late_claim_is_archived():
     # Black's excess at 1... (count move 1); the claim is due at the latest with White's
     # reply to Black's 10th move of that series. Here Black's new count starts at 2..., so
@@ -269,6 +332,8 @@ def test_art18_a_late_claim_is_archived():
     assert g.claims[0]["due_by"] == "2026-03-06" and g.claims[0]["state"] == "archived"
 
 
+@pytest.mark.seed("CXEB Art. 15", item="11.8")
+@pytest.mark.seed("CXEB Art. 12", item="11.2")
 def test_art15_reminder_schedule():
     b = Book("2026-04-28").game()
     b.move("1", "2026-05-01")
@@ -286,6 +351,8 @@ def test_art15_reminder_schedule():
     assert whats("2026-05-26") == [("Bruno", "report", "2026-05-26", "Art. 12")]
 
 
+@pytest.mark.seed("CXEB Art. 3 II-III", item="11.1")
+@pytest.mark.seed("CXEB Art. 3 §2", item="11.1")
 def test_art3_email_text_has_dates_and_both_totals():
     b = Book("2026-03-02").game().play([2, 3], [4], "2026-03-02", transit=1)
     b.ledger()
@@ -299,6 +366,7 @@ def test_art3_email_text_has_dates_and_both_totals():
     assert text.rstrip().endswith("Ana")
 
 
+@pytest.mark.seed("CXEB Art. 31-42", item="11.12")
 def test_art31_42_end_of_event_package():
     b = Book("2026-03-02", end="2026-06-30").game().game("h", "Caio", "Dora")
     b.play([2, 3], [4], "2026-03-02", transit=1)   # 2 sent 13 Mar, never acknowledged
@@ -315,3 +383,32 @@ def test_art31_42_end_of_event_package():
     assert pgns.count("[Event") == 2
     # moves recorded without their notation are comments: no SAN to give (Art. 41)
     assert "{2 ?: received 2026-03-10 sent 2026-03-13 days 3 total 5}" in pgns
+
+
+@pytest.mark.seed("CXEB Art. 31", item="11.12")
+@pytest.mark.seed("CXEB Art. 41", item="11.12")
+def test_art31_games_stop_on_the_official_end_date():
+    # The event ends on 30 Apr. Bruno's 1... (received 5 Mar, sent 28 Apr) reaches Ana on
+    # 29 Apr; her 2 goes on 6 May, after the end: only 30 Apr is counted, 1-6 May are
+    # after the end, and the move is not valid (Art. 31): the last valid move is 1...,
+    # the last one acknowledged (§2).
+    b = Book("2026-03-02", end="2026-04-30").game()
+    b.move("1", "2026-03-04")
+    b.add("notice", "g", {"ply": 2, "date": "2026-03-10"})
+    b.move("1...", "2026-04-28", "2026-03-05")
+    b.move("2", "2026-05-06", "2026-04-29")
+    g = b.ledger(today=D("2026-05-06"))
+    assert (g.moves[-1].counted, g.moves[-1].cats) == (1, {"after_end": 6})
+    text, data, _ = package(g.ev, [g], D("2026-05-06"))
+    row = data["games"][0]
+    assert (row["last_acknowledged"], row["moves_after_end"]) == ("1...", ["2"])
+    assert "moves after the end (not valid): 2" in text
+    # The papers for adjudication are due 30 days after the end (Art. 31).
+    assert [(i["art"], i["due"]) for i in game_items(g)] == [("Art. 31-33", "2026-05-30")]
+    # A finished game: both send its PGN to the director, or it is lost for both (Art. 41).
+    b = Book("2026-03-02").game()
+    b.move("1", "2026-03-04")
+    b.add("result", "g", {"result": "1-0", "date": "2026-03-10"})
+    (item,) = game_items(b.ledger(today=D("2026-03-11")))
+    assert (item["who"], item["art"], item["overdue"]) == ("both", "Art. 41", True)
+    assert "lost for both" in item["what"]
