@@ -13,7 +13,9 @@
 #   250 ms) and every 2 s anyway. Building a message allocates; it is done after the
 #   displays and the link, never on a press or a tick.
 # - run(board) is main.py's entry when a `hall.json` is on the flash (copied with mpremote:
-#   {"broker": IP, "port": 1883, "hall", "station", "key": 64 hex, "ssid", "password"}):
+#   {"broker": IP, "port": 1883, "hall", "station", "key": 64 hex, "ssid", "password",
+#   "mqtt_user", "mqtt_password"}: the last two the station's login file that
+#   `chessclock hall --write-broker` writes):
 #   the clock joins the hall; without one main.py runs the clock as before.
 #
 # The broker is given as an IP address: a name lookup could block.
@@ -56,12 +58,19 @@ def _packet(first, body):
     return bytes(head) + body
 
 
-def connect_packet(client_id, keepalive, will_topic=None, will=None):
+def connect_packet(client_id, keepalive, will_topic=None, will=None, user=None,
+                   password=None):
     flags = 0x02                                    # clean session
     payload = _str(client_id)
     if will_topic is not None:
         flags |= 0x04 | (1 << 3) | 0x20             # will, QoS 1, retained
         payload += _str(will_topic) + _str(will)
+    if user is not None:                            # the hall's broker login (MQTT 3.1.4)
+        flags |= 0x80
+        payload += _str(user)
+        if password is not None:
+            flags |= 0x40
+            payload += _str(password)
     return _packet(0x10, _str(b"MQTT") + bytes([4, flags]) + struct.pack("!H", keepalive)
                    + payload)
 
@@ -79,10 +88,12 @@ class MqttPub:
     """Publish-only MQTT 3.1.1 over a non-blocking socket; poll(now_ms) does one step."""
 
     def __init__(self, host, port, client_id, will_topic=None, will=None,
-                 keepalive=KEEPALIVE_S, net_ok=None):
+                 keepalive=KEEPALIVE_S, net_ok=None, user=None, password=None):
         self.host = host
         self.port = port
         self.client_id = client_id
+        self.user = user                # the broker login (`chessclock hall --write-broker`)
+        self.password = password
         self.will_topic = will_topic
         self.will = will
         self.keepalive = keepalive
@@ -140,7 +151,7 @@ class MqttPub:
         if st == CONNECTING:
             if ev & 4:                              # writable: the TCP connection is made
                 self.out = connect_packet(self.client_id, self.keepalive, self.will_topic,
-                                          self.will)
+                                          self.will, self.user, self.password)
                 self.state = WAIT_ACK
                 self.since = now
                 self.rx_at = now
@@ -371,6 +382,15 @@ def load_config(path):
     return config if isinstance(config, dict) else {}
 
 
+def _text(value):
+    """A login field of hall.json as bytes, or None (absent: an anonymous broker)."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value:
+        raise ValueError("a broker login is text")
+    return value.encode()
+
+
 def station_of(app, config):
     """A HallStation from the hall.json settings, or None when they are incomplete."""
     import binascii
@@ -381,7 +401,9 @@ def station_of(app, config):
         clock_id = hallmsg.safe_name(app.board.clock_id())
         pub = MqttPub(config["broker"], int(config.get("port", 1883)), "clock-" + clock_id,
                       net_ok=wifi(config["ssid"], config.get("password", ""))
-                      if config.get("ssid") else None)
+                      if config.get("ssid") else None,
+                      user=_text(config.get("mqtt_user")),
+                      password=_text(config.get("mqtt_password")))
     except (KeyError, ValueError, TypeError):
         return None
     if len(key) != 32 or not hallmsg.name_ok(hall) or not hallmsg.name_ok(station):

@@ -3,7 +3,7 @@
 # tests/hall/test_hall_mqtt.py:
 #
 #   MICROPYPATH=.frozen:firmware micropython tests/hall/mp_station.py \
-#       STORAGE HOST PORT KEYHEX SECONDS [PRESS_EVERY_MS]
+#       STORAGE HOST PORT KEYHEX SECONDS [PRESS_EVERY_MS [MQTT_USER MQTT_PASSWORD]]
 #
 # Presses White's and Black's levers in turn every PRESS_EVERY_MS, and prints at the end
 # one line: connects, messages sent, plies, the longest loop pass (us).
@@ -20,6 +20,8 @@ from clockapp.hallpub import station_of
 def main():
     storage, host, port, key, seconds = sys.argv[1:6]
     press_every = int(sys.argv[6]) if len(sys.argv) > 6 else 400
+    login = {"mqtt_user": sys.argv[7], "mqtt_password": sys.argv[8]} if len(sys.argv) > 8 \
+        else {}
     try:
         import os
         os.mkdir(storage)
@@ -30,8 +32,10 @@ def main():
     app = App(board)
     app.settings.pairing = [9, 2, "Wifi White", "Wifi Black", ""]   # as `pairings push`
     app.new_game("300+2")
-    hall = station_of(app, {"broker": host, "port": int(port), "hall": "test",
-                            "station": "wifi-1", "key": key})
+    config = {"broker": host, "port": int(port), "hall": "test", "station": "wifi-1",
+              "key": key}
+    config.update(login)
+    hall = station_of(app, config)
     start = time.ticks_us()
     t_end = int(seconds) * 1000000
     app.step()

@@ -103,8 +103,38 @@ def test_two_stations_one_hall(broker):
 
 
 @pytest.mark.skipif(micropython_exe() is None, reason="no micropython")
+def test_a_wifi_clock_logs_in_to_the_halls_broker_and_only_with_its_login(tmp_path):
+    """The broker `chessclock hall --write-broker` writes lets no one in without a login:
+    a Wi-Fi clock (clockapp.hallpub on the unix port) with its station's login in
+    hall.json publishes; the same clock without it never gets in."""
+    with Broker(hall="test", stations=["wifi-1"]) as broker:
+        hub = Hub()
+        sub = Subscriber(broker.address, "test", KEY, hub, login=login(broker, "page"))
+        sub.start()
+        env = dict(os.environ, MICROPYPATH=".frozen:" + os.path.join(ROOT, "firmware"))
+        user, password = login(broker, "station-wifi-1")
+        runs = []
+        try:
+            for creds in ([], [user, password]):
+                proc = subprocess.run(
+                    [micropython_exe(), os.path.join(ROOT, "tests/hall/mp_station.py"),
+                     str(tmp_path / ("flash%d" % len(runs))), "127.0.0.1", str(broker.port),
+                     KEY.hex(), "3", "300"] + creds,
+                    env=env, capture_output=True, text=True, timeout=60)
+                assert proc.returncode == 0, proc.stderr
+                runs.append(dict(kv.split("=") for kv in proc.stdout.split()))
+                if not creds:
+                    assert hub.bodies() == {}       # refused: nothing reached the hall
+            assert int(runs[0]["sent"]) == 0
+            assert int(runs[1]["connects"]) >= 1 and int(runs[1]["sent"]) > 0
+            until(lambda: "wifi-1/mp-clock" in hub.bodies(), 5, "the logged-in clock")
+        finally:
+            sub.stop()
+
+
+@pytest.mark.skipif(micropython_exe() is None, reason="no micropython")
 def test_wifi_clock_on_the_unix_port_reconnects(tmp_path):
-    # hallpub.py has no broker login: this broker lets anonymous clients in on loopback
+    # the reconnection alone: a broker that lets anonymous clients in on loopback
     broker = Broker(anonymous=True)
     hub = Hub()
     sub = Subscriber(broker.address, "test", KEY, hub)
