@@ -52,6 +52,8 @@ from clockcore import protocol as P  # noqa: E402
 WORK = ROOT / "build" / "rp2040-bench"
 MARK_PIN = 25          # rp2040_heapmark.py raises it around each collection
 SAVE_EVERY_US = 10_000_000  # clockapp/app.py SAVE_EVERY_MS
+BATTERY_EVERY_US = 10_000_000  # clockapp/app.py _BATTERY_EVERY_MS
+GAUGE_ADDR = 0x36      # the MAX17048 fuel gauge on the displays' bus (pico-ssd1306)
 FAIL_US = 2_000_000    # a press not taken, or never shown, within this: counted as this
 HOLD_US = 30_000       # a latency press: a quick tap (shorter than a sector erase)
 REUSE = False
@@ -192,7 +194,8 @@ def running_lever(clk, pressed=None):
 #   pull     a log pull's request (1 KB of records) arriving just before the press
 #   set      a `set` request (refused in a game: parsed and answered) just before
 #   plain    anywhere, 120-300 ms after the previous press
-# and every 50th press the 10 s save of a running clock.
+# and every 50th press the 10 s save of a running clock or, on a build with a fuel gauge
+# (every other time), the 10 s battery read on the displays' I2C bus ("gauge").
 AIMS = ("program", "second", "collect", "status", "pull", "set", "plain")
 
 
@@ -210,8 +213,14 @@ def latency_run(board, image, n, rnd, aims=AIMS):
         late = 0             # aims the emulator had passed (moved ahead)
         frames_next = 0
         planned = None       # a collect press planned with the press before it
+        board_json = json.loads((WORK / "build" / board / "board.json").read_text())
+        gauge = bool(board_json.get("fuel_gauge"))
+        gauge_at = None      # the last fuel gauge read seen on the bus
+        bus_next = 0
         for k in range(n):
-            aim = "periodic" if k % 50 == 49 else aims[k % len(aims)]
+            aim = aims[k % len(aims)]
+            if k % 50 == 49:     # the 10 s save and (a fuel gauge) the 10 s battery read
+                aim = "gauge" if gauge and (k // 50) % 2 else "periodic"
             if aim == "program":
                 # from the previous lever's release on: the next page program
                 clk.run_until(t + 1000)
@@ -245,6 +254,8 @@ def latency_run(board, image, n, rnd, aims=AIMS):
             else:
                 gap = (SAVE_EVERY_US + rnd.randint(0, 60) * 1000 if aim == "periodic"
                        else rnd.randint(120, 300) * 1000)
+                if aim == "gauge":
+                    gap = rnd.randint(120, 300) * 1000
                 t += gap
                 clk.run_until(t - 60_000)   # the previous press shown: whose turn?
                 with clk.held():
@@ -259,6 +270,16 @@ def latency_run(board, image, n, rnd, aims=AIMS):
                         if last:
                             k_ = -(-(max(t, now + 20_000) - last[-1]) // 1_000_000)
                             t = last[-1] + k_ * 1_000_000 - rnd.randint(0, 8000)
+                    if aim == "gauge":
+                        # the fuel gauge read on the displays' I2C bus every 10 s, in phase
+                        # with the last one: aimed at 0-3 ms before the next one
+                        log_, bus_next = clk.bus_log(bus_next)
+                        reads = [us for us, addr, _ in log_ if addr == GAUGE_ADDR]
+                        gauge_at = reads[-1] if reads else gauge_at
+                        if gauge_at is not None:
+                            t = gauge_at + BATTERY_EVERY_US - rnd.randint(0, 3000)
+                            while t < now + 20_000:
+                                t += BATTERY_EVERY_US
                     if t < now + 5000:
                         t = now + 5000
                         late += 1
@@ -453,7 +474,7 @@ def main(argv=None):
                 % (board, len(every), args.seeds, len(ours), len(failed),
                    len(every) - len(ours)))
             for what in ("display", "time"):
-                for aim in AIMS + ("periodic",):
+                for aim in AIMS + ("periodic", "gauge"):
                     n, p50, p99, worst = spread([r[what] for r in ours if r["aim"] == aim])
                     if n:
                         log("  %-8s %-7s n=%4d  p50 %6d  p99 %6d  max %6d us"
