@@ -10,6 +10,7 @@ import sys
 import time
 
 import pytest
+from cliutil import wait_ready
 
 from chessclock import cli
 from chessclock import link as L
@@ -40,16 +41,7 @@ def clock(tmp_path, monkeypatch):
     monkeypatch.delenv("CHESSCLOCK_KEY", raising=False)
     server = SimServer(str(tmp_path / "flash"), "clock-arbiter")
     try:
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                with L.Link(server.path, timeout=0.5) as lk:
-                    lk.request("hello")
-                break
-            except L.ClockError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.1)
+        wait_ready(server.path, 10)
         yield server.path
     finally:
         server.stop()
@@ -535,16 +527,7 @@ def test_a_ground_reaches_the_log_of_the_firmware_under_micropython(tmp_path, mo
     monkeypatch.delenv("CHESSCLOCK_KEY", raising=False)
     server = SimServer(str(tmp_path / "flash"), "mp", micropython=True)
     try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                with L.Link(server.path, timeout=0.5) as lk:
-                    lk.request("hello")
-                break
-            except L.ClockError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.1)
+        wait_ready(server.path, 20)
         port = server.path
         assert cc("set", "5m+2s", "--yes", "--port", port)[0] == 0
         code, out, err = cc("adjust", "black", "+2m", "--reason", "illegal move",

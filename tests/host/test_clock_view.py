@@ -10,7 +10,7 @@ import re
 import time
 
 import pytest
-from cliutil import run_cli
+from cliutil import run_cli, wait_ready
 
 from chessclock import clock_cmd as C
 from chessclock import clock_view as V
@@ -90,18 +90,6 @@ def test_json_one_shape_with_simulates_names():
 cc = run_cli
 
 
-def ready(path):
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            with L.Link(path, timeout=0.5) as lk:
-                return lk.request("hello")
-        except L.ClockError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.1)
-
-
 @pytest.fixture
 def clocks(tmp_path, monkeypatch):
     monkeypatch.setenv("CHESSCLOCK_HOME", str(tmp_path / "home"))
@@ -110,7 +98,7 @@ def clocks(tmp_path, monkeypatch):
     servers = [SimServer(str(tmp_path / n), n) for n in ("clock-a", "clock-b")]
     try:
         for s in servers:
-            ready(s.path)
+            wait_ready(s.path)
         yield [s.path for s in servers], tmp_path
     finally:
         for s in servers:

@@ -12,6 +12,7 @@ import urllib.request
 
 import chess.pgn
 import pytest
+from cliutil import wait_ready
 
 from chessclock import cli
 from chessclock.hall import broadcast, pairings
@@ -626,15 +627,7 @@ def test_station_pulls_without_key_refusals(tmp_path, monkeypatch, arbiter_key):
     monkeypatch.setattr(clock_cmd, "pull", pull)
     sim = SimServer(str(tmp_path / "flash"), "sim-pull")
     try:
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                with L.Link(sim.path, timeout=0.5) as lk:
-                    lk.request("hello")
-                break
-            except L.ClockError:
-                assert time.monotonic() < deadline
-                time.sleep(0.1)
+        wait_ready(sim.path, 10)
         with L.Link(sim.path, timeout=1.0) as lk:
             lk.request("keyset", KEY.hex(), change=True)
         with L.Link(sim.path, key=KEY, timeout=1.0) as lk:

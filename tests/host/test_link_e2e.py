@@ -7,7 +7,7 @@ import os
 import time
 
 import pytest
-from cliutil import run_cli
+from cliutil import run_cli, wait_ready
 
 from chessclock import link as L
 from chessclock.simserve import SimServer, micropython_exe
@@ -19,18 +19,6 @@ INTERPRETERS = ["cpython", pytest.param("micropython", marks=pytest.mark.skipif(
 
 def cc(*argv):
     return run_cli(list(argv))
-
-
-def wait_ready(path):
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            with L.Link(path, timeout=0.5) as lk:
-                return lk.request("hello")
-        except L.ClockError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.1)
 
 
 @pytest.fixture(params=INTERPRETERS)
