@@ -255,38 +255,8 @@ def _session_log(path):
     """A clock's log (the firmware app in this process): a scheduled start, White's arrival,
     Black's default time passing, an incident mark (protest), a +2 min adjustment, the
     arbiter's stop and menu, the result entered on the clock, Black's late arrival."""
-    from inproc import KEY, WALL, InProcess
-    from simutil import boot, until
-
-    from clockapp.board import BTN_MENU, BTN_MINUS, BTN_PLUS, BTN_START, LEFT
-    from clockcore import engine as E
-    board, app = boot()
-    lk = InProcess(app)
-    lk.request("keyset", KEY.hex(), change=True)
-    lk = InProcess(app, KEY)
-    lk.request("wallclock", WALL, change=True)
-    app.new_game("fide-active-1987")
-    app.clock.set_time(E.WHITE, 301000, app.now)
-    lk.request("schedule", WALL + 2, 10, change=True)
-    sched_t = app.now + 2000
-    until(app, board, sched_t + 500)
-    board.press_lever(LEFT, (sched_t + 3000) * 1000)
-    until(app, board, sched_t + 11000)
-    board.press_buttons(BTN_PLUS, (sched_t + 11000) * 1000, hold_us=2500000)  # incident
-    until(app, board, sched_t + 14000)
-    lk.request("adjust", "black", 120000, change=True)
-    t = sched_t + 16000
-    until(app, board, t)
-    for b, hold in ((BTN_START, 100000), (BTN_MENU, 2500000)):
-        board.press_buttons(b, t * 1000, hold_us=hold)
-        t += 3000
-        until(app, board, t)
-    for b in (BTN_MINUS, BTN_MINUS, BTN_START, BTN_PLUS, BTN_PLUS, BTN_START):  # End 0-1
-        board.press_buttons(b, t * 1000)
-        t += 300
-        until(app, board, t)
-    lk.request("arrive", "black", change=True)
-    app.flush()
+    from inproc import scheduled_game
+    board, _, _ = scheduled_game(adjust_ms=120000)
     with open(board.root + "log.bin", "rb") as f:
         path.write_bytes(f.read())
     return path

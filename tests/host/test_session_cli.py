@@ -188,39 +188,10 @@ def test_a_scheduled_game_with_its_marks_verifies_and_exports():
     # The scheduled start, an arrival, the default time, the low-time mark, an incident,
     # the arbiter menu, who resumed and the result: `log verify` replays the game through
     # the engine with all of them in it, and export names each one.
-    from inproc import KEY, WALL, InProcess
-    from simutil import boot, until
+    from inproc import scheduled_game
 
     from chessclock.logtools import to_pgn, verify
-    from clockapp.board import BTN_MENU, BTN_MINUS, BTN_PLUS, BTN_START, LEFT
-    from clockcore import engine as E
-    board, app = boot()
-    lk = InProcess(app)
-    lk.request("keyset", KEY.hex(), change=True)
-    lk = InProcess(app, KEY)
-    lk.request("wallclock", WALL, change=True)
-    app.new_game("fide-active-1987")
-    app.clock.set_time(E.WHITE, 301000, app.now)       # near the 5-minute mark
-    lk.request("schedule", WALL + 2, 10, change=True)
-    sched_t = app.now + 2000
-    until(app, board, sched_t + 500)
-    assert app.clock.state == E.RUNNING
-    board.press_lever(LEFT, (sched_t + 3000) * 1000)    # White arrives and moves
-    until(app, board, sched_t + 11000)                  # Black absent past 10 s
-    board.press_buttons(BTN_PLUS, (sched_t + 11000) * 1000, hold_us=2500000)
-    until(app, board, sched_t + 14000)                  # an incident mark
-    t = sched_t + 14000
-    for b, hold in ((BTN_START, 100000), (BTN_MENU, 2500000)):
-        board.press_buttons(b, t * 1000, hold_us=hold)
-        t += 3000
-        until(app, board, t)
-    for b in (BTN_MINUS, BTN_MINUS, BTN_START, BTN_PLUS, BTN_PLUS, BTN_START):  # End 0-1
-        board.press_buttons(b, t * 1000)
-        t += 300
-        until(app, board, t)
-    assert app.clock.state == E.ENDED
-    lk.request("arrive", "black", change=True)
-    app.flush()
+    board, app, lk = scheduled_game()
     res = verify(_log_bytes(board), allow_torn_end=True)
     assert res.problems == [], res.problems
     types = [e["type"] for e in res.events]
