@@ -97,12 +97,11 @@ function powerUp(flashFile) {
   if (board.battery) m.battery = new Battery(p, board.battery);
   m.leds = board.leds ? new Watch(p, { left: board.leds[0], right: board.leds[1] }) : null;
   m.buzzer = new Buzzer(p, board.buzzer.pin);
-  // bench: a pin the firmware does not use (cfg.markPin, the Pico's LED GP25), raised by the
-  // bench's boot.py around each garbage collection: [us, level] of every change
-  // (markPins: several such pins, for a diagnosis: [us, level, pin] of every change)
+  // bench: pins the firmware does not use (cfg.markPins, e.g. the Pico's LED GP25), raised
+  // by a boot.py around what it marks (the heap game's collections): [us, level, pin] of
+  // every change
   m.marks = [];
-  const markPins = cfg.markPins ?? (cfg.markPin != null ? [cfg.markPin] : []);
-  for (const pin of markPins) {
+  for (const pin of cfg.markPins ?? []) {
     let lv = 0;
     p.mcu.gpio[pin].addListener((s) => {
       const v = s === 1 ? 1 : 0;
