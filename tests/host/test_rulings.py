@@ -14,10 +14,15 @@ import chess.pgn
 import pytest
 from cliutil import run_cli
 
-from chessclock import deadpos, simulate
-from chessclock import rules as R
-from chessclock import ruling as RU
-from chessclock import ruling_report as RR
+from chessclock import simulate
+from chessclock.ruling import deadpos
+from chessclock.ruling import report as RR
+from chessclock.ruling import rules as R
+from chessclock.ruling.events import RulingError, load_events, parse_duration, parse_events
+from chessclock.ruling.facts import Facts, describe_correction
+from chessclock.ruling.flag import rule_flag
+from chessclock.ruling.late import rule_late
+from chessclock.ruling.replace import rule_replace
 from clockcore import presets
 
 
@@ -35,7 +40,7 @@ def rule(spec, script, rules="fide2023", fen=None, pgn=None, **opts):
     events, control = replay(spec, script, **opts)
     game = chess.pgn.read_game(io.StringIO(pgn)) if pgn else None
     board = chess.Board(fen) if fen else None
-    return RU.rule_flag(events, R.get(rules), control, spec, game=game, board=board)
+    return rule_flag(events, R.get(rules), control, spec, game=game, board=board)
 
 
 # White flags at 5:01 in a 5-minute game; the clock freezes.
@@ -331,7 +336,7 @@ def test_fide_6_9_exhaustive_search_agrees_with_the_static_proofs(fen):
 
 def test_rgc_12_1_late_arrival_60_40_split_75_minutes():
     """RGC 12.1: elapsed 75 min: visitor -45 min, home -30 min; the engine's split agrees."""
-    r = RU.rule_late(75 * R.MIN, "white", R.FCERGC1990, presets.resolve("90m")[0])
+    r = rule_late(75 * R.MIN, "white", R.FCERGC1990, presets.resolve("90m")[0])
     assert r.split == {"white": 45 * R.MIN, "black": 30 * R.MIN}
     assert r.times == {"white": 45 * R.MIN, "black": 60 * R.MIN}
     events, _ = replay("90m", "0 split %d 60\n0 start\n" % (75 * R.MIN))
@@ -353,7 +358,7 @@ def test_rgc_12_1_visitor_black_and_cli():
 
 def test_rgc_12_1_visitor_later_than_90_minutes_defaults():
     """RGC 12.1: the home player waits 90 min; later, the visitor loses."""
-    r = RU.rule_late(91 * R.MIN, "white", R.FCERGC1990)
+    r = rule_late(91 * R.MIN, "white", R.FCERGC1990)
     assert r.result == "0-1" and r.summary == "visitor defaults"
 
 
@@ -361,9 +366,9 @@ def test_fide_6_7_1_default_time_zero_unless_event_sets_it():
     """FIDE 6.7.1: default time 0 unless set; S1 6.7: 1 h."""
     assert R.FIDE2023.default_time_ms == 0
     assert R.ACT1987.default_time_ms == R.HOUR == R.RAP1990.default_time_ms
-    r = RU.rule_late(10 * R.MIN, "white", R.FIDE2023)
+    r = rule_late(10 * R.MIN, "white", R.FIDE2023)
     assert r.result == "0-1" and r.summary == "white defaults"
-    r = RU.rule_late(10 * R.MIN, "white", R.FCERGC1990, default_ms=0)
+    r = rule_late(10 * R.MIN, "white", R.FCERGC1990, default_ms=0)
     assert any("would lose" in t for t, _ in r.lines)
 
 
@@ -371,13 +376,13 @@ def test_fide_6_7_1_default_time_zero_unless_event_sets_it():
                                      ("1:15:00", 4500000), ("90s", 90000),
                                      ("250ms", 250)])
 def test_durations(text, ms):
-    assert RU.parse_duration(text) == ms
+    assert parse_duration(text) == ms
 
 
 def test_a_bare_number_is_refused_not_guessed():
     """`ruling late --elapsed 75` once meant 75 min while `split 75` meant 75 s: refused."""
-    with pytest.raises(RU.RulingError, match="no unit: write 75s or 75m"):
-        RU.parse_duration("75")
+    with pytest.raises(RulingError, match="no unit: write 75s or 75m"):
+        parse_duration("75")
 
 
 # ---------------------------------------------------------------- replacement (6.10.1, 7.1)
@@ -400,8 +405,8 @@ def test_fide_6_10_1_replacement_times_at_a_record():
     """FIDE 6.10.1 (S1 6.11): the replacement clock gets the times of the last consistent
     record (here #5, the +2 min correction)."""
     events, control = replay("300+2", GAME)
-    events = RU.parse_events("".join(json.dumps(e) + "\n" for e in events))
-    r = RU.rule_replace(events, R.FIDE2023, at_seq=5, control=control)
+    events = parse_events("".join(json.dumps(e) + "\n" for e in events))
+    r = rule_replace(events, R.FIDE2023, at_seq=5, control=control)
     e5 = events[4]
     assert e5["type"] == "adjust"
     assert r.state["times"] == {"white": e5["white_ms"], "black": e5["black_ms"]}
@@ -415,7 +420,7 @@ def test_fide_7_1_replacement_times_at_an_instant_match_the_engine():
     """FIDE 7.1 (S1 6.14): times at an instant between records, carried forward from the
     last record; the engine, paused at that instant, shows the same."""
     events, control = replay("300+2", GAME)
-    r = RU.rule_replace(events, R.FIDE2023, at_ms=55000, control=control)
+    r = rule_replace(events, R.FIDE2023, at_ms=55000, control=control)
     check, _ = replay("300+2", "\n".join(GAME.splitlines()[:6]) + "\n55000 pause\n")
     pause = [e for e in check if e["type"] == "pause"][0]
     assert r.state["times"] == {"white": pause["white_ms"], "black": pause["black_ms"]}
@@ -425,7 +430,7 @@ def test_fide_7_1_replacement_times_at_an_instant_match_the_engine():
 def test_fide_6_10_1_replacement_sequence_numbers_without_seq_fields():
     """FIDE 6.10.1: records without 'seq' (simulate output) are numbered from 1."""
     events, control = replay("300+2", GAME)
-    r = RU.rule_replace(events, R.FIDE2023, at_seq=2, control=control)
+    r = rule_replace(events, R.FIDE2023, at_seq=2, control=control)
     assert r.state["times"] == {"white": events[1]["white_ms"], "black": events[1]["black_ms"]}
     assert r.state["seq"] == 2
 
@@ -433,7 +438,7 @@ def test_fide_6_10_1_replacement_sequence_numbers_without_seq_fields():
 def test_fide_7_1_replacement_with_simple_delay():
     """FIDE 7.1: with a simple delay the first seconds of a turn are not charged."""
     events, control = replay("300+5d", GAME)
-    r = RU.rule_replace(events, R.FIDE2023, at_ms=55000, control=control)
+    r = rule_replace(events, R.FIDE2023, at_ms=55000, control=control)
     check, _ = replay("300+5d", "\n".join(GAME.splitlines()[:6]) + "\n55000 pause\n")
     pause = [e for e in check if e["type"] == "pause"][0]
     assert r.state["times"] == {"white": pause["white_ms"], "black": pause["black_ms"]}
@@ -543,11 +548,11 @@ def test_jsonl_loader_reads_simulate_output_and_names_bad_lines(tmp_path):
     assert code == 0, err
     p = tmp_path / "e.jsonl"
     p.write_text(out + "\n")
-    events = RU.load_events(str(p))
+    events = load_events(str(p))
     assert events[0]["type"] == "start" and events[-1]["type"] == "final"
     p.write_text(out + "{not json\n")
-    with pytest.raises(RU.RulingError, match="line 7"):
-        RU.load_events(str(p))
+    with pytest.raises(RulingError, match="line 7"):
+        load_events(str(p))
 
 
 def write_script(tmp_path):
@@ -596,7 +601,7 @@ def test_flag_in_an_earlier_stage_stays_first_after_the_side_plays_on():
     events, control = replay("1m/2, 30s", script, freeze=False)
     assert [(e["side"], e["t_ms"]) for e in events if e["type"] == "flag"] == \
         [("white", 65000), ("black", 125000)]
-    r = RU.rule_flag(events, R.get("fide2023"), control, "1m/2, 30s")
+    r = rule_flag(events, R.get("fide2023"), control, "1m/2, 30s")
     assert "White's flag fell first, at game time 1:05.000" in r.text(), r.text()
     assert "Stage 2 reached by white at game time 1:10.000 (cause: moves" in r.text()
     assert r.moves_check == {"required": 2, "scoresheet": None, "counter": 1}
@@ -604,11 +609,11 @@ def test_flag_in_an_earlier_stage_stays_first_after_the_side_plays_on():
 
 
 def test_corrections_name_the_opponents_increment_and_an_increment_alone():
-    assert RU.describe_correction({"type": "undo", "side": "white", "delta_ms": 0,
+    assert describe_correction({"type": "undo", "side": "white", "delta_ms": 0,
                                    "opponent_delta_ms": -2000}) == (
         "last press by white marked as not a move (0:00.000 taken back, and 0:02.000 from "
         "black's increment at turn start; its turn again)")
-    assert RU.describe_correction({"type": "add-stage", "side": "black", "added_ms": 0,
+    assert describe_correction({"type": "add-stage", "side": "black", "added_ms": 0,
                                    "inc_ms": 5000}) == "from now on +0:05.000 a move for black"
 
 
@@ -617,5 +622,5 @@ def test_the_clock_running_after_an_undo_is_the_pressers_again():
               {"type": "press", "t_ms": 5000, "side": "white"},
               {"type": "undo", "t_ms": 6000, "side": "white", "delta_ms": 0},
               {"type": "pause", "t_ms": 7000, "side": "white"}]
-    facts = RU.Facts(events)
+    facts = Facts(events)
     assert [s["running"] for s in facts.stops] == ["white"]

@@ -11,7 +11,10 @@ import io
 from collections.abc import Mapping
 from typing import IO, Any
 
-from chessclock.ruling import CORRECTIONS, Event, Facts, Ruling, fmt, wall_time_at
+from chessclock import timetext
+from chessclock.ruling.events import CORRECTIONS, UNVERIFIED_BANNER, Event, fmt, wall_time_at
+from chessclock.ruling.facts import Facts, describe_correction
+from chessclock.ruling.verdict import Ruling
 
 
 def series(events: list[Event]) -> tuple[dict[str, list], dict[str, Any]]:
@@ -63,14 +66,12 @@ _STEPS_MS = (5000, 10000, 15000, 30000, 60000, 120000, 300000, 600000, 900000, 1
 
 def clock_text(ms: float, _pos: Any = None) -> str:
     """An axis tick: m:ss, or h:mm:ss from an hour (never minutes as decimals)."""
-    from chessclock import timetext
-
     return timetext.clock_text(int(round(ms)))
 
 
 def figure(events: list[Event], title: str | None = None) -> tuple[Any, Any, dict[str, Any]]:
     """The matplotlib Figure of time left per move (no file written) and its summary."""
-    from matplotlib.figure import Figure
+    from matplotlib.figure import Figure  # an extra, and heavy: only when a picture is asked
     from matplotlib.ticker import FuncFormatter, MaxNLocator, MultipleLocator
 
     pts, marks = series(events)
@@ -130,7 +131,7 @@ def plot(events: list[Event], path: str | IO[bytes], title: str | None = None,
          fmt_: str | None = None) -> dict[str, Any]:
     """Draw time left per move for both players with flags, stage passes, stops and
     corrections; PNG or SVG by the file's extension. Returns a summary dict."""
-    import matplotlib
+    import matplotlib  # an extra, and heavy: only when a picture is asked for
 
     matplotlib.use("Agg")
     fig, _, summary = figure(events, title)
@@ -318,8 +319,6 @@ def incident_items(events: list[Event]) -> list[tuple[int, str, str]]:
     for c in facts.claims:
         items.append((c["t_ms"], "claim", "%s: %s" % (c.get("side", "?"),
                                                      c.get("reason", c.get("claim", "")))))
-    from chessclock.ruling import describe_correction
-
     for c in facts.corrections:   # its ground (if given) in its text: never guessed
         items.append((c["t_ms"], "adjustment", describe_correction(c)))
     for f in facts.flags:
@@ -333,7 +332,6 @@ def incident_items(events: list[Event]) -> list[tuple[int, str, str]]:
 
 
 def ruling_banner() -> tuple[str, ...]:
-    from chessclock.ruling import UNVERIFIED_BANNER
     return UNVERIFIED_BANNER
 
 

@@ -53,6 +53,10 @@ BOTH_KINGS_RETRACT = "retract-or-draw"  # ACT 21: retract a move each, else draw
 BOTH_KINGS_ARBITER = "arbiter"    # RAP 18 leaves it standing; the arbiter decides (RAP 14)
 BOTH_KINGS_REFERRED = "referred"  # S3: not covered
 
+# The grounds of a draw claim: no capture or pawn move for N moves (FIDE 9.3, S3's last 5
+# moves), a repetition, a perpetual check (ACT 14a, RAP 10d), no practical chances (ACT 14b).
+DRAW_CLAIM_GROUNDS = ("moves", "repetition", "perpetual", "no-chances")
+
 # The Organising Committee decides what S3 does not cover (its last numbered item).
 REFERRED_TEXT = ("not covered by the rules: referred to the Organising Committee "
                  "(S3: «Casos omissões serão resolvidos pela Comissão Organizadora»)")
