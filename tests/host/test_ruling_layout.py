@@ -1,12 +1,16 @@
 """The rulings' package reads one way: no import circle through it, nothing in it taken from
-the command line modules (chessclock.commands). Imports are read with `ast`, those inside
-functions too."""
+the command line modules (chessclock.commands), no module over 600 lines and no function
+over 80. Imports are read with `ast`, those inside functions too."""
 
 import ast
 import os
 
+import pytest
+
 HOST = os.path.join(os.path.dirname(__file__), "..", "..", "host")
 PACKAGE = os.path.join(HOST, "chessclock")
+MAX_LINES = 600
+MAX_FUNCTION_LINES = 80
 
 
 def _modules():
@@ -107,6 +111,19 @@ def test_the_rulings_take_nothing_from_the_command_line_modules():
     wrong = {name: sorted(m for m in graph[name] if m.startswith("chessclock.commands"))
              for name in graph if _in_cluster(name) and name != "chessclock.commands.ruling"}
     assert {k: v for k, v in wrong.items() if v} == {}
+
+
+@pytest.mark.parametrize("name", sorted(m for m in MODULES if _in_cluster(m)))
+def test_module_and_function_sizes(name):
+    path = MODULES[name]
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().count("\n")
+    assert lines <= MAX_LINES, "%s has %d lines" % (name, lines)
+    long = ["%s (%d lines)" % (node.name, node.end_lineno - node.lineno + 1)
+            for node in ast.walk(_tree(path))
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and node.end_lineno - node.lineno + 1 > MAX_FUNCTION_LINES]
+    assert long == []
 
 
 def test_the_circle_finder_finds_one():

@@ -149,90 +149,120 @@ def rule_draw_claim(board: chess.Board, ruleset: RuleSet, ground: str = "moves",
         r.facts.append("Intended move written on the scoresheet: %s" % board.san(mv))
         after = board.copy()
         after.push(mv)
-    valid = None
     topic = {"moves": "draw_claim", "repetition": "repetition"}.get(ground,
                                                                    "practical_chances")
     if ruleset.key == "rap1990" and ground == "perpetual":
         topic = "repetition"   # RAP 10d
+    valid: bool | None
     if ground == "moves":
-        n = n_moves if n_moves is not None else ruleset.draw_claim_moves
-        if n is None or n < 1:
-            raise RulingError("--moves N: the number of moves of each player, 1 or more")
-        plies = no_capture_plies(after)
-        r.facts.append("Moves of each player without a capture or a pawn move: %d (%d "
-                       "half-moves%s)" % (plies // 2, plies, ", from the FEN's halfmove "
-                                          "field" if from_fen else ""))
-        auto = ruleset.draw_auto_moves
-        if auto and plies >= 2 * auto and not after.is_checkmate():
-            r.rule("The last %d moves of each player were made without a capture or a pawn "
-                   "move: the game is drawn without a claim" % auto, "draw_claim")
-            r.result, r.summary = "1/2-1/2", "%d-move rule: draw" % auto
-            return r
-        valid = plies >= 2 * n
-        r.rule("The claim needs the last %d moves of each player without a capture or a "
-               "pawn move: %s" % (n, "they were" if valid else "only %d were" % (plies // 2)),
-               "draw_claim")
+        valid = _moves_claim(r, after, n_moves, from_fen)
     elif ground == "repetition" and ruleset.key != "rap1990":
-        if not board.move_stack:
-            r.rule("A FEN has no history: give the scoresheet (--pgn) to check repetitions",
-                   "repetition")
-        valid = after.is_repetition(3)
-        r.rule("The same position with the same player to move %s at least three times%s"
-               % ("occurs" if valid else "does not occur",
-                  " after the intended move" if after is not board else ""), "repetition")
-        if not valid and after is board and board.can_claim_threefold_repetition():
-            r.rule("A move the claimant could write would repeat it a third time: the "
-                   "claim needs that move written on the scoresheet first (--move)",
-                   "repetition")
+        valid = _repetition_claim(r, board, after)
     elif ruleset.key == "rap1990" and ground != "no-chances":  # RAP 10d
         valid = _rule_rap_repetition(r, after, ground, after is not board)
     else:  # ACT 14a-b
-        if ruleset.key != "act1987":
-            raise RulingError("--ground %s is a claim of the Active rules (ACT 14) or of the "
-                              "5-minute rules (RAP 10d): use --rules act1987 or rap1990"
-                              % ground)
-        r.facts.append("Material: %s %s, %s %s" % (
-            claimant, deadpos.material_signature(board, board.turn), opp,
-            deadpos.material_signature(board, not board.turn)))
-        if own_flag is None:
-            raise RulingError("ACT 14: a draw claim is made with the claimant's own flag up: "
-                              "give --own-flag up|fallen (the claimant's flag)")
-        r.facts.append("The claimant's own flag: %s" % own_flag)
-        if own_flag != "up":
-            r.rule("ACT 14 lets a player claim a draw only with his own flag up; %s's flag "
-                   "has fallen: the claim cannot be made (the flag is ruled on its own: "
-                   "ACT 9c, 10)" % claimant, "practical_chances")
-            r.summary = "claim not admissible: the claimant's flag has fallen"
-            return r
-        if ground == "perpetual":
-            r.rule("ACT 14a: %s claims he can keep the opposing king in perpetual check; the "
-                   "arbiter judges it (give --found correct|incorrect)" % claimant,
-                   "practical_chances")
-            if found is None:
-                r.summary = "the arbiter judges the claim (--found)"
-                return r
-            valid = found == "correct"
-        else:
-            listed = no_chances_listed(board, board.turn)
-            if listed is None:
-                r.rule("ACT 14b: %s against %s is not among the positions without practical "
-                       "winning chances (with unequal material only the side with the "
-                       "advantage may claim): the claim is false"
-                       % (deadpos.material_signature(board, board.turn),
-                          deadpos.material_signature(board, not board.turn)),
-                       "practical_chances")
-                valid = False
-            else:
-                r.rule("ACT 14b: %s is a position without practical winning chances for "
-                       "the opponent%s" % (listed, "" if found != "incorrect" else
-                                            "; but the arbiter finds the opponent has a "
-                                            "demonstrable forced win (ACT 14 NOTE)"),
-                       "practical_chances")
-                valid = found != "incorrect"
+        valid = _act14_claim(r, board, ground, found, own_flag)
+    if valid is None:
+        return r
     if valid:
         r.result, r.summary = "1/2-1/2", "claim correct: draw"
         r.rule("The claim is correct: the game is drawn", topic)
         return r
+    return _claim_refused(r, ground, opp, intended)
+
+
+def _moves_claim(r: Ruling, after: chess.Board, n_moves: int | None,
+                 from_fen: bool) -> bool | None:
+    """The last N moves of each player without a capture or a pawn move: whether the claim
+    is correct; None when the game is drawn without a claim (FIDE 9.6.2)."""
+    ruleset = r.ruleset
+    n = n_moves if n_moves is not None else ruleset.draw_claim_moves
+    if n is None or n < 1:
+        raise RulingError("--moves N: the number of moves of each player, 1 or more")
+    plies = no_capture_plies(after)
+    r.facts.append("Moves of each player without a capture or a pawn move: %d (%d "
+                   "half-moves%s)" % (plies // 2, plies, ", from the FEN's halfmove "
+                                      "field" if from_fen else ""))
+    auto = ruleset.draw_auto_moves
+    if auto and plies >= 2 * auto and not after.is_checkmate():
+        r.rule("The last %d moves of each player were made without a capture or a pawn "
+               "move: the game is drawn without a claim" % auto, "draw_claim")
+        r.result, r.summary = "1/2-1/2", "%d-move rule: draw" % auto
+        return None
+    valid = plies >= 2 * n
+    r.rule("The claim needs the last %d moves of each player without a capture or a "
+           "pawn move: %s" % (n, "they were" if valid else "only %d were" % (plies // 2)),
+           "draw_claim")
+    return valid
+
+
+def _repetition_claim(r: Ruling, board: chess.Board, after: chess.Board) -> bool:
+    """The same position three times, the intended move (if written) included."""
+    if not board.move_stack:
+        r.rule("A FEN has no history: give the scoresheet (--pgn) to check repetitions",
+               "repetition")
+    valid = after.is_repetition(3)
+    r.rule("The same position with the same player to move %s at least three times%s"
+           % ("occurs" if valid else "does not occur",
+              " after the intended move" if after is not board else ""), "repetition")
+    if not valid and after is board and board.can_claim_threefold_repetition():
+        r.rule("A move the claimant could write would repeat it a third time: the "
+               "claim needs that move written on the scoresheet first (--move)",
+               "repetition")
+    return valid
+
+
+def _act14_claim(r: Ruling, board: chess.Board, ground: str, found: str | None,
+                 own_flag: str | None) -> bool | None:
+    """ACT 14a-b: perpetual check, or no practical winning chances, claimed with the
+    claimant's own flag up: whether the claim is correct; None when the ruling cannot go
+    further (the claim is not admissible, or the arbiter's finding is not given)."""
+    if r.ruleset.key != "act1987":
+        raise RulingError("--ground %s is a claim of the Active rules (ACT 14) or of the "
+                          "5-minute rules (RAP 10d): use --rules act1987 or rap1990"
+                          % ground)
+    claimant = side_name(board.turn)
+    r.facts.append("Material: %s %s, %s %s" % (
+        claimant, deadpos.material_signature(board, board.turn), other(claimant),
+        deadpos.material_signature(board, not board.turn)))
+    if own_flag is None:
+        raise RulingError("ACT 14: a draw claim is made with the claimant's own flag up: "
+                          "give --own-flag up|fallen (the claimant's flag)")
+    r.facts.append("The claimant's own flag: %s" % own_flag)
+    if own_flag != "up":
+        r.rule("ACT 14 lets a player claim a draw only with his own flag up; %s's flag "
+               "has fallen: the claim cannot be made (the flag is ruled on its own: "
+               "ACT 9c, 10)" % claimant, "practical_chances")
+        r.summary = "claim not admissible: the claimant's flag has fallen"
+        return None
+    if ground == "perpetual":
+        r.rule("ACT 14a: %s claims he can keep the opposing king in perpetual check; the "
+               "arbiter judges it (give --found correct|incorrect)" % claimant,
+               "practical_chances")
+        if found is None:
+            r.summary = "the arbiter judges the claim (--found)"
+            return None
+        return found == "correct"
+    listed = no_chances_listed(board, board.turn)
+    if listed is None:
+        r.rule("ACT 14b: %s against %s is not among the positions without practical "
+               "winning chances (with unequal material only the side with the "
+               "advantage may claim): the claim is false"
+               % (deadpos.material_signature(board, board.turn),
+                  deadpos.material_signature(board, not board.turn)),
+               "practical_chances")
+        return False
+    r.rule("ACT 14b: %s is a position without practical winning chances for "
+           "the opponent%s" % (listed, "" if found != "incorrect" else
+                                "; but the arbiter finds the opponent has a "
+                                "demonstrable forced win (ACT 14 NOTE)"),
+           "practical_chances")
+    return found != "incorrect"
+
+
+def _claim_refused(r: Ruling, ground: str, opp: str, intended: str | None) -> Ruling:
+    """An incorrect claim: the rule set's penalty, if any, and play continues."""
+    ruleset = r.ruleset
     ms = ruleset.false_claim_ms
     if ruleset.false_claim_grounds is not None and ground not in ruleset.false_claim_grounds:
         ms = None   # ACT 14's +2 min is for its own claims, not the Laws' 50-move claim

@@ -79,54 +79,14 @@ def rule_illegal(board: chess.Board, move: chess.Move, ruleset: RuleSet, count: 
     r.illegal = {"by": mover, "move": move.uci(), "reason": reason, "count": count,
                  "noticed": noticed}
     kind = ruleset.illegal_kind
-
-    if noticed == "later":  # neither player noticed it at the time (§6.7)
-        if ruleset.unnoticed == R.UNNOTICED_STANDS:
-            r.rule("Illegal moves neither player noticed cannot be corrected afterwards, "
-                   "and no claim can rest on them: the game goes on from the position on "
-                   "the board", "unnoticed_illegal")
-            r.summary = "the illegal move stands"
-            return r
-        if ruleset.unnoticed == R.UNNOTICED_REFERRED:
-            if kind == R.ILLEGAL_LOSS:
-                r.rule("The rules make an illegal move a loss but say nothing of one found "
-                       "only later", "illegal_move")
-            return refer(r, "an illegal move found after the game went on")
-        r.rule("The position immediately before the irregularity is reinstated (if it "
-               "cannot be determined, the last identifiable position before it); the "
-               "clocks are set by the arbiter's best judgement", "unnoticed_illegal")
-        # and the completed illegal move is penalised as any other, below
-
+    if noticed == "later" and _noticed_later(r, ruleset):  # §6.7
+        return r
     if kind == R.ILLEGAL_LOSS:
         r.rule("An illegal move loses: %s loses" % mover, "illegal_move")
         r.result, r.summary = win(opp), "%s loses: illegal move" % mover
         return r
-
     if kind == R.ILLEGAL_PLUS2_THEN_LOSS:
-        if count <= 1:
-            ms = 60000 if blitz else 120000
-            r.rule("The position before the illegal move is reinstated and %s makes a legal "
-                   "move (touch-move applies); first completed illegal move: %s gets %s "
-                   "more: `%s`" % (mover, opp, "1 minute" if blitz else "2 minutes",
-                                   adjust_command(opp, ms, "illegal move",
-                                                  ruleset.art("illegal_move"))),
-                   "illegal_move")
-            r.times = {opp: ms}
-            r.summary = "+%s to %s; play on" % (fmt(ms), opp)
-            return r
-        v = deadpos.can_mate(board, not board.turn, max_nodes=max_nodes or
-                             deadpos.DEFAULT_NODES)
-        r.mate = v.as_dict()
-        r.rule("A second completed illegal move by the same player loses the game, unless "
-               "the opponent cannot checkmate by any series of legal moves: %s"
-               % v.describe(), "illegal_move")
-        if v.status == deadpos.PROVEN:
-            r.result, r.summary = "1/2-1/2", "second illegal move, but %s cannot mate: " \
-                                             "draw" % opp
-        else:
-            r.result, r.summary = win(opp), "%s loses: second illegal move" % mover
-        return r
-
+        return _plus2_then_loss(r, board, mover, count, blitz, max_nodes)
     if kind == R.ILLEGAL_PLUS2_ON_CLAIM:
         r.rule("On %s's claim the arbiter may give %s 2 minutes more (his discretion): `%s`; "
                "the illegal move is corrected under the Laws (ACT 19)"
@@ -135,8 +95,65 @@ def rule_illegal(board: chess.Board, move: chess.Move, ruleset: RuleSet, count: 
         r.times = {opp: 120000}
         r.summary = "on claim: +2:00 to %s at the arbiter's discretion" % opp
         return r
+    return _claim_win(r, mover, claim, king_captured)
 
-    # RAP 8c: a win if claimed before the claimant touches a piece; the king may be taken.
+
+def _noticed_later(r: Ruling, ruleset: RuleSet) -> bool:
+    """Neither player noticed the illegal move at the time (§6.7). True when that settles
+    the ruling; else the position before it is reinstated and the move penalised as any
+    other."""
+    if ruleset.unnoticed == R.UNNOTICED_STANDS:
+        r.rule("Illegal moves neither player noticed cannot be corrected afterwards, "
+               "and no claim can rest on them: the game goes on from the position on "
+               "the board", "unnoticed_illegal")
+        r.summary = "the illegal move stands"
+        return True
+    if ruleset.unnoticed == R.UNNOTICED_REFERRED:
+        if ruleset.illegal_kind == R.ILLEGAL_LOSS:
+            r.rule("The rules make an illegal move a loss but say nothing of one found "
+                   "only later", "illegal_move")
+        refer(r, "an illegal move found after the game went on")
+        return True
+    r.rule("The position immediately before the irregularity is reinstated (if it "
+           "cannot be determined, the last identifiable position before it); the "
+           "clocks are set by the arbiter's best judgement", "unnoticed_illegal")
+    return False
+
+
+def _plus2_then_loss(r: Ruling, board: chess.Board, mover: str, count: int, blitz: bool,
+                     max_nodes: int | None) -> Ruling:
+    """FIDE 7.5.5: the first completed illegal move gives the opponent 2 minutes (blitz 1);
+    the second loses, unless the opponent cannot mate."""
+    opp = other(mover)
+    if count <= 1:
+        ms = 60000 if blitz else 120000
+        r.rule("The position before the illegal move is reinstated and %s makes a legal "
+               "move (touch-move applies); first completed illegal move: %s gets %s "
+               "more: `%s`" % (mover, opp, "1 minute" if blitz else "2 minutes",
+                               adjust_command(opp, ms, "illegal move",
+                                              r.ruleset.art("illegal_move"))),
+               "illegal_move")
+        r.times = {opp: ms}
+        r.summary = "+%s to %s; play on" % (fmt(ms), opp)
+        return r
+    v = deadpos.can_mate(board, not board.turn, max_nodes=max_nodes or
+                         deadpos.DEFAULT_NODES)
+    r.mate = v.as_dict()
+    r.rule("A second completed illegal move by the same player loses the game, unless "
+           "the opponent cannot checkmate by any series of legal moves: %s"
+           % v.describe(), "illegal_move")
+    if v.status == deadpos.PROVEN:
+        r.result, r.summary = "1/2-1/2", "second illegal move, but %s cannot mate: " \
+                                         "draw" % opp
+    else:
+        r.result, r.summary = win(opp), "%s loses: second illegal move" % mover
+    return r
+
+
+def _claim_win(r: Ruling, mover: str, claim: str | None, king_captured: str | None) -> Ruling:
+    """RAP 8c: a win if claimed before the claimant touches a piece; the king may be
+    taken."""
+    opp = other(mover)
     if king_captured == "before-press":
         r.rule("%s took the king before %s had pressed the clock: the game is drawn"
                % (opp.capitalize(), mover), "illegal_move")
