@@ -22,6 +22,8 @@ setting, 6.11 interruptions, 7.x irregularities, Guidelines III.3.1 for both fla
 them against the official text before quoting a report in an appeal.
 """
 
+from chessclock.ruling.events import RulingError
+
 MIN = 60000
 HOUR = 60 * MIN
 
@@ -364,9 +366,10 @@ LATE_VISITOR_PERCENT = 60
 LATE_WAIT_MS = 90 * MIN
 
 
-def get(key):
+def get(key: str) -> RuleSet:
+    """The rule set named `key` (`--rules`)."""
     try:
         return RULESETS[key]
     except KeyError:
-        raise ValueError("unknown rule set %r (known: %s)"
-                         % (key, ", ".join(RULESETS))) from None
+        raise RulingError("unknown rule set %r (known: %s)"
+                          % (key, ", ".join(RULESETS))) from None
