@@ -1,6 +1,7 @@
 """The rulings' package reads one way: no import circle through it, nothing in it taken from
 the command line modules (chessclock.commands), no module over 600 lines and no function
-over 80. Imports are read with `ast`, those inside functions too."""
+over 80, every function annotated. Imports are read with `ast`, those inside functions
+too."""
 
 import ast
 import os
@@ -124,6 +125,31 @@ def test_module_and_function_sizes(name):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
             and node.end_lineno - node.lineno + 1 > MAX_FUNCTION_LINES]
     assert long == []
+
+
+@pytest.mark.parametrize("name", sorted(m for m in MODULES if _in_cluster(m)))
+def test_every_function_is_annotated(name):
+    """What mypy's disallow_untyped_defs asks of these modules (host/mypy.ini), checked
+    here too so that the section cannot be dropped unseen."""
+    bare = []
+    for node in ast.walk(_tree(MODULES[name])):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        a = node.args
+        params = [p for p in a.posonlyargs + a.args + a.kwonlyargs
+                  if p.arg not in ("self", "cls")] + [p for p in (a.vararg, a.kwarg) if p]
+        if node.returns is None or any(p.annotation is None for p in params):
+            bare.append(node.name)
+    assert bare == []
+
+
+def test_mypy_is_strict_on_the_rulings():
+    import configparser
+
+    ini = configparser.ConfigParser()
+    ini.read(os.path.join(HOST, "mypy.ini"))
+    for section in ("mypy-chessclock.ruling.*", "mypy-chessclock.commands.ruling"):
+        assert ini.getboolean(section, "disallow_untyped_defs"), section
 
 
 def test_the_circle_finder_finds_one():

@@ -22,7 +22,7 @@ import argparse
 import datetime as dt
 import importlib.util
 import json
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING
 
 from chessclock import deadline_cmd as D
 from chessclock import gamenames
@@ -41,6 +41,10 @@ from chessclock.ruling.events import (
 from chessclock.ruling.late import rule_late
 from chessclock.ruling.replace import rule_replace
 from chessclock.ruling.verdict import DEMO_SOURCES, Ruling, note_cited
+
+if TYPE_CHECKING:   # python-chess loads only for the forms on a board (see _run_board)
+    import chess
+    import chess.pgn
 
 BOARD_FORMS = ("illegal-move", "both-kings", "draw-claim", "complaint", "playoff")
 
@@ -146,20 +150,16 @@ def _add_board_arguments(p: argparse.ArgumentParser) -> None:
                    help="playoff: moves a side that count (default 10)")
 
 
-def _board_input(args: argparse.Namespace, need: bool = True) -> tuple[Any, Any]:
-    """(game or None, board or None) from --pgn / --fen."""
+def _board_input(args: argparse.Namespace) -> tuple["chess.pgn.Game | None", "chess.Board"]:
+    """(game or None, board) from --pgn / --fen."""
     from chessclock.ruling import position  # python-chess: only the forms on a board load it
 
     if args.pgn and args.fen:
         raise RulingError("give --pgn or --fen, not both")
     game = position.read_pgn(args.pgn) if args.pgn else None
     if game is None and args.fen is None:
-        if need:
-            raise RulingError("give the position: --pgn GAME.pgn (the scoresheet) or "
-                              "--fen FEN")
-        return None, None
-    board = position.board_from(game, args.fen)
-    return game, board
+        raise RulingError("give the position: --pgn GAME.pgn (the scoresheet) or --fen FEN")
+    return game, position.board_from(game, args.fen)
 
 
 def _run_board(what: list[str], ruleset: R.RuleSet, args: argparse.Namespace,
@@ -266,7 +266,7 @@ def _names(r: Ruling, events: list[Event], args: argparse.Namespace) -> None:
         r.pairing_from = "from %s, not from the clock" % args.pairings
 
 
-def _headers(r: Ruling, game: Any) -> dict[str, str] | None:
+def _headers(r: Ruling, game: "chess.pgn.Game | None") -> dict[str, str] | None:
     """PGN headers for the reports: the scoresheet's, the pairing's where it has none."""
     h = dict(gamenames.pgn_headers(r.pairing)) if r.pairing else {}
     for k, v in (game.headers.items() if game is not None else ()):
@@ -310,7 +310,7 @@ def _write_result(r: Ruling, args: argparse.Namespace, stdout: IO[str]) -> None:
 
 
 def _write_reports(args: argparse.Namespace, events: list[Event], r: Ruling,
-                   game: Any) -> None:
+                   game: "chess.pgn.Game | None") -> None:
     """--plot, --html and --incident, each when asked for."""
     if args.plot and not str(args.plot).lower().endswith((".png", ".svg")):
         raise RulingError("--plot %s: the picture is a .png or a .svg file" % args.plot)

@@ -25,7 +25,7 @@ seen: a proof.
 
 import heapq
 import itertools
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from typing import Any
 
 import chess
@@ -64,19 +64,28 @@ class MateVerdict:
         return {"status": self.status, "attacker": "white" if self.attacker else "black",
                 "method": self.method, "line": self.line, "nodes": self.nodes}
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "MateVerdict(%r, %r)" % (self.status, self.method)
 
 
-def _pieces(board, color):
+def _king(board: chess.Board, color: chess.Color) -> chess.Square:
+    """The square of `color`'s king: a position searched has both (the rulings refuse a
+    position no game can reach)."""
+    sq = board.king(color)
+    if sq is None:
+        raise ValueError("the %s king is missing" % ("white" if color else "black"))
+    return sq
+
+
+def _pieces(board: chess.Board, color: chess.Color) -> dict[chess.PieceType, chess.SquareSet]:
     return {pt: board.pieces(pt, color) for pt in chess.PIECE_TYPES if pt != chess.KING}
 
 
-def _count(board, color):
+def _count(board: chess.Board, color: chess.Color) -> int:
     return sum(len(s) for s in _pieces(board, color).values())
 
 
-def _static_proof(board, attacker):
+def _static_proof(board: chess.Board, attacker: chess.Color) -> str | None:
     """A reason why `attacker` can never mate, valid for every continuation, or None."""
     defender = not attacker
     att = _pieces(board, attacker)
@@ -102,7 +111,7 @@ def _static_proof(board, attacker):
     return None
 
 
-def _pawn_wall(board):
+def _pawn_wall(board: chess.Board) -> str | None:
     """Kings and pawns only, every pawn blocked for good and no pawn ever capturable:
     then nothing but the kings can ever move, no check can ever arise, so no mate."""
     for pt in (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN):
@@ -112,13 +121,13 @@ def _pawn_wall(board):
     if not pawns or board.is_check():
         return None
     pawn_bb = int(pawns)
-    for sq in pawns:
-        color = board.color_at(sq)
-        ahead = sq + 8 if color == chess.WHITE else sq - 8
-        if not (0 <= ahead < 64) or not pawn_bb & chess.BB_SQUARES[ahead]:
-            return None  # can advance now or once a king steps away
-        if chess.BB_PAWN_ATTACKS[color][sq] & int(board.pieces(chess.PAWN, not color)):
-            return None  # a capture is possible now
+    for color in (chess.WHITE, chess.BLACK):
+        for sq in board.pieces(chess.PAWN, color):
+            ahead = sq + 8 if color == chess.WHITE else sq - 8
+            if not (0 <= ahead < 64) or not pawn_bb & chess.BB_SQUARES[ahead]:
+                return None  # can advance now or once a king steps away
+            if chess.BB_PAWN_ATTACKS[color][sq] & int(board.pieces(chess.PAWN, not color)):
+                return None  # a capture is possible now
     if board.ep_square is not None:
         return None
     for color in (chess.WHITE, chess.BLACK):
@@ -128,7 +137,7 @@ def _pawn_wall(board):
         attacked = 0
         for sq in enemy_pawns:
             attacked |= chess.BB_PAWN_ATTACKS[not color][sq]
-        region = _flood(board.king(color), pawn_bb | attacked)
+        region = _flood(_king(board, color), pawn_bb | attacked)
         for sq in enemy_pawns:
             # capturable if our king reaches a neighbour and no enemy pawn defends it
             # (defence by the enemy king is ignored: it can walk away; so this stays a proof)
@@ -139,7 +148,8 @@ def _pawn_wall(board):
             "move and no check can ever be given")
 
 
-def _flood(start, blocked):
+def _flood(start: chess.Square, blocked: int) -> int:
+    """The squares a king on `start` can ever reach without crossing `blocked`."""
     region = chess.BB_SQUARES[start]
     frontier = region
     while frontier:
@@ -152,18 +162,19 @@ def _flood(start, blocked):
     return region
 
 
-def _dist(a, b):
+def _dist(a: chess.Square, b: chess.Square) -> int:
     return chess.square_distance(a, b)
 
 
-def _corner_dist(sq):
+def _corner_dist(sq: chess.Square) -> int:
     f, r = chess.square_file(sq), chess.square_rank(sq)
     return min(f, 7 - f) + min(r, 7 - r)
 
 
-def _heuristic(board, attacker):
-    dk = board.king(not attacker)
-    ak = board.king(attacker)
+def _heuristic(board: chess.Board, attacker: chess.Color) -> int:
+    """How far the position looks from a mate of the defender: lower is nearer."""
+    dk = _king(board, not attacker)
+    ak = _king(board, attacker)
     h = 2 * _corner_dist(dk) + _dist(ak, dk)
     # fewer defending pieces besides pawns: simpler positions, where the king is easier
     # to corner (its own pawns stay: they are the blockers of many helpmates)
@@ -175,15 +186,19 @@ def _heuristic(board, attacker):
     return h
 
 
-def _key(board):
+def _key(board: chess.Board) -> Hashable:
     return board._transposition_key()  # pinned python-chess 1.11.2
 
 
-def _search(board, attacker, max_nodes):
+def _search(board: chess.Board, attacker: chess.Color,
+            max_nodes: int) -> tuple[str, list[str], int]:
+    """(FOUND, the line in SAN, nodes), (PROVEN, [], nodes) when every position reachable
+    was seen without a mate, or (UNDECIDED, [], nodes) at the bound."""
     start = board.copy(stack=False)
     counter = itertools.count()
-    seen: dict[Any, Any] = {_key(start): None}   # key -> (parent key, move) for the line back
-    boards = {}
+    # key -> (parent key, move) for the line back
+    seen: dict[Hashable, tuple[Hashable, chess.Move] | None] = {_key(start): None}
+    boards: dict[Hashable, chess.Board] = {}
     frontier = [(_heuristic(start, attacker), 0, next(counter), _key(start))]
     boards[_key(start)] = start
     nodes = 0
@@ -212,12 +227,15 @@ def _search(board, attacker, max_nodes):
     return PROVEN, [], nodes
 
 
-def _line(seen, key, start):
+def _line(seen: dict[Hashable, tuple[Hashable, chess.Move] | None], key: Hashable,
+          start: chess.Board) -> list[str]:
+    """The moves from `start` to the position `key`, in SAN."""
     moves = []
-    while seen[key] is not None:
-        parent, move = seen[key]
+    step = seen[key]
+    while step is not None:
+        parent, move = step
         moves.append(move)
-        key = parent
+        step = seen[parent]
     moves.reverse()
     b = start.copy(stack=False)
     san = []

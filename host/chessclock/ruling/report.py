@@ -141,7 +141,7 @@ def plot(events: list[Event], path: str | IO[bytes], title: str | None = None,
     return dict(summary, format=fmt_)
 
 
-def _times_of_day(events):
+def _times_of_day(events: list[Event]) -> str | None:
     """'HH:MM:SS UTC' of the first and last event when the log has the wall clock."""
     days = [e["utc"] for e in events if e.get("utc")]
     if not days:

@@ -22,6 +22,9 @@ setting, 6.11 interruptions, 7.x irregularities, Guidelines III.3.1 for both fla
 them against the official text before quoting a report in an appeal.
 """
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+
 from chessclock.ruling.events import RulingError
 
 MIN = 60000
@@ -68,55 +71,52 @@ PLAYOFF_POINTS = {"P": 1, "N": 3, "B": 3, "R": 5, "Q": 9}
 PLAYOFF_MOVES = 10
 
 
+@dataclass(frozen=True, eq=False)   # each rule set is one of its kind: equal if the same
 class RuleSet:
-    def __init__(self, key, title, source, both_flags, cannot_mate, lone_material,
-                 dead_endings, illegal_move, default_time_ms, default_note, appeal,
-                 articles, notes=(), illegal_kind=ILLEGAL_PLUS2_THEN_LOSS,
-                 unnoticed=UNNOTICED_RESTORE, both_kings=BOTH_KINGS_RESTORE,
-                 draw_claim_moves=50, draw_auto_moves=None, false_claim_ms=None,
-                 complaint_window=None, playoff=False, false_claim_grounds=None,
-                 move_made_at=None, late_split=False):
-        self.key = key
-        self.title = title
-        self.source = source
-        self.both_flags = both_flags
-        self.cannot_mate = cannot_mate
-        # material (besides the king) with which a side "has not enough to mate" (old lists)
-        self.lone_material = tuple(lone_material)
-        self.dead_endings = tuple(dead_endings)
-        self.illegal_move = illegal_move
-        self.default_time_ms = default_time_ms
-        self.default_note = default_note
-        self.appeal = appeal
-        self.articles = dict(articles)
-        self.notes = tuple(notes)
-        self.illegal_kind = illegal_kind
-        self.unnoticed = unnoticed
-        self.both_kings = both_kings
-        # The "no capture, no pawn move" draw: the claim after N moves of each player, and
-        # the automatic draw after M (FIDE 9.6.2: 75); the same check, N a parameter.
-        self.draw_claim_moves = draw_claim_moves
-        self.draw_auto_moves = draw_auto_moves
-        self.false_claim_ms = false_claim_ms  # time to the opponent for a false claim
-        self.false_claim_grounds = false_claim_grounds  # ... on these grounds (None: all)
-        # A complaint about the clock's setting is too late once... (seed §2.8):
-        # "both": each player has made a first move (ACT 4); "own": the complainant has
-        # (RAP 3); None: no deadline (FIDE 6.10.2: the arbiter corrects when it is found);
-        # "referred": the rules say nothing (S3)
-        self.complaint_window = complaint_window
-        self.playoff = playoff                # a drawn game goes to a play-off (S3 4.1)
-        # When a move is made: MOVE_AT_RELEASE (the hand leaves the piece: ACT 20, RAP 17),
-        # MOVE_AT_PRESS (completed by the press: FIDE 6.2.1), None (the rules do not say)
-        self.move_made_at = move_made_at
-        # RGC 12.1: a visitor from another town, delayed by public transport, may start up
-        # to 90 min late, the time elapsed charged 60/40 (only the FCE regulations say so)
-        self.late_split = late_split
+    """A rule set as data: for each question a ruling asks, this set's answer (one of the
+    constants above) and the article it cites."""
 
-    def art(self, topic):
+    key: str
+    title: str
+    source: str
+    both_flags: str
+    cannot_mate: str
+    # material (besides the king) with which a side "has not enough to mate" (old lists)
+    lone_material: tuple[str, ...]
+    dead_endings: tuple[str, ...]
+    illegal_move: str
+    default_time_ms: int
+    default_note: str
+    appeal: str
+    articles: Mapping[str, str]    # topic -> article, e.g. "time_loss" -> "FIDE 6.9"
+    notes: tuple[str, ...] = ()
+    illegal_kind: str = ILLEGAL_PLUS2_THEN_LOSS
+    unnoticed: str = UNNOTICED_RESTORE
+    both_kings: str = BOTH_KINGS_RESTORE
+    # The "no capture, no pawn move" draw: the claim after N moves of each player, and
+    # the automatic draw after M (FIDE 9.6.2: 75); the same check, N a parameter.
+    draw_claim_moves: int | None = 50
+    draw_auto_moves: int | None = None
+    false_claim_ms: int | None = None   # time to the opponent for a false claim
+    # A complaint about the clock's setting is too late once... (seed §2.8):
+    # "both": each player has made a first move (ACT 4); "own": the complainant has
+    # (RAP 3); None: no deadline (FIDE 6.10.2: the arbiter corrects when it is found);
+    # "referred": the rules say nothing (S3)
+    complaint_window: str | None = None
+    playoff: bool = False                # a drawn game goes to a play-off (S3 4.1)
+    false_claim_grounds: tuple[str, ...] | None = None  # the false claim's time: these only
+    # When a move is made: MOVE_AT_RELEASE (the hand leaves the piece: ACT 20, RAP 17),
+    # MOVE_AT_PRESS (completed by the press: FIDE 6.2.1), None (the rules do not say)
+    move_made_at: str | None = None
+    # RGC 12.1: a visitor from another town, delayed by public transport, may start up
+    # to 90 min late, the time elapsed charged 60/40 (only the FCE regulations say so)
+    late_split: bool = False
+
+    def art(self, topic: str) -> str:
         """The article for a topic, e.g. art('time_loss') -> 'FIDE 6.9'."""
         return self.articles[topic]
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "RuleSet(%r)" % self.key
 
 
