@@ -371,6 +371,8 @@ def _run(args: argparse.Namespace, stdout: IO[str]) -> int:
     control, spec, _ = resolve_control(args.control, events)
     game = position.read_pgn(args.pgn) if args.pgn else None
     board = position.board_from(None, args.fen) if args.fen and game is None else None
+    if board is not None:
+        position.legal_position(board)
     r = flag.rule_flag(events, ruleset, control, spec, game=game, board=board,
                        max_nodes=args.nodes)
     r.source = source
