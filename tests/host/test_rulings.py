@@ -89,7 +89,7 @@ def test_fide_6_8_first_flag_recorded_and_loses_when_opponent_can_mate():
     assert r.lines[0][1] == "FIDE 6.8"
     assert "5:01.000" in r.lines[0][0]
     assert r.result == "0-1"
-    assert r.mate["status"] == deadpos.FOUND
+    assert r.mate["status"] == deadpos.Status.FOUND
     assert any(a == "FIDE 6.9" for _, a in r.lines)
 
 
@@ -241,7 +241,7 @@ def test_fide_6_9_opponent_cannot_mate_by_any_series_draw(name, fen):
     """FIDE 6.9: White's flag fell, but Black cannot checkmate by any series of legal
     moves: a draw, PROVEN."""
     r = rule("5m", WHITE_FLAGS, fen=fen)
-    assert r.mate["status"] == deadpos.PROVEN, name
+    assert r.mate["status"] == deadpos.Status.PROVEN, name
     assert r.result == "1/2-1/2"
 
 
@@ -259,7 +259,7 @@ def test_fide_6_9_knight_v_pawn_not_dead_when_pawn_side_flags():
     script = WHITE_FLAGS.replace("2000 press black\n", "2000 press black\n3000 press white\n")
     r = rule("5m", script, fen=fen)
     assert r.lines[0][0].startswith("Black's flag fell first")
-    assert r.mate["status"] == deadpos.FOUND
+    assert r.mate["status"] == deadpos.Status.FOUND
     assert check_line(fen, r.mate["line"])
     assert r.result == "1-0"
 
@@ -268,7 +268,7 @@ def test_fide_6_9_knight_side_flags_pawn_side_can_mate():
     """FIDE 6.9: the knight side flags; the pawn can promote and mate: loss."""
     fen = "8/8/8/4k3/8/8/p7/3NK3 w - - 0 1"
     r = rule("5m", WHITE_FLAGS, fen=fen)
-    assert r.mate["status"] == deadpos.FOUND
+    assert r.mate["status"] == deadpos.Status.FOUND
     assert check_line(fen, r.mate["line"])
     assert r.result == "0-1"
 
@@ -293,7 +293,7 @@ def test_rap_10f_knight_side_can_show_mate_wins():
     script = WHITE_FLAGS.replace("2000 press black\n", "2000 press black\n3000 press white\n")
     r = rule("fide-5min-1990", script, rules="rap1990", fen=fen)
     assert r.result == "1-0"
-    assert r.mate["status"] == deadpos.FOUND
+    assert r.mate["status"] == deadpos.Status.FOUND
 
 
 @pytest.mark.seed("RAP 10e", item="4.3")
@@ -310,7 +310,7 @@ def test_fide_6_9_opposite_colour_bishops_not_dead():
     blocks): not dead."""
     fen = "8/8/3b4/4k3/8/8/8/3BK3 b - - 0 1"
     v = deadpos.can_mate(chess.Board(fen), chess.WHITE)
-    assert v.status == deadpos.FOUND
+    assert v.status == deadpos.Status.FOUND
     assert check_line(fen, v.line)
 
 
@@ -318,7 +318,7 @@ def test_fide_6_9_search_bound_reports_undecided():
     """FIDE 6.9: a search that runs out of its bound says UNDECIDED, never a proof."""
     v = deadpos.can_mate(chess.Board("8/8/8/4k3/8/8/p7/3NK3 b - - 0 1"), chess.WHITE,
                          max_nodes=5)
-    assert v.status == deadpos.UNDECIDED
+    assert v.status == deadpos.Status.UNDECIDED
     assert "UNDECIDED" in v.describe()
 
 
@@ -329,7 +329,7 @@ def test_fide_6_9_exhaustive_search_agrees_with_the_static_proofs(fen):
     """FIDE 6.9: the search alone, run to the end (every reachable position visited, no
     mate), proves what the static arguments prove."""
     status, line, nodes = deadpos._search(chess.Board(fen), chess.WHITE, 100000)
-    assert status == deadpos.PROVEN and line == [] and 1000 < nodes < 100000
+    assert status == deadpos.Status.PROVEN and line == [] and 1000 < nodes < 100000
 
 
 # ---------------------------------------------------------------- late arrival (RGC 12.1)
@@ -624,3 +624,40 @@ def test_the_clock_running_after_an_undo_is_the_pressers_again():
               {"type": "pause", "t_ms": 7000, "side": "white"}]
     facts = Facts(events)
     assert [s["running"] for s in facts.stops] == ["white"]
+
+
+def test_the_answers_are_enums_whose_values_the_outputs_show(tmp_path):
+    """The rule sets' answers, the result and the helpmate verdict are enums; the JSON and
+    the text give their values, as words."""
+    from chessclock.ruling.verdict import Result
+
+    for rs in R.RULESETS.values():
+        assert isinstance(rs.both_flags, R.BothFlags) and isinstance(rs.cannot_mate,
+                                                                     R.CannotMate)
+        assert isinstance(rs.illegal_kind, R.IllegalKind)
+        assert isinstance(rs.unnoticed, R.Unnoticed) and isinstance(rs.both_kings,
+                                                                    R.BothKings)
+        assert rs.complaint_window is None or isinstance(rs.complaint_window,
+                                                         R.ComplaintWindow)
+        assert rs.move_made_at is None or isinstance(rs.move_made_at, R.MoveMadeAt)
+    events, _ = replay("5m", WHITE_FLAGS)
+    r = rule_flag(events, R.FIDE2023, board=chess.Board(K_V_KR))
+    assert r.result is Result.BLACK_WINS
+    assert isinstance(deadpos.can_mate(chess.Board(K_V_KR), chess.BLACK).status,
+                      deadpos.Status)
+    d = json.loads(json.dumps(r.as_dict()))
+    assert d["result"] == "0-1" and d["mate"]["status"] == "found"
+    assert "RESULT: 0-1  " in r.text()
+
+
+def test_ruling_late_does_not_import_python_chess():
+    """A late arrival needs no board: `chessclock ruling late` starts without python-chess
+    (the forms on a board import it)."""
+    import subprocess
+
+    code = ("import sys; from chessclock import cli; "
+            "cli.main(['ruling', 'late', '--elapsed', '30m', '--visitor', 'white']); "
+            "print('chess' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out[-1] == "False"

@@ -14,8 +14,9 @@ import chess
 from chessclock.ruling import deadpos
 from chessclock.ruling.events import SIDES, Event, RulingError, fmt, other
 from chessclock.ruling.position import parse_move, side_name
-from chessclock.ruling.rules import DRAW_CLAIM_GROUNDS, RuleSet
+from chessclock.ruling.rules import DRAW_CLAIM_GROUNDS, ComplaintWindow, RuleSet
 from chessclock.ruling.verdict import (
+    Result,
     Ruling,
     adjust_command,
     board_ruling,
@@ -165,7 +166,7 @@ def rule_draw_claim(board: chess.Board, ruleset: RuleSet, ground: str = "moves",
     if valid is None:
         return r
     if valid:
-        r.result, r.summary = "1/2-1/2", "claim correct: draw"
+        r.result, r.summary = Result.DRAW, "claim correct: draw"
         r.rule("The claim is correct: the game is drawn", topic)
         return r
     return _claim_refused(r, ground, opp, intended)
@@ -187,7 +188,7 @@ def _moves_claim(r: Ruling, after: chess.Board, n_moves: int | None,
     if auto and plies >= 2 * auto and not after.is_checkmate():
         r.rule("The last %d moves of each player were made without a capture or a pawn "
                "move: the game is drawn without a claim" % auto, "draw_claim")
-        r.result, r.summary = "1/2-1/2", "%d-move rule: draw" % auto
+        r.result, r.summary = Result.DRAW, "%d-move rule: draw" % auto
         return None
     valid = plies >= 2 * n
     r.rule("The claim needs the last %d moves of each player without a capture or a "
@@ -307,7 +308,7 @@ def rule_complaint(events: list[Event], ruleset: RuleSet, at_ms: int,
         r.facts.append("%s's first press: %s" % (s.capitalize(), fmt(first[s]) if s in first
                                                   else "none in the log"))
     window = ruleset.complaint_window
-    if window == "referred":
+    if window == ComplaintWindow.REFERRED:
         return refer(r, "a complaint about the clock's setting")
     if window is None:
         r.rule("A wrong setting found during the game is corrected whenever it is found: "
@@ -316,7 +317,7 @@ def rule_complaint(events: list[Event], ruleset: RuleSet, at_ms: int,
         r.in_time = True
         r.summary = "in time: the arbiter corrects the setting"
         return r
-    if window == "own":
+    if window == ComplaintWindow.OWN:
         if by is None:
             raise RulingError("complaint under %s: give --by white|black (the complaint is "
                               "too late once that player has moved)" % ruleset.key)

@@ -25,37 +25,46 @@ seen: a proof.
 
 import heapq
 import itertools
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 import chess
 
-PROVEN = "proven"      # mate by the attacker is impossible: the position is dead for it
-FOUND = "found"        # a helpmate exists; `line` gives it
-UNDECIDED = "undecided"
+
+class Status(StrEnum):
+    """The answer of can_mate."""
+
+    PROVEN = "proven"      # mate by the attacker is impossible: the position is dead for it
+    FOUND = "found"        # a helpmate exists; `line` gives it
+    UNDECIDED = "undecided"
+
 
 DEFAULT_NODES = 60000
 
 
+@dataclass(frozen=True)
 class MateVerdict:
-    def __init__(self, status: str, attacker: chess.Color, method: str,
-                 line: Iterable[str] = (), nodes: int = 0) -> None:
-        self.status = status
-        self.attacker = attacker        # chess.WHITE / chess.BLACK: the side that would mate
-        self.method = method            # how it was decided, in words
-        self.line = list(line)          # SAN moves, for FOUND
-        self.nodes = nodes
+    """can_mate's answer: whether `attacker` can still mate, how that was decided, and the
+    mating line when one was found."""
+
+    status: Status
+    attacker: chess.Color           # chess.WHITE / chess.BLACK: the side that would mate
+    method: str                     # how it was decided, in words
+    line: list[str] = field(default_factory=list)   # SAN moves, for FOUND
+    nodes: int = 0
 
     @property
     def mate_impossible(self) -> bool:
-        return self.status == PROVEN
+        return self.status == Status.PROVEN
 
     def describe(self) -> str:
         who = "White" if self.attacker == chess.WHITE else "Black"
-        if self.status == PROVEN:
+        if self.status == Status.PROVEN:
             return "PROVEN: %s cannot checkmate by any series of legal moves (%s)" % (
                 who, self.method)
-        if self.status == FOUND:
+        if self.status == Status.FOUND:
             return "FOUND: %s can checkmate: %s (%s)" % (who, " ".join(self.line), self.method)
         return "UNDECIDED: no mate found and no proof within %d positions (%s)" % (
             self.nodes, self.method)
@@ -65,7 +74,7 @@ class MateVerdict:
                 "method": self.method, "line": self.line, "nodes": self.nodes}
 
     def __repr__(self) -> str:
-        return "MateVerdict(%r, %r)" % (self.status, self.method)
+        return "MateVerdict(%r, %r)" % (self.status.value, self.method)
 
 
 def _king(board: chess.Board, color: chess.Color) -> chess.Square:
@@ -204,7 +213,7 @@ def _search(board: chess.Board, attacker: chess.Color,
     nodes = 0
     while frontier:
         if nodes >= max_nodes:
-            return UNDECIDED, [], nodes
+            return Status.UNDECIDED, [], nodes
         _, depth, _, key = heapq.heappop(frontier)
         b = boards.pop(key)
         nodes += 1
@@ -217,14 +226,14 @@ def _search(board: chess.Board, attacker: chess.Color,
                     if b.turn != attacker:  # the defender is mated
                         line = _line(seen, k, start)
                         b.pop()
-                        return FOUND, line, nodes
+                        return Status.FOUND, line, nodes
                 else:  # a stalemate has no moves: it is expanded to nothing
                     child = b.copy(stack=False)
                     boards[k] = child
                     prio = _heuristic(child, attacker) + (depth + 1) // 2
                     heapq.heappush(frontier, (prio, depth + 1, next(counter), k))
             b.pop()
-    return PROVEN, [], nodes
+    return Status.PROVEN, [], nodes
 
 
 def _line(seen: dict[Hashable, tuple[Hashable, chess.Move] | None], key: Hashable,
@@ -251,22 +260,22 @@ def can_mate(board: chess.Board, attacker: chess.Color,
     moves from `board`? A MateVerdict."""
     if board.is_checkmate():
         if board.turn != attacker:
-            return MateVerdict(FOUND, attacker, "the defender is already mated", [], 0)
-        return MateVerdict(PROVEN, attacker, "the game is over: the attacker is mated")
+            return MateVerdict(Status.FOUND, attacker, "the defender is already mated", [], 0)
+        return MateVerdict(Status.PROVEN, attacker, "the game is over: the attacker is mated")
     if board.is_stalemate():
-        return MateVerdict(PROVEN, attacker, "the game is over: stalemate")
+        return MateVerdict(Status.PROVEN, attacker, "the game is over: stalemate")
     reason = _static_proof(board, attacker)
     if reason:
-        return MateVerdict(PROVEN, attacker, reason)
+        return MateVerdict(Status.PROVEN, attacker, reason)
     status, line, nodes = _search(board, attacker, max_nodes)
-    if status == FOUND:
-        return MateVerdict(FOUND, attacker, "helpmate search, %d positions" % nodes,
+    if status == Status.FOUND:
+        return MateVerdict(Status.FOUND, attacker, "helpmate search, %d positions" % nodes,
                            line, nodes)
-    if status == PROVEN:
-        return MateVerdict(PROVEN, attacker,
+    if status == Status.PROVEN:
+        return MateVerdict(Status.PROVEN, attacker,
                            "exhaustive search: all %d reachable positions visited, no mate"
                            % nodes, nodes=nodes)
-    return MateVerdict(UNDECIDED, attacker, "helpmate search bound", nodes=nodes)
+    return MateVerdict(Status.UNDECIDED, attacker, "helpmate search bound", nodes=nodes)
 
 
 # The old rules' lists of endings in which nobody can mate (ACT 13, RAP 10e, S3): piece

@@ -13,7 +13,7 @@ from chessclock.ruling.events import SIDES, Event, fmt, other
 from chessclock.ruling.facts import Facts
 from chessclock.ruling.position import scoresheet
 from chessclock.ruling.rules import RuleSet
-from chessclock.ruling.verdict import Ruling, press_time_note, refer, win
+from chessclock.ruling.verdict import Result, Ruling, press_time_note, refer, win
 from clockcore.control import Control
 
 Sheet = dict[str, Any]   # position.scoresheet's answer
@@ -75,7 +75,7 @@ def rule_flag(events: list[Event], ruleset: RuleSet, control: Control | None = N
     if done:
         return r
     nodes = max_nodes or deadpos.DEFAULT_NODES
-    if ruleset.cannot_mate == R.MATE_ANY_SERIES:
+    if ruleset.cannot_mate == R.CannotMate.ANY_SERIES:
         return _rule_mate_any_series(r, board, loser, nodes)
     return _rule_material(r, board, loser, nodes, ruleset)
 
@@ -102,7 +102,7 @@ def _rule_default(r: Ruling, facts: Facts, ruleset: RuleSet) -> bool:
         r.rule("The log records the default time passing at %s with neither player at the "
                "board: both lose by default, unless the regulations or the arbiter decide "
                "otherwise" % when, "default")
-        r.result, r.summary = "0-0", "both players default"
+        r.result, r.summary = Result.BOTH_LOSE, "both players default"
         return True
     late = absent[0]
     r.rule("The log records the default time passing at %s with %s not at the board: %s "
@@ -171,7 +171,7 @@ def _rule_moves_made(r: Ruling, first: Event, req: Requirement | None, sheet: Sh
                "moves_check")
         r.rule("The counter alone proves nothing.", "counter")
         if not first.get("proven") and sheet is not None:
-            r.result = "*"
+            r.result = Result.OPEN
             r.summary = ("the arbiter checks on the scoresheet whether %s had made the moves "
                          "by %s" % (loser, r.when(first["t_ms"])))
             r.rule("The scoresheet has %d moves by %s in all; whether they were made before "
@@ -214,7 +214,7 @@ def _rule_moves_made(r: Ruling, first: Event, req: Requirement | None, sheet: Sh
                    "presses. The counter is advisory: check the scoresheet (give --pgn)"
                    % (first.get("stage"), need, cumulative, presses), "counter")
     if control_met:
-        r.result = "*"
+        r.result = Result.OPEN
         r.summary = "no loss on time: %s made the control; play continues after the " \
                     "arbiter corrects the clock" % loser
         r.rule("No loss on time; the arbiter sets the clock right and play continues",
@@ -235,14 +235,14 @@ def _rule_both_flags(r: Ruling, facts: Facts, candidates: list[Event], first: Ev
     stop = facts.stop_after(first["t_ms"])
     if facts.frozen_after(first["t_ms"]):
         stop = first["t_ms"]
-        if ruleset.both_flags != R.BOTH_FIRST_LOSES:
+        if ruleset.both_flags != R.BothFlags.FIRST_LOSES:
             r.rule("The clock froze at the flag (both clocks stopped, so the other flag "
                    "could not fall): taken as the stop of the clocks", "claim")
     if second is not None:
         r.rule("%s's flag fell too, at %s; the order is recorded: %s first"
                % (winner.capitalize(), r.when(second["t_ms"]), loser), "both_flags")
         claimed_before = stop is not None and stop < second["t_ms"]
-        if ruleset.both_flags == R.BOTH_DRAW:
+        if ruleset.both_flags == R.BothFlags.DRAW:
             if claimed_before:
                 r.rule("The clocks were stopped at %s with only %s's flag down: the claim "
                        "was made before the second flag fell" % (r.when(stop), loser),
@@ -250,9 +250,9 @@ def _rule_both_flags(r: Ruling, facts: Facts, candidates: list[Event], first: Ev
             else:
                 r.rule("Both flags are down: the game is drawn, whatever the order",
                        "both_flags")
-                r.result, r.summary = "1/2-1/2", "both flags down: draw"
+                r.result, r.summary = Result.DRAW, "both flags down: draw"
                 return True, r
-        elif ruleset.both_flags == R.BOTH_REFERRED:
+        elif ruleset.both_flags == R.BothFlags.REFERRED:
             if claimed_before:
                 r.rule("The clocks were stopped at %s with only %s's flag down: the flag "
                        "was announced before the second fell" % (r.when(stop), loser), "claim")
@@ -260,7 +260,7 @@ def _rule_both_flags(r: Ruling, facts: Facts, candidates: list[Event], first: Ev
                 r.rule("The opponent must announce the flag; with both flags down the "
                        "rules do not say who wins", "both_flags")
                 return True, refer(r, "both flags down (%s first)" % loser)
-        elif ruleset.both_flags == R.BOTH_LATER_UNCLAIMED_DRAW:
+        elif ruleset.both_flags == R.BothFlags.LATER_UNCLAIMED_DRAW:
             if claimed_before:
                 r.rule("%s stopped the clocks at %s with his own flag up: a valid claim "
                        "(the log cannot tell who stopped them)" % (winner.capitalize(),
@@ -268,7 +268,7 @@ def _rule_both_flags(r: Ruling, facts: Facts, candidates: list[Event], first: Ev
             else:
                 r.rule("%s's flag fell after %s's flag, which had not been claimed: the "
                        "game is drawn" % (winner.capitalize(), loser), "both_flags")
-                r.result, r.summary = "1/2-1/2", "flag after an unclaimed flag: draw"
+                r.result, r.summary = Result.DRAW, "flag after an unclaimed flag: draw"
                 return True, r
         else:
             last = req is not None and req[2]
@@ -279,7 +279,7 @@ def _rule_both_flags(r: Ruling, facts: Facts, candidates: list[Event], first: Ev
                                            for st in control.side(i).stages):
                 r.rule("(Guidelines III cover games without increment; this control has an "
                        "increment or delay)", "order_unknown")
-    elif ruleset.both_flags != R.BOTH_FIRST_LOSES:
+    elif ruleset.both_flags != R.BothFlags.FIRST_LOSES:
         if stop is not None and stop > first["t_ms"]:
             r.rule("The clocks were stopped at %s with %s's flag down and %s's up: the "
                    "claim (the log cannot tell who stopped them)"
@@ -302,11 +302,11 @@ def _rule_mate_any_series(r: Ruling, board: chess.Board | None, loser: str,
                          max_nodes=nodes)
     r.mate = v.as_dict()
     r.rule(v.describe(), "cannot_mate")
-    if v.status == deadpos.PROVEN:
+    if v.status == deadpos.Status.PROVEN:
         r.rule("%s cannot checkmate %s's king by any series of legal moves: the game "
                "is drawn" % (winner.capitalize(), loser), "time_loss")
-        r.result, r.summary = "1/2-1/2", "flag fell, but the opponent cannot mate: draw"
-    elif v.status == deadpos.FOUND:
+        r.result, r.summary = Result.DRAW, "flag fell, but the opponent cannot mate: draw"
+    elif v.status == deadpos.Status.FOUND:
         r.rule("%s can still checkmate: %s loses on time" % (winner.capitalize(), loser),
                "time_loss")
         r.result, r.summary = win(winner), "%s loses on time" % loser
@@ -341,18 +341,18 @@ def _rule_material(r: Ruling, board: chess.Board | None, loser: str, nodes: int,
                % (winner.capitalize(), sig_w, loser), "time_loss")
         r.result, r.summary = win(winner), "%s loses on time" % loser
         return r
-    if ruleset.cannot_mate == R.MATE_LIST_UNLESS_SHOWN:
+    if ruleset.cannot_mate == R.CannotMate.LIST_UNLESS_SHOWN:
         v = deadpos.can_mate(board, wcol, max_nodes=nodes)
         r.mate = v.as_dict()
         r.rule(v.describe(), "cannot_mate")
-        if v.status == deadpos.FOUND:
+        if v.status == deadpos.Status.FOUND:
             r.rule("%s has only %s but can show that mate is possible: %s loses on time"
                    % (winner.capitalize(), sig_w, loser), "cannot_mate")
             r.result, r.summary = win(winner), "%s loses on time" % loser
             return r
     r.rule("%s has only %s, not enough to mate: the game is drawn"
            % (winner.capitalize(), sig_w), "cannot_mate")
-    r.result, r.summary = "1/2-1/2", "the opponent has not enough material: draw"
+    r.result, r.summary = Result.DRAW, "the opponent has not enough material: draw"
     return r
 
 

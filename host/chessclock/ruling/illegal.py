@@ -13,6 +13,7 @@ from chessclock.ruling.events import fmt, other
 from chessclock.ruling.position import side_name
 from chessclock.ruling.rules import RuleSet
 from chessclock.ruling.verdict import (
+    Result,
     Ruling,
     adjust_command,
     board_ruling,
@@ -81,13 +82,13 @@ def rule_illegal(board: chess.Board, move: chess.Move, ruleset: RuleSet, count: 
     kind = ruleset.illegal_kind
     if noticed == "later" and _noticed_later(r, ruleset):  # §6.7
         return r
-    if kind == R.ILLEGAL_LOSS:
+    if kind == R.IllegalKind.LOSS:
         r.rule("An illegal move loses: %s loses" % mover, "illegal_move")
         r.result, r.summary = win(opp), "%s loses: illegal move" % mover
         return r
-    if kind == R.ILLEGAL_PLUS2_THEN_LOSS:
+    if kind == R.IllegalKind.PLUS2_THEN_LOSS:
         return _plus2_then_loss(r, board, mover, count, blitz, max_nodes)
-    if kind == R.ILLEGAL_PLUS2_ON_CLAIM:
+    if kind == R.IllegalKind.PLUS2_ON_CLAIM:
         r.rule("On %s's claim the arbiter may give %s 2 minutes more (his discretion): `%s`; "
                "the illegal move is corrected under the Laws (ACT 19)"
                % (opp, opp, adjust_command(opp, 120000, "illegal move",
@@ -102,14 +103,14 @@ def _noticed_later(r: Ruling, ruleset: RuleSet) -> bool:
     """Neither player noticed the illegal move at the time (§6.7). True when that settles
     the ruling; else the position before it is reinstated and the move penalised as any
     other."""
-    if ruleset.unnoticed == R.UNNOTICED_STANDS:
+    if ruleset.unnoticed == R.Unnoticed.STANDS:
         r.rule("Illegal moves neither player noticed cannot be corrected afterwards, "
                "and no claim can rest on them: the game goes on from the position on "
                "the board", "unnoticed_illegal")
         r.summary = "the illegal move stands"
         return True
-    if ruleset.unnoticed == R.UNNOTICED_REFERRED:
-        if ruleset.illegal_kind == R.ILLEGAL_LOSS:
+    if ruleset.unnoticed == R.Unnoticed.REFERRED:
+        if ruleset.illegal_kind == R.IllegalKind.LOSS:
             r.rule("The rules make an illegal move a loss but say nothing of one found "
                    "only later", "illegal_move")
         refer(r, "an illegal move found after the game went on")
@@ -142,8 +143,8 @@ def _plus2_then_loss(r: Ruling, board: chess.Board, mover: str, count: int, blit
     r.rule("A second completed illegal move by the same player loses the game, unless "
            "the opponent cannot checkmate by any series of legal moves: %s"
            % v.describe(), "illegal_move")
-    if v.status == deadpos.PROVEN:
-        r.result, r.summary = "1/2-1/2", "second illegal move, but %s cannot mate: " \
+    if v.status == deadpos.Status.PROVEN:
+        r.result, r.summary = Result.DRAW, "second illegal move, but %s cannot mate: " \
                                          "draw" % opp
     else:
         r.result, r.summary = win(opp), "%s loses: second illegal move" % mover
@@ -158,7 +159,7 @@ def _claim_win(r: Ruling, mover: str, claim: str | None, king_captured: str | No
         r.rule("%s took the king before %s had pressed the clock: the game is drawn"
                % (opp.capitalize(), mover), "illegal_move")
         press_time_note(r, "Whether the king was taken before the press")
-        r.result, r.summary = "1/2-1/2", "king taken before the press: draw"
+        r.result, r.summary = Result.DRAW, "king taken before the press: draw"
         return r
     if claim == "after-touch":
         r.rule("%s touched a piece before claiming: the claim comes too late and the move "
@@ -201,15 +202,15 @@ def rule_both_kings(board: chess.Board, ruleset: RuleSet,
         return r
     r.facts.append("Both kings are in check: an illegal move was made and not noticed")
     how = ruleset.both_kings
-    if how == R.BOTH_KINGS_REFERRED:
+    if how == R.BothKings.REFERRED:
         return refer(r, "both kings in check")
-    if how == R.BOTH_KINGS_ARBITER:
+    if how == R.BothKings.ARBITER:
         r.rule("Illegal moves the players did not notice stand and no claim can rest on "
                "them; the rules give no remedy for both kings in check: the arbiter "
                "decides, and his decision is final", "both_kings")
         r.summary = "the arbiter decides (final)"
         return r
-    if how == R.BOTH_KINGS_RESTORE:
+    if how == R.BothKings.RESTORE:
         r.rule("The move that left a king in check was an illegal move: the position "
                "immediately before it is reinstated and the illegal move penalised (first: "
                "+2 min to the opponent; second: loss); `chessclock ruling illegal-move` "
@@ -231,5 +232,5 @@ def rule_both_kings(board: chess.Board, ruleset: RuleSet,
         return r
     r.rule("Taking back a move each does not give a legal position: the game is drawn",
            "both_kings")
-    r.result, r.summary = "1/2-1/2", "both kings in check, not solved by a retraction: draw"
+    r.result, r.summary = Result.DRAW, "both kings in check, not solved by a retraction: draw"
     return r

@@ -5,7 +5,7 @@ for a visitor from another town."""
 from chessclock.ruling import rules as R
 from chessclock.ruling.events import SIDES, fmt, other
 from chessclock.ruling.rules import RuleSet
-from chessclock.ruling.verdict import Ruling, refer, win
+from chessclock.ruling.verdict import Result, Ruling, refer, win
 from clockcore.control import Control
 
 
@@ -76,7 +76,7 @@ def rule_late(elapsed_ms: int, visitor: str, ruleset: RuleSet, control: Control 
         r.rule("Set the clock to White %s, Black %s" % (fmt(left["white"]), fmt(left["black"])),
                "late_split")
         r.times = left
-    r.result = "*"
+    r.result = Result.OPEN
     r.summary = "play: %s -%s, %s -%s" % (visitor, fmt(vshare), home, fmt(hshare))
     return r
 
@@ -92,6 +92,6 @@ def _late_by_default(r: Ruling, elapsed_ms: int, late: str, d: int) -> Ruling:
     r.rule("%s arrived within the default time: the game is played; the time elapsed is his "
            "(his clock has run since the start), no correction" % late.capitalize(),
            "default")
-    r.result = "*"
+    r.result = Result.OPEN
     r.summary = "play; %s's clock keeps the time it lost" % late
     return r

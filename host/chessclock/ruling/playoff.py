@@ -17,7 +17,7 @@ from chessclock.ruling.events import Event, RulingError, fmt, resolve_control
 from chessclock.ruling.facts import Facts
 from chessclock.ruling.flag import rule_flag
 from chessclock.ruling.rules import RuleSet
-from chessclock.ruling.verdict import Ruling, board_ruling, refer
+from chessclock.ruling.verdict import Result, Ruling, board_ruling, refer
 
 LETTERS = {chess.PAWN: "P", chess.KNIGHT: "N", chess.BISHOP: "B", chess.ROOK: "R",
            chess.QUEEN: "Q"}
@@ -104,7 +104,8 @@ def rule_playoff(ruleset: RuleSet, game: chess.pgn.Game | None = None,
             return clock
     r.rule("Points: pawn 1, knight 3, bishop 3, rook 5, queen 9; the king is infinitely "
            "valuable: whoever takes it wins", "playoff")
-    for c, name, win in ((chess.WHITE, "White", "0-1"), (chess.BLACK, "Black", "1-0")):
+    for c, name, win in ((chess.WHITE, "White", Result.BLACK_WINS),
+                         (chess.BLACK, "Black", Result.WHITE_WINS)):
         if board.king(c) is None:
             r.rule("%s's king was taken: %s wins the play-off" % (
                 name, "Black" if c == chess.WHITE else "White"), "playoff")
@@ -115,7 +116,7 @@ def rule_playoff(ruleset: RuleSet, game: chess.pgn.Game | None = None,
         r.rule("%s is checkmated: the king cannot escape being taken, so the side that "
                "mated wins the play-off (reading of S3 4.1: the rules speak of taking "
                "the king)" % loser, "playoff")
-        r.result = "0-1" if board.turn == chess.WHITE else "1-0"
+        r.result = Result.BLACK_WINS if board.turn == chess.WHITE else Result.WHITE_WINS
         r.summary = "checkmate (the king would be taken)"
         return r
     if board.is_stalemate():
@@ -131,7 +132,7 @@ def rule_playoff(ruleset: RuleSet, game: chess.pgn.Game | None = None,
     r.rule("%s has more points (%d against %d): %s wins the play-off" % (
         "White" if w else "Black", max(pts.values()), min(pts.values()),
         "White" if w else "Black"), "playoff")
-    r.result = "1-0" if w else "0-1"
+    r.result = Result.WHITE_WINS if w else Result.BLACK_WINS
     r.summary = "more points: %s %d, %s %d" % ("White", pts[chess.WHITE], "Black",
                                                  pts[chess.BLACK])
     return r

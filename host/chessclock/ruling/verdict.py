@@ -3,13 +3,25 @@ referring a case the rules do not cover, what a press time shows, the command th
 side time, the sources no claim may rest on."""
 
 from collections.abc import Callable
+from enum import StrEnum
 from typing import Any
 
 from chessclock.gamenames import describe
 from chessclock.ruling.events import UNVERIFIED_BANNER, Source, fmt
-from chessclock.ruling.rules import MOVE_AT_PRESS, MOVE_AT_RELEASE, REFERRED_TEXT, RuleSet
+from chessclock.ruling.rules import REFERRED_TEXT, MoveMadeAt, RuleSet
 
 BOARD_FACTS = "FACTS (from the scoresheet or the position given)"
+
+
+class Result(StrEnum):
+    """A ruling's result, as a scoresheet writes it."""
+
+    WHITE_WINS = "1-0"
+    BLACK_WINS = "0-1"
+    DRAW = "1/2-1/2"
+    BOTH_LOSE = "0-0"             # both players default
+    OPEN = "*"                    # the game goes on, or the ruling settles no result
+    REFERRED = "referred"         # the rules are silent: the organisers decide (S3)
 
 
 class Ruling:
@@ -28,7 +40,7 @@ class Ruling:
         self.ruleset = ruleset
         self.facts: list[str] = []
         self.lines: list[tuple[str, str]] = []    # (text, article)
-        self.result = "*"
+        self.result = Result.OPEN
         self.summary = ""
         self.mate: dict[str, Any] | None = None  # MateVerdict dict
         self.moves_check: dict[str, Any] | None = None
@@ -81,9 +93,9 @@ class Ruling:
         return "\n".join(out) + "\n"
 
 
-def win(side: str) -> str:
+def win(side: str) -> Result:
     """The result when `side` wins."""
-    return "1-0" if side == "white" else "0-1"
+    return Result.WHITE_WINS if side == "white" else Result.BLACK_WINS
 
 
 def board_ruling(ruleset: RuleSet) -> Ruling:
@@ -96,7 +108,7 @@ def board_ruling(ruleset: RuleSet) -> Ruling:
 def refer(r: Ruling, why: str) -> Ruling:
     """Record a case the rules do not cover as referred to the organisers (S3)."""
     r.referred = why
-    r.result = "referred"
+    r.result = Result.REFERRED
     r.rule("%s: %s" % (why, REFERRED_TEXT), "referred")
     r.summary = "referred to the Organising Committee: %s" % why
     return r
@@ -105,11 +117,11 @@ def refer(r: Ruling, why: str) -> Ruling:
 def press_time_note(r: Ruling, what: str) -> None:
     """The clock logs when a lever was pressed; the rule set says when a move is made."""
     rs = r.ruleset
-    if rs.move_made_at == MOVE_AT_RELEASE:
+    if rs.move_made_at == MoveMadeAt.RELEASE:
         text = ("%s rests on a press time: the log records when the lever was pressed, not "
                 "when the hand left the piece, which is when a move is made; the move was "
                 "made at or before the press" % what)
-    elif rs.move_made_at == MOVE_AT_PRESS:
+    elif rs.move_made_at == MoveMadeAt.PRESS:
         text = ("%s rests on a press time: a move is completed by pressing the clock, "
                 "which is what the log records" % what)
     else:
