@@ -18,7 +18,13 @@ from chessclock import simulate
 from chessclock.ruling import deadpos
 from chessclock.ruling import report as RR
 from chessclock.ruling import rules as R
-from chessclock.ruling.events import RulingError, load_events, parse_duration, parse_events
+from chessclock.ruling.events import (
+    RulingError,
+    Source,
+    load_events,
+    parse_duration,
+    parse_events,
+)
 from chessclock.ruling.facts import Facts, describe_correction
 from chessclock.ruling.flag import rule_flag
 from chessclock.ruling.late import rule_late
@@ -622,8 +628,27 @@ def test_the_clock_running_after_an_undo_is_the_pressers_again():
               {"type": "press", "t_ms": 5000, "side": "white"},
               {"type": "undo", "t_ms": 6000, "side": "white", "delta_ms": 0},
               {"type": "pause", "t_ms": 7000, "side": "white"}]
-    facts = Facts(events)
+    facts = Facts.of(events)
     assert [s["running"] for s in facts.stops] == ["white"]
+
+
+def test_facts_and_rule_sets_are_values_that_do_not_change():
+    """Facts, a rule set, a log's source and a helpmate verdict are frozen: a ruling reads
+    them and cannot change them under another."""
+    import dataclasses
+
+    events = [{"type": "start", "t_ms": 500, "side": "white"},
+              {"type": "flag", "t_ms": 9000, "side": "white", "stage": 1},
+              {"type": "final", "t_ms": 9500}]
+    facts = Facts.of(events)
+    assert facts.t0 == 500 and len(facts.flags) == 1 and facts.final == events[2]
+    assert [e["type"] for e in facts.events] == ["start", "flag"]
+    verdict = deadpos.can_mate(chess.Board(K_V_KR), chess.BLACK)
+    source = Source("game.jsonl", "jsonl", ["JSON Lines"], False)
+    for value, name in ((facts, "t0"), (R.FIDE2023, "both_flags"), (verdict, "status"),
+                        (source, "verified")):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(value, name, None)
 
 
 def test_the_answers_are_enums_whose_values_the_outputs_show(tmp_path):

@@ -2,7 +2,8 @@
 correction in words, and the clock's state at a point of the log (state_at, replaying it on
 the engine)."""
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Self
 
 from chessclock import logreplay
 from chessclock.ruling.events import CORRECTIONS, Event, RulingError, fmt, other, wall_time_at
@@ -15,51 +16,41 @@ def _side_of(e: Event) -> Any:
     return e.get("side")
 
 
-class Facts:
-    """What the log shows, walked once in order."""
+class _Walk:
+    """The walk over the log that Facts.of makes, one event at a time."""
 
-    def __init__(self, events: list[Event]) -> None:
-        self.events = [e for e in events if e.get("type") != "final"]
-        finals = [e for e in events if e.get("type") == "final"]
-        self.final = finals[-1] if finals else None
+    def __init__(self) -> None:
         self.presses = {"white": 0, "black": 0}
         self.ignored: list[Event] = []
-        self.stage_passes: list[Event] = []  # the stage event plus presses_in_stage computed
-        self.flags: list[Event] = []   # the flag event plus 'unflag_t_ms' when taken back
-        self.stops: list[dict[str, Any]] = []  # {'t_ms', 'resume_t_ms', 'running', ...}
+        self.stage_passes: list[Event] = []
+        self.flags: list[Event] = []
+        self.stops: list[dict[str, Any]] = []
         self.corrections: list[Event] = []
-        self.claims: list[Event] = []  # explicit claim records, if the log has them
-        self.limit: Event | None = None  # the move limit's event (a play-off's end, S3 4.1)
-        self.defaults: list[Event] = []  # `default-time`: the default time passed, one absent
-        self.arrivals: list[Event] = []  # `arrival`: a player marked at the board
+        self.claims: list[Event] = []
+        self.limit: Event | None = None
+        self.defaults: list[Event] = []
+        self.arrivals: list[Event] = []
         self.start: Event | None = None
         self.end: Event | None = None
-        self._stage_start_moves = {"white": 0, "black": 0}
-        self._running: str | None = None
-        self._open_stop: dict[str, Any] | None = None
-        for e in self.events:
-            self._take(e)
-        # The game's time runs from its start (else from its first event); a clock's t_ms
-        # is its time since power-on, which means nothing to the players.
-        timed_events = [e["t_ms"] for e in self.events if isinstance(e.get("t_ms"), int)]
-        self.t0: int = self.start["t_ms"] if self.start is not None and isinstance(
-            self.start.get("t_ms"), int) else (timed_events[0] if timed_events else 0)
+        self.stage_start_moves = {"white": 0, "black": 0}
+        self.running: str | None = None
+        self.open_stop: dict[str, Any] | None = None
 
-    def _take(self, e: Event) -> None:
+    def take(self, e: Event) -> None:
         """One event of the walk: the lists it joins, the side it leaves running."""
         typ, side = e["type"], _side_of(e)
         if typ == "start":
             self.start = e
-            self._running = side or "white"
+            self.running = side or "white"
         elif typ == "press":
             self.presses[side] += 1
-            self._running = other(side)
+            self.running = other(side)
         elif typ == "ignored":
             self.ignored.append(e)
         elif typ == "stage":
             moves = self.presses.get(side, 0)
-            rec = dict(e, presses_in_stage=moves - self._stage_start_moves[side], moves=moves)
-            self._stage_start_moves[side] = moves
+            rec = dict(e, presses_in_stage=moves - self.stage_start_moves[side], moves=moves)
+            self.stage_start_moves[side] = moves
             self.stage_passes.append(rec)
         elif typ == "flag":
             self.flags.append(dict(e))
@@ -70,17 +61,17 @@ class Facts:
                     break
             self.corrections.append(e)
         elif typ == "pause":
-            self._open_stop = {
-                "t_ms": e["t_ms"], "running": self._running, "resume_t_ms": None,
+            self.open_stop = {
+                "t_ms": e["t_ms"], "running": self.running, "resume_t_ms": None,
                 "after_flag": any("unflag_t_ms" not in f for f in self.flags),
                 "white_ms": e.get("white_ms"), "black_ms": e.get("black_ms")}
-            self.stops.append(self._open_stop)
-            self._running = None
+            self.stops.append(self.open_stop)
+            self.running = None
         elif typ == "resume":
-            if self._open_stop is not None:
-                self._open_stop["resume_t_ms"] = e["t_ms"]
-                self._open_stop = None
-            self._running = side
+            if self.open_stop is not None:
+                self.open_stop["resume_t_ms"] = e["t_ms"]
+                self.open_stop = None
+            self.running = side
         elif typ == "end":
             self.end = e
         elif typ == "claim":
@@ -93,10 +84,49 @@ class Facts:
             self.arrivals.append(e)
         elif typ in CORRECTIONS:
             self.corrections.append(e)
-            if typ == "undo" and side and self._running is not None:
-                self._running = side   # the turn goes back to the side that pressed
+            if typ == "undo" and side and self.running is not None:
+                self.running = side   # the turn goes back to the side that pressed
         if typ == "set-moves" and side:
             self.presses[side] = e.get("moves", self.presses[side])
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What the log shows, walked once in order (Facts.of)."""
+
+    events: list[Event]           # the log's events but its `final` record
+    final: Event | None           # the last `final` record (a log export's summary)
+    presses: dict[str, int]       # presses of each side (set-moves corrections applied)
+    ignored: list[Event]          # ignored presses or actions
+    stage_passes: list[Event]     # the stage event plus presses_in_stage and moves computed
+    flags: list[Event]            # the flag event plus 'unflag_t_ms' when taken back
+    stops: list[dict[str, Any]]   # {'t_ms', 'resume_t_ms', 'running', 'after_flag', times}
+    corrections: list[Event]      # the arbiter's corrections (CORRECTIONS), unflags too
+    claims: list[Event]           # explicit claim records, if the log has them
+    limit: Event | None           # the move limit's event (a play-off's end, S3 4.1)
+    defaults: list[Event]         # `default-time`: the default time passed, a side absent
+    arrivals: list[Event]         # `arrival`: a player marked at the board
+    start: Event | None
+    end: Event | None
+    t0: int                       # the game's time 0: its start, else its first event
+
+    @classmethod
+    def of(cls, events: list[Event]) -> Self:
+        """The facts of `events`, walked once in order."""
+        kept = [e for e in events if e.get("type") != "final"]
+        finals = [e for e in events if e.get("type") == "final"]
+        w = _Walk()
+        for e in kept:
+            w.take(e)
+        # The game's time runs from its start (else from its first event); a clock's t_ms
+        # is its time since power-on, which means nothing to the players.
+        timed_events = [e["t_ms"] for e in kept if isinstance(e.get("t_ms"), int)]
+        t0 = w.start["t_ms"] if w.start is not None and isinstance(
+            w.start.get("t_ms"), int) else (timed_events[0] if timed_events else 0)
+        return cls(events=kept, final=finals[-1] if finals else None, presses=w.presses,
+                   ignored=w.ignored, stage_passes=w.stage_passes, flags=w.flags,
+                   stops=w.stops, corrections=w.corrections, claims=w.claims, limit=w.limit,
+                   defaults=w.defaults, arrivals=w.arrivals, start=w.start, end=w.end, t0=t0)
 
     def when(self, t_ms: int | None) -> str:
         """An instant as the report gives it: the game time (from the start) and, when the

@@ -51,7 +51,7 @@ def rule_flag(events: list[Event], ruleset: RuleSet, control: Control | None = N
     to the flag), `board` a chess.Board (the final position) if no game. The facts are
     gathered first (Facts, the scoresheet, the flags to rule on); then each question is
     decided and explained in turn, the first that settles the game ending the ruling."""
-    facts = Facts(events)
+    facts = Facts.of(events)
     r = Ruling(ruleset)
     r.when = facts.when
     r.facts = facts.lines(control_text, ruleset.title)

@@ -141,7 +141,7 @@ def rule_playoff(ruleset: RuleSet, game: chess.pgn.Game | None = None,
 def _clock_facts(r: Ruling, ruleset: RuleSet, events: list[Event], board: chess.Board,
                  limit: int) -> Ruling | None:
     """Add what the play-off's clock log shows; a ruling on a flag if one decides."""
-    facts = Facts(events)
+    facts = Facts.of(events)
     r.facts += ["Clock: " + x for x in facts.lines()]
     if facts.limit is not None:
         if facts.presses["white"] != limit or facts.presses["black"] != limit:

@@ -211,7 +211,7 @@ def write_html(path: str, events: list[Event], ruling: Ruling, title: str = "Clo
         parts += ["<h2>What happened, in order</h2>",
                   "<table><tr><th>game time</th><th>time of day (UTC)</th><th>what</th>"
                   "<th></th></tr>"]
-        t0 = Facts(events).t0
+        t0 = Facts.of(events).t0
         parts += ["<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>" % (
             esc(fmt(t - t0) if t >= t0 else "-" + fmt(t0 - t)),
             esc(time_of_day(events, t) or "-"), esc(kind), esc(text))
@@ -308,7 +308,7 @@ def incident_items(events: list[Event]) -> list[tuple[int, str, str]]:
     """Every event in the log that bears on a dispute, in order (seed 9.3): the stops,
     claims, penalties and adjustments, the flags, and the marks of ON_DISPUTE (incident
     marks, the result, the schedule, arrivals, the default time passing, ...)."""
-    facts = Facts(events)
+    facts = Facts.of(events)
     items = []
     for s in facts.stops:
         kind = "stop (claim?)" if s["after_flag"] else "stop"
@@ -376,7 +376,7 @@ def write_incident(path: str, events: list[Event], ruling: Ruling, event: str = 
     out += ["", h("What happened, in order: stops, claims, corrections, flags and marks"), ""]
     items = incident_items(events)
     if items:
-        when = Facts(events).when
+        when = Facts.of(events).when
         for t, kind, text in items:   # game time, and the time of day when the log has it
             out.append("- %s  %s: %s" % (when(t), kind, text))
     else:
