@@ -1,6 +1,6 @@
 """`chessclock ruling`: what the log shows and what the Laws say about it.
 
-Three forms:
+Its forms:
 
     chessclock ruling FLAGFILE [--control SPEC] [--rules R] [--pgn GAME.pgn] [--fen FEN]
                       [--json] [--plot out.png|out.svg] [--html report.html]
