@@ -24,7 +24,8 @@ COMMANDS = {
     "boards": ("boards", "list, show (as board.json) and check the board profiles"),
     "build": ("deploy", "compile the firmware for a board into build/BOARD/"),
     "deploy": ("deploy", "copy build/BOARD/ to a board over USB serial and verify it"),
-    "ruling": ("ruling", "rule on a flag, a late arrival or a clock replacement from a log"),
+    "ruling": ("commands.ruling", "rule on a flag, a late arrival or a clock replacement "
+               "from a log"),
     "sim": ("sim", "try the clock: the real firmware on a simulated board, in the terminal"),
     "log": ("log_cmd", "the clock's event log: pull, verify, show, export"),
     "sim-serve": ("simserve", "the simulator board as a serial device on a pty; prints "

@@ -38,7 +38,7 @@ correspondence rows (§11) are `chessclock corr` (docs/CORRESPONDENCE.md).
 
 TAIL = """§12 (tournament scoring, tie-breaks) is outside the clock; the hall exports results for a
 pairing program (docs/HALL.md). §13 and §14 are notes on the seeds: the choices taken are
-in the rule sets (`host/chessclock/rules.py`) and below. §15's presets: P1 `fide-5min-1990`,
+in the rule sets (`host/chessclock/ruling/rules.py`) and below. §15's presets: P1 `fide-5min-1990`,
 P2 `fide-active-1987`, P3 `fide-active-1987-inc`, P4 `fce-six-hour`, P5 `fce-finish-15`, P7
 `wc-2008-first`, P8 and P9 are any typed control, P11 `br-playoff`, P12 `cxeb-correspondence`
 (`chessclock corr`); P6 (sealing) is seal mode (docs/ADJOURNMENT.md); P10 is a control the
@@ -46,7 +46,7 @@ organisers set, ruled with `--rules br-knockout`.
 
 ## The Brazilian knockout (seed S3)
 
-- **Rule set** `br-knockout` (`host/chessclock/rules.py`): illegal move loses (S3 3); the
+- **Rule set** `br-knockout` (`host/chessclock/ruling/rules.py`): illegal move loses (S3 3); the
   flag loses unless the opponent has not enough to mate (S3 "Relógios"; K v K, K+B or K+N v K);
   draw claims after **5** moves of each player without a capture or pawn move, and by
   threefold repetition; everything else: **referred** to the Organising Committee.

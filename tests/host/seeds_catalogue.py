@@ -86,8 +86,8 @@ ITEMS = [
      'done',
      'before the start each display shows its side\'s control for the players to check '
      '(docs/SESSION.md, "The control before the start"); '
-     '`chessclock ruling complaint LOG --at T [--by SIDE]` (`claims.py`), first presses from '
-     'the log; S3: referred; tests/host/test_knockout_rulings.py, '
+     '`chessclock ruling complaint LOG --at T [--by SIDE]` (`ruling/claims.py`), first presses '
+     'from the log; S3: referred; tests/host/test_knockout_rulings.py, '
      'tests/core/test_session_displays.py'),
     ('2.9', 'the delegate checks the clock works: self-test',
      'done',
@@ -138,10 +138,10 @@ ITEMS = [
      'engine `flag_at`, `flag_order`; wall clock in the header; tests/core/test_engine.py'),
     ('4.2', 'missing the control loses unless the opponent cannot mate',
      'done',
-     '`ruling` with `deadpos.py` (helpmate search); tests/host/test_rulings.py'),
+     '`ruling` with `ruling/deadpos.py` (helpmate search); tests/host/test_rulings.py'),
     ('4.3', 'the old lists of dead endings',
      'done',
-     "`rules.py` (`act1987`, `rap1990`, `br-knockout`: S3's K v K, K+B or K+N v K)"),
+     "`ruling/rules.py` (`act1987`, `rap1990`, `br-knockout`: S3's K v K, K+B or K+N v K)"),
     ('4.4', "one side cannot mate and the other's flag falls (ACT 11d, RAP 10f)",
      'done',
      '`ruling` (`MATE_MATERIAL_LIST`, `MATE_LIST_UNLESS_SHOWN`)'),
@@ -208,7 +208,7 @@ ITEMS = [
      '`chessclock ruling replace LOG --at-seq N`'),
     ('6.5', 'illegal move: loss (S3), claim-win (RAP), +2 min (ACT, FIDE)',
      'done',
-     '`chessclock ruling illegal-move --move e1f2` (`claims.py`; rule set field '
+     '`chessclock ruling illegal-move --move e1f2` (`ruling/illegal.py`; rule set field '
      '`illegal_kind`); tests/host/test_knockout_rulings.py'),
     ('6.6',
      'RAP 8c: win if claimed before touching a piece; king taken before the press = draw',
@@ -258,7 +258,7 @@ ITEMS = [
      'across sessions; tests/core/test_seal.py, tests/host/test_adjourn.py'),
     ('9.1', 'incident annex from the log',
      'done',
-     '`chessclock ruling ... --incident out.md` (`ruling_report.py`)'),
+     '`chessclock ruling ... --incident out.md` (`ruling/report.py`)'),
     ('9.2', 'tamper-evident log, verify',
      'done',
      'hash chain, HMAC (`chessclock log verify`); tests/host/test_log_authentic.py'),

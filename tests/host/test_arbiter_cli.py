@@ -265,7 +265,7 @@ def _session_log(path):
 def test_every_event_type_is_judged_for_the_incident_report():
     """A new event code cannot be left out of the report by oversight: each type `log
     export` (or `simulate`) writes is either carried or named as not bearing on a dispute."""
-    from chessclock import ruling_report as RR
+    from chessclock.ruling import report as RR
     from clockcore import logread
     types = set(logread.NAMES.values()) | {"claim", "final", "split"}
     judged = set(RR.ON_DISPUTE) | set(RR.NOT_ON_DISPUTE)
@@ -274,7 +274,7 @@ def test_every_event_type_is_judged_for_the_incident_report():
 
 
 def test_the_incident_report_carries_every_mark_log_export_shows(tmp_path):
-    from chessclock import ruling_report as RR
+    from chessclock.ruling import report as RR
     log = _session_log(tmp_path / "game.log")
     code, out, err = cc("log", "export", str(log), "--format", "jsonl")
     assert code == 0, err
@@ -520,12 +520,13 @@ def test_every_adjust_a_ruling_suggests_is_taken_with_its_ground():
     and passes the same checks as typed (at most 40 bytes a field)."""
     import shlex
 
-    from chessclock import claims, clock_cmd
-    from chessclock import rules as R
+    from chessclock import clock_cmd
+    from chessclock.ruling import rules as R
+    from chessclock.ruling import verdict
     for rs in R.RULESETS.values():
         for reason, topic in (("illegal move", "illegal_move"),
                               ("incorrect claim", "false_claim")):
-            line = claims.adjust_command("white", 120000, reason, rs.art(topic))
+            line = verdict.adjust_command("white", 120000, reason, rs.art(topic))
             argv = shlex.split(line)[1:]
             assert argv[:3] == ["adjust", "white", "+2m"] and "--reason" in argv, line
             args = cli.build_parser(argv).parse_args(argv + ["--port", "P"])

@@ -11,8 +11,9 @@ from cliutil import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chessclock import claims, playoff
-from chessclock import rules as R
+from chessclock.ruling import claims, illegal, playoff, position
+from chessclock.ruling import rules as R
+from chessclock.ruling.flag import rule_flag
 
 FIDE, ACT, RAP, BR = (R.get(k) for k in ("fide2023", "act1987", "rap1990", "br-knockout"))
 CHECKED = "4r1k1/8/8/8/8/8/3P4/4K3 w - - 0 1"   # White in check from e8
@@ -133,73 +134,73 @@ def test_repetition_and_the_act_14_claims():
 # ---- illegal moves (§6.5-6.7) ----------------------------------------------------------
 
 @pytest.mark.parametrize("fen,move,reason", [
-    (CHECKED, "d2d3", claims.NO_ESCAPE),
-    ("4k3/8/8/8/8/8/8/4K2r w - - 0 1", "e1f1", claims.NO_ESCAPE),
-    ("4kr2/8/8/8/8/8/8/4K3 w - - 0 1", "e1f1", claims.KING_INTO_CHECK),
-    ("4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1", "e2d3", claims.EXPOSES_KING),
-    (chess.STARTING_FEN, "b1b3", claims.WRONG_MOVE),
-    (chess.STARTING_FEN, "e7e5", claims.WRONG_MOVE),
-    ("4k3/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1", claims.NOT_ILLEGAL),
-    ("4k3/8/8/8/8/8/8/4K2R w - - 0 1", "e1g1", claims.WRONG_MOVE),
-    ("4k3/8/8/8/8/8/5r2/R3K2R w KQ - 0 1", "e1g1", claims.WRONG_MOVE),
+    (CHECKED, "d2d3", illegal.NO_ESCAPE),
+    ("4k3/8/8/8/8/8/8/4K2r w - - 0 1", "e1f1", illegal.NO_ESCAPE),
+    ("4kr2/8/8/8/8/8/8/4K3 w - - 0 1", "e1f1", illegal.KING_INTO_CHECK),
+    ("4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1", "e2d3", illegal.EXPOSES_KING),
+    (chess.STARTING_FEN, "b1b3", illegal.WRONG_MOVE),
+    (chess.STARTING_FEN, "e7e5", illegal.WRONG_MOVE),
+    ("4k3/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1", illegal.NOT_ILLEGAL),
+    ("4k3/8/8/8/8/8/8/4K2R w - - 0 1", "e1g1", illegal.WRONG_MOVE),
+    ("4k3/8/8/8/8/8/5r2/R3K2R w KQ - 0 1", "e1g1", illegal.WRONG_MOVE),
 ])
 def test_why_a_move_is_illegal_in_the_words_of_s3(fen, move, reason):
     b = chess.Board(fen)
-    assert claims.classify(b, claims.parse_move(b, move))[0] == reason
+    assert illegal.classify(b, position.parse_move(b, move))[0] == reason
 
 
 @pytest.mark.seed("RAP 8c", item="6.6")
 def test_illegal_move_consequence_per_rule_set():
     b = chess.Board(CHECKED)
-    mv = claims.parse_move(b, "d2-d3")
-    r = claims.rule_illegal(b, mv, BR)
+    mv = position.parse_move(b, "d2-d3")
+    r = illegal.rule_illegal(b, mv, BR)
     assert (r.result, r.illegal["by"]) == ("0-1", "white")
-    r = claims.rule_illegal(b, mv, FIDE)
+    r = illegal.rule_illegal(b, mv, FIDE)
     assert r.result == "*" and r.times == {"black": 120000}
-    assert claims.rule_illegal(b, mv, FIDE, blitz=True).times == {"black": 60000}
-    assert claims.rule_illegal(b, mv, FIDE, count=2).result == "0-1"
-    r = claims.rule_illegal(b, mv, ACT)
+    assert illegal.rule_illegal(b, mv, FIDE, blitz=True).times == {"black": 60000}
+    assert illegal.rule_illegal(b, mv, FIDE, count=2).result == "0-1"
+    r = illegal.rule_illegal(b, mv, ACT)
     assert r.result == "*" and r.times == {"black": 120000} and r.lines[0][1] == "ACT 22b"
-    assert claims.rule_illegal(b, mv, RAP).result == "*"
-    assert claims.rule_illegal(b, mv, RAP, claim="before-touch").result == "0-1"
-    assert claims.rule_illegal(b, mv, RAP, claim="after-touch").result == "*"
-    r = claims.rule_illegal(b, mv, RAP, king_captured="before-press")
+    assert illegal.rule_illegal(b, mv, RAP).result == "*"
+    assert illegal.rule_illegal(b, mv, RAP, claim="before-touch").result == "0-1"
+    assert illegal.rule_illegal(b, mv, RAP, claim="after-touch").result == "*"
+    r = illegal.rule_illegal(b, mv, RAP, king_captured="before-press")
     assert r.result == "1/2-1/2"
     assert any("hand left the piece" in t and "RAP 17" in a for t, a in r.lines)
 
 
 def test_second_illegal_move_is_a_draw_when_the_opponent_cannot_mate():
     b = chess.Board("4k3/8/8/8/8/8/8/2b1K3 w - - 0 1")  # Black has only a bishop
-    r = claims.rule_illegal(b, claims.parse_move(b, "e1d2"), FIDE, count=2)  # into check
+    r = illegal.rule_illegal(b, position.parse_move(b, "e1d2"), FIDE, count=2)  # into check
     assert r.result == "1/2-1/2" and r.mate["status"] == "proven"
 
 
 @pytest.mark.seed("ACT 21", item="6.7")
 def test_unnoticed_illegal_moves():
     b = chess.Board(CHECKED)
-    mv = claims.parse_move(b, "d2d3")
+    mv = position.parse_move(b, "d2d3")
     for rs in (ACT, RAP):
-        r = claims.rule_illegal(b, mv, rs, noticed="later")
+        r = illegal.rule_illegal(b, mv, rs, noticed="later")
         assert r.result == "*" and r.summary == "the illegal move stands"
-    r = claims.rule_illegal(b, mv, FIDE, noticed="later")
+    r = illegal.rule_illegal(b, mv, FIDE, noticed="later")
     assert r.times == {"black": 120000} and r.lines[0][1].startswith("FIDE 7.5.1")
-    r = claims.rule_illegal(b, mv, BR, noticed="later")
+    r = illegal.rule_illegal(b, mv, BR, noticed="later")
     assert r.result == "referred" and r.referred
-    assert claims.rule_illegal(b, claims.parse_move(b, "e1f1"), BR).result == "*"  # legal
+    assert illegal.rule_illegal(b, position.parse_move(b, "e1f1"), BR).result == "*"  # legal
 
 
 @pytest.mark.seed("ACT 21", item="6.7")
 def test_both_kings_in_check():
     b = chess.Board(BOTH)
-    assert claims.both_kings_in_check(b) and not claims.both_kings_in_check(chess.Board())
-    assert claims.rule_both_kings(b, BR).result == "referred"
-    assert claims.rule_both_kings(b, RAP).summary.startswith("the arbiter decides")
-    assert claims.rule_both_kings(b, FIDE).summary.startswith("reinstate")
-    assert claims.rule_both_kings(b, ACT).result == "*"
+    assert illegal.both_kings_in_check(b) and not illegal.both_kings_in_check(chess.Board())
+    assert illegal.rule_both_kings(b, BR).result == "referred"
+    assert illegal.rule_both_kings(b, RAP).summary.startswith("the arbiter decides")
+    assert illegal.rule_both_kings(b, FIDE).summary.startswith("reinstate")
+    assert illegal.rule_both_kings(b, ACT).result == "*"
     ok = chess.Board("4r1k1/8/8/8/8/8/8/4KR2 w - - 0 1")
-    assert claims.rule_both_kings(b, ACT, ok).result == "*"
-    assert claims.rule_both_kings(b, ACT, b).result == "1/2-1/2"
-    assert claims.rule_both_kings(chess.Board(), ACT).summary == "not both kings in check"
+    assert illegal.rule_both_kings(b, ACT, ok).result == "*"
+    assert illegal.rule_both_kings(b, ACT, b).result == "1/2-1/2"
+    assert illegal.rule_both_kings(chess.Board(), ACT).summary == "not both kings in check"
 
 
 # ---- setting complaint (§2.8) ----------------------------------------------------------
@@ -267,20 +268,18 @@ def test_only_the_first_ten_moves_each_count(tmp_path):
 # ---- the flag under S3 -----------------------------------------------------------------
 
 def test_both_flags_down_under_s3_is_referred_unless_announced_before():
-    from chessclock import ruling
-
     ev = [{"type": "start", "side": "white", "t_ms": 0, "white_ms": 60000, "black_ms": 60000},
           {"type": "press", "side": "white", "t_ms": 5000, "moves": 1},
           {"type": "flag", "side": "black", "t_ms": 65000, "stage": 1, "moves": 0},
           {"type": "press", "side": "black", "t_ms": 70000, "moves": 1},
           {"type": "flag", "side": "white", "t_ms": 125000, "stage": 1, "moves": 1},
           {"type": "end", "t_ms": 200000}]
-    r = ruling.rule_flag(ev, BR)
+    r = rule_flag(ev, BR)
     assert r.result == "referred" and "both flags" in r.referred
     ev2 = ev[:3] + [{"type": "pause", "side": "black", "t_ms": 66000}] + ev[3:]
-    r = ruling.rule_flag(ev2, BR, board=chess.Board("4k3/8/8/8/8/8/8/3QK3 w - - 0 1"))
+    r = rule_flag(ev2, BR, board=chess.Board("4k3/8/8/8/8/8/8/3QK3 w - - 0 1"))
     assert r.result == "1-0" and r.referred is None
-    r = ruling.rule_flag(ev2, BR, board=chess.Board("4k3/8/8/8/8/8/8/3NK3 w - - 0 1"))
+    r = rule_flag(ev2, BR, board=chess.Board("4k3/8/8/8/8/8/8/3NK3 w - - 0 1"))
     assert r.result == "1/2-1/2"   # S3: the opponent has not enough to mate
 
 

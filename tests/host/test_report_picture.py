@@ -8,7 +8,7 @@ import re
 from inproc import KEY, WALL, flagged_game, pulled
 
 from chessclock import cli
-from chessclock import ruling_report as RR
+from chessclock.ruling import report as RR
 
 STAGED = """0 start
 5000 press white
@@ -125,7 +125,7 @@ def test_html_names_event_clock_log_verification_and_times_of_day(tmp_path, caps
 
 
 def RR_events(path):
-    from chessclock.ruling import load_source
+    from chessclock.ruling.events import load_source
 
     return load_source(path, KEY)[0]
 

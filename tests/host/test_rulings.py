@@ -14,10 +14,21 @@ import chess.pgn
 import pytest
 from cliutil import run_cli
 
-from chessclock import deadpos, simulate
-from chessclock import rules as R
-from chessclock import ruling as RU
-from chessclock import ruling_report as RR
+from chessclock import simulate
+from chessclock.ruling import deadpos
+from chessclock.ruling import report as RR
+from chessclock.ruling import rules as R
+from chessclock.ruling.events import (
+    RulingError,
+    Source,
+    load_events,
+    parse_duration,
+    parse_events,
+)
+from chessclock.ruling.facts import Facts, describe_correction
+from chessclock.ruling.flag import rule_flag
+from chessclock.ruling.late import rule_late
+from chessclock.ruling.replace import rule_replace
 from clockcore import presets
 
 
@@ -35,7 +46,7 @@ def rule(spec, script, rules="fide2023", fen=None, pgn=None, **opts):
     events, control = replay(spec, script, **opts)
     game = chess.pgn.read_game(io.StringIO(pgn)) if pgn else None
     board = chess.Board(fen) if fen else None
-    return RU.rule_flag(events, R.get(rules), control, spec, game=game, board=board)
+    return rule_flag(events, R.get(rules), control, spec, game=game, board=board)
 
 
 # White flags at 5:01 in a 5-minute game; the clock freezes.
@@ -84,7 +95,7 @@ def test_fide_6_8_first_flag_recorded_and_loses_when_opponent_can_mate():
     assert r.lines[0][1] == "FIDE 6.8"
     assert "5:01.000" in r.lines[0][0]
     assert r.result == "0-1"
-    assert r.mate["status"] == deadpos.FOUND
+    assert r.mate["status"] == deadpos.Status.FOUND
     assert any(a == "FIDE 6.9" for _, a in r.lines)
 
 
@@ -236,7 +247,7 @@ def test_fide_6_9_opponent_cannot_mate_by_any_series_draw(name, fen):
     """FIDE 6.9: White's flag fell, but Black cannot checkmate by any series of legal
     moves: a draw, PROVEN."""
     r = rule("5m", WHITE_FLAGS, fen=fen)
-    assert r.mate["status"] == deadpos.PROVEN, name
+    assert r.mate["status"] == deadpos.Status.PROVEN, name
     assert r.result == "1/2-1/2"
 
 
@@ -254,7 +265,7 @@ def test_fide_6_9_knight_v_pawn_not_dead_when_pawn_side_flags():
     script = WHITE_FLAGS.replace("2000 press black\n", "2000 press black\n3000 press white\n")
     r = rule("5m", script, fen=fen)
     assert r.lines[0][0].startswith("Black's flag fell first")
-    assert r.mate["status"] == deadpos.FOUND
+    assert r.mate["status"] == deadpos.Status.FOUND
     assert check_line(fen, r.mate["line"])
     assert r.result == "1-0"
 
@@ -263,7 +274,7 @@ def test_fide_6_9_knight_side_flags_pawn_side_can_mate():
     """FIDE 6.9: the knight side flags; the pawn can promote and mate: loss."""
     fen = "8/8/8/4k3/8/8/p7/3NK3 w - - 0 1"
     r = rule("5m", WHITE_FLAGS, fen=fen)
-    assert r.mate["status"] == deadpos.FOUND
+    assert r.mate["status"] == deadpos.Status.FOUND
     assert check_line(fen, r.mate["line"])
     assert r.result == "0-1"
 
@@ -288,7 +299,7 @@ def test_rap_10f_knight_side_can_show_mate_wins():
     script = WHITE_FLAGS.replace("2000 press black\n", "2000 press black\n3000 press white\n")
     r = rule("fide-5min-1990", script, rules="rap1990", fen=fen)
     assert r.result == "1-0"
-    assert r.mate["status"] == deadpos.FOUND
+    assert r.mate["status"] == deadpos.Status.FOUND
 
 
 @pytest.mark.seed("RAP 10e", item="4.3")
@@ -305,7 +316,7 @@ def test_fide_6_9_opposite_colour_bishops_not_dead():
     blocks): not dead."""
     fen = "8/8/3b4/4k3/8/8/8/3BK3 b - - 0 1"
     v = deadpos.can_mate(chess.Board(fen), chess.WHITE)
-    assert v.status == deadpos.FOUND
+    assert v.status == deadpos.Status.FOUND
     assert check_line(fen, v.line)
 
 
@@ -313,7 +324,7 @@ def test_fide_6_9_search_bound_reports_undecided():
     """FIDE 6.9: a search that runs out of its bound says UNDECIDED, never a proof."""
     v = deadpos.can_mate(chess.Board("8/8/8/4k3/8/8/p7/3NK3 b - - 0 1"), chess.WHITE,
                          max_nodes=5)
-    assert v.status == deadpos.UNDECIDED
+    assert v.status == deadpos.Status.UNDECIDED
     assert "UNDECIDED" in v.describe()
 
 
@@ -324,14 +335,14 @@ def test_fide_6_9_exhaustive_search_agrees_with_the_static_proofs(fen):
     """FIDE 6.9: the search alone, run to the end (every reachable position visited, no
     mate), proves what the static arguments prove."""
     status, line, nodes = deadpos._search(chess.Board(fen), chess.WHITE, 100000)
-    assert status == deadpos.PROVEN and line == [] and 1000 < nodes < 100000
+    assert status == deadpos.Status.PROVEN and line == [] and 1000 < nodes < 100000
 
 
 # ---------------------------------------------------------------- late arrival (RGC 12.1)
 
 def test_rgc_12_1_late_arrival_60_40_split_75_minutes():
     """RGC 12.1: elapsed 75 min: visitor -45 min, home -30 min; the engine's split agrees."""
-    r = RU.rule_late(75 * R.MIN, "white", R.FCERGC1990, presets.resolve("90m")[0])
+    r = rule_late(75 * R.MIN, "white", R.FCERGC1990, presets.resolve("90m")[0])
     assert r.split == {"white": 45 * R.MIN, "black": 30 * R.MIN}
     assert r.times == {"white": 45 * R.MIN, "black": 60 * R.MIN}
     events, _ = replay("90m", "0 split %d 60\n0 start\n" % (75 * R.MIN))
@@ -353,7 +364,7 @@ def test_rgc_12_1_visitor_black_and_cli():
 
 def test_rgc_12_1_visitor_later_than_90_minutes_defaults():
     """RGC 12.1: the home player waits 90 min; later, the visitor loses."""
-    r = RU.rule_late(91 * R.MIN, "white", R.FCERGC1990)
+    r = rule_late(91 * R.MIN, "white", R.FCERGC1990)
     assert r.result == "0-1" and r.summary == "visitor defaults"
 
 
@@ -361,9 +372,9 @@ def test_fide_6_7_1_default_time_zero_unless_event_sets_it():
     """FIDE 6.7.1: default time 0 unless set; S1 6.7: 1 h."""
     assert R.FIDE2023.default_time_ms == 0
     assert R.ACT1987.default_time_ms == R.HOUR == R.RAP1990.default_time_ms
-    r = RU.rule_late(10 * R.MIN, "white", R.FIDE2023)
+    r = rule_late(10 * R.MIN, "white", R.FIDE2023)
     assert r.result == "0-1" and r.summary == "white defaults"
-    r = RU.rule_late(10 * R.MIN, "white", R.FCERGC1990, default_ms=0)
+    r = rule_late(10 * R.MIN, "white", R.FCERGC1990, default_ms=0)
     assert any("would lose" in t for t, _ in r.lines)
 
 
@@ -371,13 +382,13 @@ def test_fide_6_7_1_default_time_zero_unless_event_sets_it():
                                      ("1:15:00", 4500000), ("90s", 90000),
                                      ("250ms", 250)])
 def test_durations(text, ms):
-    assert RU.parse_duration(text) == ms
+    assert parse_duration(text) == ms
 
 
 def test_a_bare_number_is_refused_not_guessed():
     """`ruling late --elapsed 75` once meant 75 min while `split 75` meant 75 s: refused."""
-    with pytest.raises(RU.RulingError, match="no unit: write 75s or 75m"):
-        RU.parse_duration("75")
+    with pytest.raises(RulingError, match="no unit: write 75s or 75m"):
+        parse_duration("75")
 
 
 # ---------------------------------------------------------------- replacement (6.10.1, 7.1)
@@ -400,8 +411,8 @@ def test_fide_6_10_1_replacement_times_at_a_record():
     """FIDE 6.10.1 (S1 6.11): the replacement clock gets the times of the last consistent
     record (here #5, the +2 min correction)."""
     events, control = replay("300+2", GAME)
-    events = RU.parse_events("".join(json.dumps(e) + "\n" for e in events))
-    r = RU.rule_replace(events, R.FIDE2023, at_seq=5, control=control)
+    events = parse_events("".join(json.dumps(e) + "\n" for e in events))
+    r = rule_replace(events, R.FIDE2023, at_seq=5, control=control)
     e5 = events[4]
     assert e5["type"] == "adjust"
     assert r.state["times"] == {"white": e5["white_ms"], "black": e5["black_ms"]}
@@ -415,7 +426,7 @@ def test_fide_7_1_replacement_times_at_an_instant_match_the_engine():
     """FIDE 7.1 (S1 6.14): times at an instant between records, carried forward from the
     last record; the engine, paused at that instant, shows the same."""
     events, control = replay("300+2", GAME)
-    r = RU.rule_replace(events, R.FIDE2023, at_ms=55000, control=control)
+    r = rule_replace(events, R.FIDE2023, at_ms=55000, control=control)
     check, _ = replay("300+2", "\n".join(GAME.splitlines()[:6]) + "\n55000 pause\n")
     pause = [e for e in check if e["type"] == "pause"][0]
     assert r.state["times"] == {"white": pause["white_ms"], "black": pause["black_ms"]}
@@ -425,7 +436,7 @@ def test_fide_7_1_replacement_times_at_an_instant_match_the_engine():
 def test_fide_6_10_1_replacement_sequence_numbers_without_seq_fields():
     """FIDE 6.10.1: records without 'seq' (simulate output) are numbered from 1."""
     events, control = replay("300+2", GAME)
-    r = RU.rule_replace(events, R.FIDE2023, at_seq=2, control=control)
+    r = rule_replace(events, R.FIDE2023, at_seq=2, control=control)
     assert r.state["times"] == {"white": events[1]["white_ms"], "black": events[1]["black_ms"]}
     assert r.state["seq"] == 2
 
@@ -433,7 +444,7 @@ def test_fide_6_10_1_replacement_sequence_numbers_without_seq_fields():
 def test_fide_7_1_replacement_with_simple_delay():
     """FIDE 7.1: with a simple delay the first seconds of a turn are not charged."""
     events, control = replay("300+5d", GAME)
-    r = RU.rule_replace(events, R.FIDE2023, at_ms=55000, control=control)
+    r = rule_replace(events, R.FIDE2023, at_ms=55000, control=control)
     check, _ = replay("300+5d", "\n".join(GAME.splitlines()[:6]) + "\n55000 pause\n")
     pause = [e for e in check if e["type"] == "pause"][0]
     assert r.state["times"] == {"white": pause["white_ms"], "black": pause["black_ms"]}
@@ -543,11 +554,11 @@ def test_jsonl_loader_reads_simulate_output_and_names_bad_lines(tmp_path):
     assert code == 0, err
     p = tmp_path / "e.jsonl"
     p.write_text(out + "\n")
-    events = RU.load_events(str(p))
+    events = load_events(str(p))
     assert events[0]["type"] == "start" and events[-1]["type"] == "final"
     p.write_text(out + "{not json\n")
-    with pytest.raises(RU.RulingError, match="line 7"):
-        RU.load_events(str(p))
+    with pytest.raises(RulingError, match="line 7"):
+        load_events(str(p))
 
 
 def write_script(tmp_path):
@@ -596,7 +607,7 @@ def test_flag_in_an_earlier_stage_stays_first_after_the_side_plays_on():
     events, control = replay("1m/2, 30s", script, freeze=False)
     assert [(e["side"], e["t_ms"]) for e in events if e["type"] == "flag"] == \
         [("white", 65000), ("black", 125000)]
-    r = RU.rule_flag(events, R.get("fide2023"), control, "1m/2, 30s")
+    r = rule_flag(events, R.get("fide2023"), control, "1m/2, 30s")
     assert "White's flag fell first, at game time 1:05.000" in r.text(), r.text()
     assert "Stage 2 reached by white at game time 1:10.000 (cause: moves" in r.text()
     assert r.moves_check == {"required": 2, "scoresheet": None, "counter": 1}
@@ -604,11 +615,11 @@ def test_flag_in_an_earlier_stage_stays_first_after_the_side_plays_on():
 
 
 def test_corrections_name_the_opponents_increment_and_an_increment_alone():
-    assert RU.describe_correction({"type": "undo", "side": "white", "delta_ms": 0,
+    assert describe_correction({"type": "undo", "side": "white", "delta_ms": 0,
                                    "opponent_delta_ms": -2000}) == (
         "last press by white marked as not a move (0:00.000 taken back, and 0:02.000 from "
         "black's increment at turn start; its turn again)")
-    assert RU.describe_correction({"type": "add-stage", "side": "black", "added_ms": 0,
+    assert describe_correction({"type": "add-stage", "side": "black", "added_ms": 0,
                                    "inc_ms": 5000}) == "from now on +0:05.000 a move for black"
 
 
@@ -617,5 +628,61 @@ def test_the_clock_running_after_an_undo_is_the_pressers_again():
               {"type": "press", "t_ms": 5000, "side": "white"},
               {"type": "undo", "t_ms": 6000, "side": "white", "delta_ms": 0},
               {"type": "pause", "t_ms": 7000, "side": "white"}]
-    facts = RU.Facts(events)
+    facts = Facts.of(events)
     assert [s["running"] for s in facts.stops] == ["white"]
+
+
+def test_facts_and_rule_sets_are_values_that_do_not_change():
+    """Facts, a rule set, a log's source and a helpmate verdict are frozen: a ruling reads
+    them and cannot change them under another."""
+    import dataclasses
+
+    events = [{"type": "start", "t_ms": 500, "side": "white"},
+              {"type": "flag", "t_ms": 9000, "side": "white", "stage": 1},
+              {"type": "final", "t_ms": 9500}]
+    facts = Facts.of(events)
+    assert facts.t0 == 500 and len(facts.flags) == 1 and facts.final == events[2]
+    assert [e["type"] for e in facts.events] == ["start", "flag"]
+    verdict = deadpos.can_mate(chess.Board(K_V_KR), chess.BLACK)
+    source = Source("game.jsonl", "jsonl", ["JSON Lines"], False)
+    for value, name in ((facts, "t0"), (R.FIDE2023, "both_flags"), (verdict, "status"),
+                        (source, "verified")):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(value, name, None)
+
+
+def test_the_answers_are_enums_whose_values_the_outputs_show(tmp_path):
+    """The rule sets' answers, the result and the helpmate verdict are enums; the JSON and
+    the text give their values, as words."""
+    from chessclock.ruling.verdict import Result
+
+    for rs in R.RULESETS.values():
+        assert isinstance(rs.both_flags, R.BothFlags) and isinstance(rs.cannot_mate,
+                                                                     R.CannotMate)
+        assert isinstance(rs.illegal_kind, R.IllegalKind)
+        assert isinstance(rs.unnoticed, R.Unnoticed) and isinstance(rs.both_kings,
+                                                                    R.BothKings)
+        assert rs.complaint_window is None or isinstance(rs.complaint_window,
+                                                         R.ComplaintWindow)
+        assert rs.move_made_at is None or isinstance(rs.move_made_at, R.MoveMadeAt)
+    events, _ = replay("5m", WHITE_FLAGS)
+    r = rule_flag(events, R.FIDE2023, board=chess.Board(K_V_KR))
+    assert r.result is Result.BLACK_WINS
+    assert isinstance(deadpos.can_mate(chess.Board(K_V_KR), chess.BLACK).status,
+                      deadpos.Status)
+    d = json.loads(json.dumps(r.as_dict()))
+    assert d["result"] == "0-1" and d["mate"]["status"] == "found"
+    assert "RESULT: 0-1  " in r.text()
+
+
+def test_ruling_late_does_not_import_python_chess():
+    """A late arrival needs no board: `chessclock ruling late` starts without python-chess
+    (the forms on a board import it)."""
+    import subprocess
+
+    code = ("import sys; from chessclock import cli; "
+            "cli.main(['ruling', 'late', '--elapsed', '30m', '--visitor', 'white']); "
+            "print('chess' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out[-1] == "False"

@@ -11,9 +11,9 @@ import chess
 import pytest
 from cliutil import run_cli
 
-from chessclock import claims
-from chessclock import rules as R
 from chessclock.cli import main as cli_main
+from chessclock.ruling import claims
+from chessclock.ruling import rules as R
 
 ACT, RAP = R.get("act1987"), R.get("rap1990")
 

@@ -13,7 +13,10 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from chessclock import logreplay, simulate
-from chessclock import ruling as RU
+from chessclock.ruling.events import RulingError
+from chessclock.ruling.facts import state_at
+from chessclock.ruling.replace import rule_replace
+from chessclock.ruling.rules import FIDE2023
 from clockcore import engine as E
 from clockcore import presets
 
@@ -90,7 +93,7 @@ def test_state_at_an_instant_is_the_engines(game, after_start):
     control, _ = presets.resolve(spec)
     events = simulate.replay(control, script, **options)
     at_ms = events[0]["t_ms"] + after_start   # before the first record there is no state
-    st_ = RU.state_at(events, at_ms=at_ms, control=control, options=options)
+    st_ = state_at(events, at_ms=at_ms, control=control, options=options)
     want = _engine_at(control, options, script, at_ms, events)
     assume(want is not None)
     assert st_["notes"] == []
@@ -106,7 +109,7 @@ def test_state_at_each_record_is_that_record(game):
     for seq, e in enumerate(events, 1):
         if e["type"] == "final":
             continue
-        st_ = RU.state_at(events, at_seq=seq, control=control, options=options)
+        st_ = state_at(events, at_seq=seq, control=control, options=options)
         assert st_["notes"] == [] and st_["seq"] == seq
         assert st_["times"] == {"white": e["white_ms"], "black": e["black_ms"]}
         if e["type"] == "press":
@@ -138,7 +141,7 @@ def test_what_own_arithmetic_got_wrong_the_engine_gets_right(spec, opts, at_ms):
     control, _ = presets.resolve(spec)
     options = dict(logreplay.DEFAULT_OPTIONS, **opts)
     events = simulate.replay(control, BOTH, **options)
-    st_ = RU.state_at(events, at_ms=at_ms, control=control, options=options)
+    st_ = state_at(events, at_ms=at_ms, control=control, options=options)
     want = _engine_at(control, options, BOTH, at_ms)
     assert st_["notes"] == [] and {k: st_[k] for k in want} == want
 
@@ -150,9 +153,9 @@ def test_options_come_from_the_log_header():
                              stage_on_flag=False)
     header = {"type": "header", "t_ms": 0, "inc_at_turn_start": True, "freeze": True,
               "stage_on_flag": False}
-    st_ = RU.state_at([header] + events, at_ms=90000, control=control)
+    st_ = state_at([header] + events, at_ms=90000, control=control)
     assert st_["notes"] == []
-    no_header = RU.state_at(events, at_ms=90000, control=control)
+    no_header = state_at(events, at_ms=90000, control=control)
     assert no_header["notes"]   # the defaults do not reproduce this log: said so
     assert st_["times"] == _engine_at(control, dict(logreplay.DEFAULT_OPTIONS,
                                                     inc_at_turn_start=True),
@@ -163,19 +166,19 @@ def test_a_log_the_engine_does_not_reproduce_is_reported_and_its_times_kept():
     control, _ = presets.resolve("300+2")
     events = simulate.replay(control, BOTH)
     events[2] = dict(events[2], white_ms=events[2]["white_ms"] - 7000)   # tampered
-    st_ = RU.state_at(events, at_seq=3, control=control)
+    st_ = state_at(events, at_seq=3, control=control)
     assert st_["times"]["white"] == events[2]["white_ms"]
     assert any("record #3" in n for n in st_["notes"])
-    r = RU.rule_replace(events, RU.R.FIDE2023, at_seq=3, control=control)
+    r = rule_replace(events, FIDE2023, at_seq=3, control=control)
     assert any("disagrees" in f for f in r.facts)
 
 
 def test_an_instant_needs_the_control():
     control, _ = presets.resolve("300+2")
     events = simulate.replay(control, BOTH)
-    with pytest.raises(RU.RulingError, match="--control"):
-        RU.state_at(events, at_ms=5000)
-    assert RU.state_at(events, at_seq=2)["times"] == {"white": events[1]["white_ms"],
+    with pytest.raises(RulingError, match="--control"):
+        state_at(events, at_ms=5000)
+    assert state_at(events, at_seq=2)["times"] == {"white": events[1]["white_ms"],
                                                       "black": events[1]["black_ms"]}
 
 
@@ -192,10 +195,10 @@ def test_each_game_of_an_export_is_replayed_from_its_own_header():
     h2 = dict(h1, spec="60", white_ms=60000, black_ms=60000, freeze=False)
     events = [h1] + g1 + [h2] + g2
     for seq in range(1, len(events) + 1):
-        st_ = RU.state_at(events, at_seq=seq, control=second)
+        st_ = state_at(events, at_seq=seq, control=second)
         e = events[seq - 1]
         assert st_["notes"] == [], (seq, st_["notes"])
         assert st_["times"] == {"white": e["white_ms"], "black": e["black_ms"]}
-    last = RU.state_at(events, at_ms=100000, control=second)
+    last = state_at(events, at_ms=100000, control=second)
     assert last["notes"] == [] and last["moves"] == {"white": 2, "black": 1}
     assert last["running"] == "black"    # no freeze: Black's clock runs on past its flag

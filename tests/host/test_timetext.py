@@ -5,8 +5,9 @@ schedule --default, the hall's page, ruling late/replace/complaint)."""
 import pytest
 from cliutil import run_cli
 
-from chessclock import clock_cmd, ruling
+from chessclock import clock_cmd
 from chessclock import timetext as T
+from chessclock.ruling import events as ruling_input
 
 GOOD = [
     ("75m", 4500000), ("1h15m", 4500000), ("1h 15m", 4500000), ("1H15M", 4500000),
@@ -88,8 +89,8 @@ def test_every_command_refuses_the_same(text):
     """The clock commands and the rulings give the same message for the same text."""
     with pytest.raises(clock_cmd.L.ClockError) as a:
         clock_cmd.parse_ms(text, signed=False)
-    with pytest.raises(ruling.RulingError) as b:
-        ruling.parse_duration(text)
+    with pytest.raises(ruling_input.RulingError) as b:
+        ruling_input.parse_duration(text)
     assert str(b.value) in str(a.value)
 
 

@@ -25,37 +25,46 @@ seen: a proof.
 
 import heapq
 import itertools
-from collections.abc import Iterable
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 import chess
 
-PROVEN = "proven"      # mate by the attacker is impossible: the position is dead for it
-FOUND = "found"        # a helpmate exists; `line` gives it
-UNDECIDED = "undecided"
+
+class Status(StrEnum):
+    """The answer of can_mate."""
+
+    PROVEN = "proven"      # mate by the attacker is impossible: the position is dead for it
+    FOUND = "found"        # a helpmate exists; `line` gives it
+    UNDECIDED = "undecided"
+
 
 DEFAULT_NODES = 60000
 
 
+@dataclass(frozen=True)
 class MateVerdict:
-    def __init__(self, status: str, attacker: chess.Color, method: str,
-                 line: Iterable[str] = (), nodes: int = 0) -> None:
-        self.status = status
-        self.attacker = attacker        # chess.WHITE / chess.BLACK: the side that would mate
-        self.method = method            # how it was decided, in words
-        self.line = list(line)          # SAN moves, for FOUND
-        self.nodes = nodes
+    """can_mate's answer: whether `attacker` can still mate, how that was decided, and the
+    mating line when one was found."""
+
+    status: Status
+    attacker: chess.Color           # chess.WHITE / chess.BLACK: the side that would mate
+    method: str                     # how it was decided, in words
+    line: list[str] = field(default_factory=list)   # SAN moves, for FOUND
+    nodes: int = 0
 
     @property
     def mate_impossible(self) -> bool:
-        return self.status == PROVEN
+        return self.status == Status.PROVEN
 
     def describe(self) -> str:
         who = "White" if self.attacker == chess.WHITE else "Black"
-        if self.status == PROVEN:
+        if self.status == Status.PROVEN:
             return "PROVEN: %s cannot checkmate by any series of legal moves (%s)" % (
                 who, self.method)
-        if self.status == FOUND:
+        if self.status == Status.FOUND:
             return "FOUND: %s can checkmate: %s (%s)" % (who, " ".join(self.line), self.method)
         return "UNDECIDED: no mate found and no proof within %d positions (%s)" % (
             self.nodes, self.method)
@@ -64,19 +73,28 @@ class MateVerdict:
         return {"status": self.status, "attacker": "white" if self.attacker else "black",
                 "method": self.method, "line": self.line, "nodes": self.nodes}
 
-    def __repr__(self):
-        return "MateVerdict(%r, %r)" % (self.status, self.method)
+    def __repr__(self) -> str:
+        return "MateVerdict(%r, %r)" % (self.status.value, self.method)
 
 
-def _pieces(board, color):
+def _king(board: chess.Board, color: chess.Color) -> chess.Square:
+    """The square of `color`'s king: a position searched has both (the rulings refuse a
+    position no game can reach)."""
+    sq = board.king(color)
+    if sq is None:
+        raise ValueError("the %s king is missing" % ("white" if color else "black"))
+    return sq
+
+
+def _pieces(board: chess.Board, color: chess.Color) -> dict[chess.PieceType, chess.SquareSet]:
     return {pt: board.pieces(pt, color) for pt in chess.PIECE_TYPES if pt != chess.KING}
 
 
-def _count(board, color):
+def _count(board: chess.Board, color: chess.Color) -> int:
     return sum(len(s) for s in _pieces(board, color).values())
 
 
-def _static_proof(board, attacker):
+def _static_proof(board: chess.Board, attacker: chess.Color) -> str | None:
     """A reason why `attacker` can never mate, valid for every continuation, or None."""
     defender = not attacker
     att = _pieces(board, attacker)
@@ -102,7 +120,7 @@ def _static_proof(board, attacker):
     return None
 
 
-def _pawn_wall(board):
+def _pawn_wall(board: chess.Board) -> str | None:
     """Kings and pawns only, every pawn blocked for good and no pawn ever capturable:
     then nothing but the kings can ever move, no check can ever arise, so no mate."""
     for pt in (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN):
@@ -112,13 +130,13 @@ def _pawn_wall(board):
     if not pawns or board.is_check():
         return None
     pawn_bb = int(pawns)
-    for sq in pawns:
-        color = board.color_at(sq)
-        ahead = sq + 8 if color == chess.WHITE else sq - 8
-        if not (0 <= ahead < 64) or not pawn_bb & chess.BB_SQUARES[ahead]:
-            return None  # can advance now or once a king steps away
-        if chess.BB_PAWN_ATTACKS[color][sq] & int(board.pieces(chess.PAWN, not color)):
-            return None  # a capture is possible now
+    for color in (chess.WHITE, chess.BLACK):
+        for sq in board.pieces(chess.PAWN, color):
+            ahead = sq + 8 if color == chess.WHITE else sq - 8
+            if not (0 <= ahead < 64) or not pawn_bb & chess.BB_SQUARES[ahead]:
+                return None  # can advance now or once a king steps away
+            if chess.BB_PAWN_ATTACKS[color][sq] & int(board.pieces(chess.PAWN, not color)):
+                return None  # a capture is possible now
     if board.ep_square is not None:
         return None
     for color in (chess.WHITE, chess.BLACK):
@@ -128,7 +146,7 @@ def _pawn_wall(board):
         attacked = 0
         for sq in enemy_pawns:
             attacked |= chess.BB_PAWN_ATTACKS[not color][sq]
-        region = _flood(board.king(color), pawn_bb | attacked)
+        region = _flood(_king(board, color), pawn_bb | attacked)
         for sq in enemy_pawns:
             # capturable if our king reaches a neighbour and no enemy pawn defends it
             # (defence by the enemy king is ignored: it can walk away; so this stays a proof)
@@ -139,7 +157,8 @@ def _pawn_wall(board):
             "move and no check can ever be given")
 
 
-def _flood(start, blocked):
+def _flood(start: chess.Square, blocked: int) -> int:
+    """The squares a king on `start` can ever reach without crossing `blocked`."""
     region = chess.BB_SQUARES[start]
     frontier = region
     while frontier:
@@ -152,18 +171,19 @@ def _flood(start, blocked):
     return region
 
 
-def _dist(a, b):
+def _dist(a: chess.Square, b: chess.Square) -> int:
     return chess.square_distance(a, b)
 
 
-def _corner_dist(sq):
+def _corner_dist(sq: chess.Square) -> int:
     f, r = chess.square_file(sq), chess.square_rank(sq)
     return min(f, 7 - f) + min(r, 7 - r)
 
 
-def _heuristic(board, attacker):
-    dk = board.king(not attacker)
-    ak = board.king(attacker)
+def _heuristic(board: chess.Board, attacker: chess.Color) -> int:
+    """How far the position looks from a mate of the defender: lower is nearer."""
+    dk = _king(board, not attacker)
+    ak = _king(board, attacker)
     h = 2 * _corner_dist(dk) + _dist(ak, dk)
     # fewer defending pieces besides pawns: simpler positions, where the king is easier
     # to corner (its own pawns stay: they are the blockers of many helpmates)
@@ -175,21 +195,25 @@ def _heuristic(board, attacker):
     return h
 
 
-def _key(board):
+def _key(board: chess.Board) -> Hashable:
     return board._transposition_key()  # pinned python-chess 1.11.2
 
 
-def _search(board, attacker, max_nodes):
+def _search(board: chess.Board, attacker: chess.Color,
+            max_nodes: int) -> tuple[str, list[str], int]:
+    """(FOUND, the line in SAN, nodes), (PROVEN, [], nodes) when every position reachable
+    was seen without a mate, or (UNDECIDED, [], nodes) at the bound."""
     start = board.copy(stack=False)
     counter = itertools.count()
-    seen: dict[Any, Any] = {_key(start): None}   # key -> (parent key, move) for the line back
-    boards = {}
+    # key -> (parent key, move) for the line back
+    seen: dict[Hashable, tuple[Hashable, chess.Move] | None] = {_key(start): None}
+    boards: dict[Hashable, chess.Board] = {}
     frontier = [(_heuristic(start, attacker), 0, next(counter), _key(start))]
     boards[_key(start)] = start
     nodes = 0
     while frontier:
         if nodes >= max_nodes:
-            return UNDECIDED, [], nodes
+            return Status.UNDECIDED, [], nodes
         _, depth, _, key = heapq.heappop(frontier)
         b = boards.pop(key)
         nodes += 1
@@ -202,22 +226,25 @@ def _search(board, attacker, max_nodes):
                     if b.turn != attacker:  # the defender is mated
                         line = _line(seen, k, start)
                         b.pop()
-                        return FOUND, line, nodes
+                        return Status.FOUND, line, nodes
                 else:  # a stalemate has no moves: it is expanded to nothing
                     child = b.copy(stack=False)
                     boards[k] = child
                     prio = _heuristic(child, attacker) + (depth + 1) // 2
                     heapq.heappush(frontier, (prio, depth + 1, next(counter), k))
             b.pop()
-    return PROVEN, [], nodes
+    return Status.PROVEN, [], nodes
 
 
-def _line(seen, key, start):
+def _line(seen: dict[Hashable, tuple[Hashable, chess.Move] | None], key: Hashable,
+          start: chess.Board) -> list[str]:
+    """The moves from `start` to the position `key`, in SAN."""
     moves = []
-    while seen[key] is not None:
-        parent, move = seen[key]
+    step = seen[key]
+    while step is not None:
+        parent, move = step
         moves.append(move)
-        key = parent
+        step = seen[parent]
     moves.reverse()
     b = start.copy(stack=False)
     san = []
@@ -233,22 +260,22 @@ def can_mate(board: chess.Board, attacker: chess.Color,
     moves from `board`? A MateVerdict."""
     if board.is_checkmate():
         if board.turn != attacker:
-            return MateVerdict(FOUND, attacker, "the defender is already mated", [], 0)
-        return MateVerdict(PROVEN, attacker, "the game is over: the attacker is mated")
+            return MateVerdict(Status.FOUND, attacker, "the defender is already mated", [], 0)
+        return MateVerdict(Status.PROVEN, attacker, "the game is over: the attacker is mated")
     if board.is_stalemate():
-        return MateVerdict(PROVEN, attacker, "the game is over: stalemate")
+        return MateVerdict(Status.PROVEN, attacker, "the game is over: stalemate")
     reason = _static_proof(board, attacker)
     if reason:
-        return MateVerdict(PROVEN, attacker, reason)
+        return MateVerdict(Status.PROVEN, attacker, reason)
     status, line, nodes = _search(board, attacker, max_nodes)
-    if status == FOUND:
-        return MateVerdict(FOUND, attacker, "helpmate search, %d positions" % nodes,
+    if status == Status.FOUND:
+        return MateVerdict(Status.FOUND, attacker, "helpmate search, %d positions" % nodes,
                            line, nodes)
-    if status == PROVEN:
-        return MateVerdict(PROVEN, attacker,
+    if status == Status.PROVEN:
+        return MateVerdict(Status.PROVEN, attacker,
                            "exhaustive search: all %d reachable positions visited, no mate"
                            % nodes, nodes=nodes)
-    return MateVerdict(UNDECIDED, attacker, "helpmate search bound", nodes=nodes)
+    return MateVerdict(Status.UNDECIDED, attacker, "helpmate search bound", nodes=nodes)
 
 
 # The old rules' lists of endings in which nobody can mate (ACT 13, RAP 10e, S3): piece

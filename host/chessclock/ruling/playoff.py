@@ -10,22 +10,26 @@ scoresheet, of which only the first N moves of each side count.
 """
 
 import chess
+import chess.pgn
 
-from chessclock import rules as R
-from chessclock.claims import board_ruling, refer
-from chessclock.ruling import RulingError
+from chessclock.ruling import rules as R
+from chessclock.ruling.events import Event, RulingError, fmt, resolve_control
+from chessclock.ruling.facts import Facts
+from chessclock.ruling.flag import rule_flag
+from chessclock.ruling.rules import RuleSet
+from chessclock.ruling.verdict import Result, Ruling, board_ruling, refer
 
 LETTERS = {chess.PAWN: "P", chess.KNIGHT: "N", chess.BISHOP: "B", chess.ROOK: "R",
            chess.QUEEN: "Q"}
 
 
-def points(board, color):
+def points(board: chess.Board, color: chess.Color) -> int:
     """Material points of a side (the king counts apart: taking it wins)."""
     return sum(R.PLAYOFF_POINTS[LETTERS[p.piece_type]] for p in board.piece_map().values()
                if p.color == color and p.piece_type != chess.KING)
 
 
-def _count_line(board, color):
+def _count_line(board: chess.Board, color: chess.Color) -> str:
     parts = []
     for pt in (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT, chess.PAWN):
         n = len(board.pieces(pt, color))
@@ -34,7 +38,8 @@ def _count_line(board, color):
     return " + ".join(parts) or "nothing but the king"
 
 
-def final_position(game, limit):
+def final_position(game: chess.pgn.Game, limit: int
+                   ) -> tuple[chess.Board, dict[chess.Color, int], int]:
     """(board, moves made {white, black}, moves left unplayed, mated side or None) after
     at most `limit` moves of each side of the scoresheet."""
     board = game.board()
@@ -49,7 +54,7 @@ def final_position(game, limit):
     return board, made, extra
 
 
-def fen_board(fen):
+def fen_board(fen: str) -> chess.Board:
     """A board from a FEN that may lack a king (taken in the play-off)."""
     try:
         board = chess.Board(fen)
@@ -64,7 +69,9 @@ def fen_board(fen):
     return board
 
 
-def rule_playoff(ruleset, game=None, board=None, limit=R.PLAYOFF_MOVES, events=None):
+def rule_playoff(ruleset: RuleSet, game: chess.pgn.Game | None = None,
+                 board: chess.Board | None = None, limit: int = R.PLAYOFF_MOVES,
+                 events: list[Event] | None = None) -> Ruling:
     """The play-off's result from its final position; `events`, the play-off's clock log
     (optional): a flag that fell before the move limit decides as in any game."""
     r = board_ruling(ruleset)
@@ -97,7 +104,8 @@ def rule_playoff(ruleset, game=None, board=None, limit=R.PLAYOFF_MOVES, events=N
             return clock
     r.rule("Points: pawn 1, knight 3, bishop 3, rook 5, queen 9; the king is infinitely "
            "valuable: whoever takes it wins", "playoff")
-    for c, name, win in ((chess.WHITE, "White", "0-1"), (chess.BLACK, "Black", "1-0")):
+    for c, name, win in ((chess.WHITE, "White", Result.BLACK_WINS),
+                         (chess.BLACK, "Black", Result.WHITE_WINS)):
         if board.king(c) is None:
             r.rule("%s's king was taken: %s wins the play-off" % (
                 name, "Black" if c == chess.WHITE else "White"), "playoff")
@@ -108,7 +116,7 @@ def rule_playoff(ruleset, game=None, board=None, limit=R.PLAYOFF_MOVES, events=N
         r.rule("%s is checkmated: the king cannot escape being taken, so the side that "
                "mated wins the play-off (reading of S3 4.1: the rules speak of taking "
                "the king)" % loser, "playoff")
-        r.result = "0-1" if board.turn == chess.WHITE else "1-0"
+        r.result = Result.BLACK_WINS if board.turn == chess.WHITE else Result.WHITE_WINS
         r.summary = "checkmate (the king would be taken)"
         return r
     if board.is_stalemate():
@@ -124,17 +132,16 @@ def rule_playoff(ruleset, game=None, board=None, limit=R.PLAYOFF_MOVES, events=N
     r.rule("%s has more points (%d against %d): %s wins the play-off" % (
         "White" if w else "Black", max(pts.values()), min(pts.values()),
         "White" if w else "Black"), "playoff")
-    r.result = "1-0" if w else "0-1"
+    r.result = Result.WHITE_WINS if w else Result.BLACK_WINS
     r.summary = "more points: %s %d, %s %d" % ("White", pts[chess.WHITE], "Black",
                                                  pts[chess.BLACK])
     return r
 
 
-def _clock_facts(r, ruleset, events, board, limit):
+def _clock_facts(r: Ruling, ruleset: RuleSet, events: list[Event], board: chess.Board,
+                 limit: int) -> Ruling | None:
     """Add what the play-off's clock log shows; a ruling on a flag if one decides."""
-    from chessclock.ruling import Facts, fmt, resolve_control, rule_flag
-
-    facts = Facts(events)
+    facts = Facts.of(events)
     r.facts += ["Clock: " + x for x in facts.lines()]
     if facts.limit is not None:
         if facts.presses["white"] != limit or facts.presses["black"] != limit:
@@ -146,7 +153,7 @@ def _clock_facts(r, ruleset, events, board, limit):
     if flags:
         control, spec, _ = resolve_control(None, events)  # the log's header, if any
         fr = rule_flag(events, ruleset, control, spec, board=board)
-        fr.facts = r.facts + fr.facts[len(facts.lines(spec, ruleset)):]
+        fr.facts = r.facts + fr.facts[len(facts.lines(spec, ruleset.title)):]
         fr.facts_title = r.facts_title
         fr.lines.insert(0, ("A flag fell at %s, before the play-off's %d moves each: "
                             "the flag decides, as in any game" % (fmt(flags[0]["t_ms"]),

@@ -22,36 +22,77 @@ setting, 6.11 interruptions, 7.x irregularities, Guidelines III.3.1 for both fla
 them against the official text before quoting a report in an appeal.
 """
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+
+from chessclock.ruling.events import RulingError
+
 MIN = 60000
 HOUR = 60 * MIN
 
-# How both flags down are ruled.
-BOTH_FIRST_LOSES = "first-loses"          # the clock shows the order; the first flag decides
-BOTH_DRAW = "draw"                        # both down = draw, whatever the order (RAP 9)
-BOTH_LATER_UNCLAIMED_DRAW = "later-unclaimed-draw"  # a flag after an unclaimed one (ACT 11c)
+class BothFlags(StrEnum):
+    """How both flags down are ruled."""
 
-# Who "cannot mate" when the other flag falls.
-MATE_ANY_SERIES = "any-series"            # FIDE 6.9: no series of legal moves mates (helpmate)
-MATE_MATERIAL_LIST = "material-list"      # ACT 11d: the side's material is in the list
-MATE_LIST_UNLESS_SHOWN = "list-unless-shown"  # RAP 10f: ... unless it shows mate is possible
-BOTH_REFERRED = "referred"                # the rules say nothing: the organisers decide (S3)
-MOVE_AT_RELEASE = "release"
-MOVE_AT_PRESS = "press"
+    FIRST_LOSES = "first-loses"     # the clock shows the order; the first flag decides
+    DRAW = "draw"                   # both down = draw, whatever the order (RAP 9)
+    LATER_UNCLAIMED_DRAW = "later-unclaimed-draw"  # a flag after an unclaimed one (ACT 11c)
+    REFERRED = "referred"           # the rules say nothing: the organisers decide (S3)
 
-# What an illegal move costs (seed-requirements §6.5).
-ILLEGAL_PLUS2_THEN_LOSS = "plus2-then-loss"  # FIDE 7.5.5: +2 min (blitz +1), the 2nd loses
-ILLEGAL_PLUS2_ON_CLAIM = "plus2-on-claim"    # ACT 22b: +2 min on claim, arbiter's discretion
-ILLEGAL_CLAIM_WIN = "claim-win"              # RAP 8c: wins if claimed before touching a piece
-ILLEGAL_LOSS = "loss"                        # S3 item 3: the illegal move loses
 
-# An illegal move neither player noticed at the time (§6.7), and both kings in check.
-UNNOTICED_RESTORE = "restore"     # FIDE 7.5.1: the position before the irregularity
-UNNOTICED_STANDS = "stands"       # ACT 21, RAP 18: it stands, no claim rests on it
-UNNOTICED_REFERRED = "referred"   # S3: not covered
-BOTH_KINGS_RESTORE = "restore"    # FIDE 7.5.1: it came from an illegal move: reinstate
-BOTH_KINGS_RETRACT = "retract-or-draw"  # ACT 21: retract a move each, else draw
-BOTH_KINGS_ARBITER = "arbiter"    # RAP 18 leaves it standing; the arbiter decides (RAP 14)
-BOTH_KINGS_REFERRED = "referred"  # S3: not covered
+class CannotMate(StrEnum):
+    """Who "cannot mate" when the other flag falls."""
+
+    ANY_SERIES = "any-series"       # FIDE 6.9: no series of legal moves mates (helpmate)
+    MATERIAL_LIST = "material-list"  # ACT 11d: the side's material is in the list
+    LIST_UNLESS_SHOWN = "list-unless-shown"  # RAP 10f: ... unless it shows mate is possible
+
+
+class MoveMadeAt(StrEnum):
+    """When a move is made."""
+
+    RELEASE = "release"             # the hand leaves the piece (ACT 20, RAP 17)
+    PRESS = "press"                 # completed by the press of the clock (FIDE 6.2.1)
+
+
+class IllegalKind(StrEnum):
+    """What an illegal move costs (seed-requirements §6.5)."""
+
+    PLUS2_THEN_LOSS = "plus2-then-loss"  # FIDE 7.5.5: +2 min (blitz +1), the 2nd loses
+    PLUS2_ON_CLAIM = "plus2-on-claim"    # ACT 22b: +2 min on claim, arbiter's discretion
+    CLAIM_WIN = "claim-win"              # RAP 8c: wins if claimed before touching a piece
+    LOSS = "loss"                        # S3 item 3: the illegal move loses
+
+
+class Unnoticed(StrEnum):
+    """An illegal move neither player noticed at the time (§6.7)."""
+
+    RESTORE = "restore"             # FIDE 7.5.1: the position before the irregularity
+    STANDS = "stands"               # ACT 21, RAP 18: it stands, no claim rests on it
+    REFERRED = "referred"           # S3: not covered
+
+
+class BothKings(StrEnum):
+    """Both kings in check."""
+
+    RESTORE = "restore"             # FIDE 7.5.1: it came from an illegal move: reinstate
+    RETRACT = "retract-or-draw"     # ACT 21: retract a move each, else draw
+    ARBITER = "arbiter"             # RAP 18 leaves it standing; the arbiter decides (RAP 14)
+    REFERRED = "referred"           # S3: not covered
+
+
+class ComplaintWindow(StrEnum):
+    """When a complaint about the clock's setting comes too late (seed §2.8); a rule set
+    without one (FIDE 6.10.2: the arbiter corrects it when it is found) has None."""
+
+    BOTH = "both"                   # once each player has made a first move (ACT 4)
+    OWN = "own"                     # once the complainant has (RAP 3)
+    REFERRED = "referred"           # the rules say nothing (S3)
+
+
+# The grounds of a draw claim: no capture or pawn move for N moves (FIDE 9.3, S3's last 5
+# moves), a repetition, a perpetual check (ACT 14a, RAP 10d), no practical chances (ACT 14b).
+DRAW_CLAIM_GROUNDS = ("moves", "repetition", "perpetual", "no-chances")
 
 # The Organising Committee decides what S3 does not cover (its last numbered item).
 REFERRED_TEXT = ("not covered by the rules: referred to the Organising Committee "
@@ -62,55 +103,46 @@ PLAYOFF_POINTS = {"P": 1, "N": 3, "B": 3, "R": 5, "Q": 9}
 PLAYOFF_MOVES = 10
 
 
+@dataclass(frozen=True, eq=False)   # each rule set is one of its kind: equal if the same
 class RuleSet:
-    def __init__(self, key, title, source, both_flags, cannot_mate, lone_material,
-                 dead_endings, illegal_move, default_time_ms, default_note, appeal,
-                 articles, notes=(), illegal_kind=ILLEGAL_PLUS2_THEN_LOSS,
-                 unnoticed=UNNOTICED_RESTORE, both_kings=BOTH_KINGS_RESTORE,
-                 draw_claim_moves=50, draw_auto_moves=None, false_claim_ms=None,
-                 complaint_window=None, playoff=False, false_claim_grounds=None,
-                 move_made_at=None, late_split=False):
-        self.key = key
-        self.title = title
-        self.source = source
-        self.both_flags = both_flags
-        self.cannot_mate = cannot_mate
-        # material (besides the king) with which a side "has not enough to mate" (old lists)
-        self.lone_material = tuple(lone_material)
-        self.dead_endings = tuple(dead_endings)
-        self.illegal_move = illegal_move
-        self.default_time_ms = default_time_ms
-        self.default_note = default_note
-        self.appeal = appeal
-        self.articles = dict(articles)
-        self.notes = tuple(notes)
-        self.illegal_kind = illegal_kind
-        self.unnoticed = unnoticed
-        self.both_kings = both_kings
-        # The "no capture, no pawn move" draw: the claim after N moves of each player, and
-        # the automatic draw after M (FIDE 9.6.2: 75); the same check, N a parameter.
-        self.draw_claim_moves = draw_claim_moves
-        self.draw_auto_moves = draw_auto_moves
-        self.false_claim_ms = false_claim_ms  # time to the opponent for a false claim
-        self.false_claim_grounds = false_claim_grounds  # ... on these grounds (None: all)
-        # A complaint about the clock's setting is too late once... (seed §2.8):
-        # "both": each player has made a first move (ACT 4); "own": the complainant has
-        # (RAP 3); None: no deadline (FIDE 6.10.2: the arbiter corrects when it is found);
-        # "referred": the rules say nothing (S3)
-        self.complaint_window = complaint_window
-        self.playoff = playoff                # a drawn game goes to a play-off (S3 4.1)
-        # When a move is made: MOVE_AT_RELEASE (the hand leaves the piece: ACT 20, RAP 17),
-        # MOVE_AT_PRESS (completed by the press: FIDE 6.2.1), None (the rules do not say)
-        self.move_made_at = move_made_at
-        # RGC 12.1: a visitor from another town, delayed by public transport, may start up
-        # to 90 min late, the time elapsed charged 60/40 (only the FCE regulations say so)
-        self.late_split = late_split
+    """A rule set as data: for each question a ruling asks, this set's answer (one of the
+    constants above) and the article it cites."""
 
-    def art(self, topic):
+    key: str
+    title: str
+    source: str
+    both_flags: BothFlags
+    cannot_mate: CannotMate
+    # material (besides the king) with which a side "has not enough to mate" (old lists)
+    lone_material: tuple[str, ...]
+    dead_endings: tuple[str, ...]
+    illegal_move: str
+    default_time_ms: int
+    default_note: str
+    appeal: str
+    articles: Mapping[str, str]    # topic -> article, e.g. "time_loss" -> "FIDE 6.9"
+    notes: tuple[str, ...] = ()
+    illegal_kind: IllegalKind = IllegalKind.PLUS2_THEN_LOSS
+    unnoticed: Unnoticed = Unnoticed.RESTORE
+    both_kings: BothKings = BothKings.RESTORE
+    # The "no capture, no pawn move" draw: the claim after N moves of each player, and
+    # the automatic draw after M (FIDE 9.6.2: 75); the same check, N a parameter.
+    draw_claim_moves: int | None = 50
+    draw_auto_moves: int | None = None
+    false_claim_ms: int | None = None   # time to the opponent for a false claim
+    complaint_window: ComplaintWindow | None = None   # None: no deadline (FIDE 6.10.2)
+    playoff: bool = False                # a drawn game goes to a play-off (S3 4.1)
+    false_claim_grounds: tuple[str, ...] | None = None  # the false claim's time: these only
+    move_made_at: MoveMadeAt | None = None   # None: the rules do not say
+    # RGC 12.1: a visitor from another town, delayed by public transport, may start up
+    # to 90 min late, the time elapsed charged 60/40 (only the FCE regulations say so)
+    late_split: bool = False
+
+    def art(self, topic: str) -> str:
         """The article for a topic, e.g. art('time_loss') -> 'FIDE 6.9'."""
         return self.articles[topic]
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "RuleSet(%r)" % self.key
 
 
@@ -118,8 +150,8 @@ FIDE2023 = RuleSet(
     key="fide2023",
     title="FIDE Laws of Chess (2023)",
     source="FIDE Handbook E.01, Laws of Chess, effective 1 January 2023, with Guidelines",
-    both_flags=BOTH_FIRST_LOSES,
-    cannot_mate=MATE_ANY_SERIES,
+    both_flags=BothFlags.FIRST_LOSES,
+    cannot_mate=CannotMate.ANY_SERIES,
     lone_material=(),
     dead_endings=(),
     illegal_move="first completed illegal move: +2 min to the opponent (+1 min in blitz); "
@@ -162,10 +194,10 @@ FIDE2023 = RuleSet(
     },
     notes=("Guidelines III (games without increment) apply to standard and rapid play, "
            "not blitz.",),
-    illegal_kind=ILLEGAL_PLUS2_THEN_LOSS, unnoticed=UNNOTICED_RESTORE,
-    both_kings=BOTH_KINGS_RESTORE, draw_claim_moves=50, draw_auto_moves=75,
+    illegal_kind=IllegalKind.PLUS2_THEN_LOSS, unnoticed=Unnoticed.RESTORE,
+    both_kings=BothKings.RESTORE, draw_claim_moves=50, draw_auto_moves=75,
     false_claim_ms=2 * MIN, complaint_window=None,
-    move_made_at=MOVE_AT_PRESS,
+    move_made_at=MoveMadeAt.PRESS,
 )
 
 ACT1987 = RuleSet(
@@ -173,8 +205,8 @@ ACT1987 = RuleSet(
     title="FIDE Active Chess rules (1987/88)",
     source="FCE Butlletí no. 54 (Dec 1990), FIDE Active Chess (seed S2, ACT); the FIDE "
            "Laws of the time (seed S1) for what ACT does not cover",
-    both_flags=BOTH_LATER_UNCLAIMED_DRAW,
-    cannot_mate=MATE_MATERIAL_LIST,
+    both_flags=BothFlags.LATER_UNCLAIMED_DRAW,
+    cannot_mate=CannotMate.MATERIAL_LIST,
     lone_material=("", "B", "N"),
     dead_endings=("K v K", "K v K+B", "K v K+N", "K+B v K+B, bishops on the same colour"),
     illegal_move="+2 min to the opponent, on his claim, at the arbiter's discretion (ACT 22); "
@@ -214,10 +246,10 @@ ACT1987 = RuleSet(
     },
     notes=("The claim is made by stopping both clocks with one's own flag up (ACT 10); the "
            "arbiter does not signal flag falls (ACT 17).",),
-    illegal_kind=ILLEGAL_PLUS2_ON_CLAIM, unnoticed=UNNOTICED_STANDS,
-    both_kings=BOTH_KINGS_RETRACT, draw_claim_moves=50, false_claim_ms=2 * MIN,
-    false_claim_grounds=("perpetual", "no-chances"), complaint_window="both",
-    move_made_at=MOVE_AT_RELEASE,
+    illegal_kind=IllegalKind.PLUS2_ON_CLAIM, unnoticed=Unnoticed.STANDS,
+    both_kings=BothKings.RETRACT, draw_claim_moves=50, false_claim_ms=2 * MIN,
+    false_claim_grounds=("perpetual", "no-chances"), complaint_window=ComplaintWindow.BOTH,
+    move_made_at=MoveMadeAt.RELEASE,
 )
 
 RAP1990 = RuleSet(
@@ -225,8 +257,8 @@ RAP1990 = RuleSet(
     title="FIDE 5-minute rules (1990)",
     source="FCE Butlletí no. 54 (Dec 1990), FIDE rules for 5-minute games (seed S2, RAP); "
            "the FIDE Laws of the time (seed S1) for what RAP does not cover",
-    both_flags=BOTH_DRAW,
-    cannot_mate=MATE_LIST_UNLESS_SHOWN,
+    both_flags=BothFlags.DRAW,
+    cannot_mate=CannotMate.LIST_UNLESS_SHOWN,
     lone_material=("", "B", "N"),
     dead_endings=("K v K", "K v K+B", "K v K+N", "K+B v K+B, bishops on the same colour"),
     illegal_move="an illegal move (leaving the king in check included) loses if the "
@@ -266,9 +298,9 @@ RAP1990 = RuleSet(
     },
     notes=("The claimant stops the clocks with his own flag up and the opponent's down "
            "(RAP 9); the arbiter does not signal flag falls (RAP 15).",),
-    illegal_kind=ILLEGAL_CLAIM_WIN, unnoticed=UNNOTICED_STANDS,
-    both_kings=BOTH_KINGS_ARBITER, draw_claim_moves=50, complaint_window="own",
-    move_made_at=MOVE_AT_RELEASE,
+    illegal_kind=IllegalKind.CLAIM_WIN, unnoticed=Unnoticed.STANDS,
+    both_kings=BothKings.ARBITER, draw_claim_moves=50, complaint_window=ComplaintWindow.OWN,
+    move_made_at=MoveMadeAt.RELEASE,
 )
 
 BRKNOCKOUT = RuleSet(
@@ -276,8 +308,8 @@ BRKNOCKOUT = RuleSet(
     title="Brazilian knockout rule sheet (seed S3)",
     source="undated Brazilian knockout championship rules (seed S3, 'Federação dos Planetas "
            "Unidos'); the Organising Committee decides what it does not cover",
-    both_flags=BOTH_REFERRED,
-    cannot_mate=MATE_MATERIAL_LIST,
+    both_flags=BothFlags.REFERRED,
+    cannot_mate=CannotMate.MATERIAL_LIST,
     lone_material=("", "B", "N"),
     dead_endings=("K v K", "K v K+B", "K v K+N"),
     illegal_move="an illegal move (not getting out of check, exposing one's own king, "
@@ -318,8 +350,8 @@ BRKNOCKOUT = RuleSet(
     notes=("The game's duration is set by the organisers from the entrants and the boards "
            "(S3); a drawn game goes to a play-off of at most 10 moves each (S3 4.1: the "
            "clock preset br-playoff).",),
-    illegal_kind=ILLEGAL_LOSS, unnoticed=UNNOTICED_REFERRED, both_kings=BOTH_KINGS_REFERRED,
-    draw_claim_moves=5, complaint_window="referred", playoff=True,
+    illegal_kind=IllegalKind.LOSS, unnoticed=Unnoticed.REFERRED, both_kings=BothKings.REFERRED,
+    draw_claim_moves=5, complaint_window=ComplaintWindow.REFERRED, playoff=True,
 )
 
 FCERGC1990 = RuleSet(
@@ -348,7 +380,7 @@ FCERGC1990 = RuleSet(
            "regulations.",),
     illegal_kind=FIDE2023.illegal_kind, unnoticed=FIDE2023.unnoticed,
     both_kings=FIDE2023.both_kings, draw_claim_moves=50, draw_auto_moves=75,
-    false_claim_ms=2 * MIN, complaint_window=None, move_made_at=MOVE_AT_PRESS,
+    false_claim_ms=2 * MIN, complaint_window=None, move_made_at=MoveMadeAt.PRESS,
     late_split=True,
 )
 
@@ -360,9 +392,10 @@ LATE_VISITOR_PERCENT = 60
 LATE_WAIT_MS = 90 * MIN
 
 
-def get(key):
+def get(key: str) -> RuleSet:
+    """The rule set named `key` (`--rules`)."""
     try:
         return RULESETS[key]
     except KeyError:
-        raise ValueError("unknown rule set %r (known: %s)"
-                         % (key, ", ".join(RULESETS))) from None
+        raise RulingError("unknown rule set %r (known: %s)"
+                          % (key, ", ".join(RULESETS))) from None

@@ -11,7 +11,10 @@ import io
 from collections.abc import Mapping
 from typing import IO, Any
 
-from chessclock.ruling import CORRECTIONS, Event, Facts, Ruling, fmt, wall_time_at
+from chessclock import timetext
+from chessclock.ruling.events import CORRECTIONS, UNVERIFIED_BANNER, Event, fmt, wall_time_at
+from chessclock.ruling.facts import Facts, describe_correction
+from chessclock.ruling.verdict import Ruling
 
 
 def series(events: list[Event]) -> tuple[dict[str, list], dict[str, Any]]:
@@ -63,14 +66,12 @@ _STEPS_MS = (5000, 10000, 15000, 30000, 60000, 120000, 300000, 600000, 900000, 1
 
 def clock_text(ms: float, _pos: Any = None) -> str:
     """An axis tick: m:ss, or h:mm:ss from an hour (never minutes as decimals)."""
-    from chessclock import timetext
-
     return timetext.clock_text(int(round(ms)))
 
 
 def figure(events: list[Event], title: str | None = None) -> tuple[Any, Any, dict[str, Any]]:
     """The matplotlib Figure of time left per move (no file written) and its summary."""
-    from matplotlib.figure import Figure
+    from matplotlib.figure import Figure  # an extra, and heavy: only when a picture is asked
     from matplotlib.ticker import FuncFormatter, MaxNLocator, MultipleLocator
 
     pts, marks = series(events)
@@ -130,7 +131,7 @@ def plot(events: list[Event], path: str | IO[bytes], title: str | None = None,
          fmt_: str | None = None) -> dict[str, Any]:
     """Draw time left per move for both players with flags, stage passes, stops and
     corrections; PNG or SVG by the file's extension. Returns a summary dict."""
-    import matplotlib
+    import matplotlib  # an extra, and heavy: only when a picture is asked for
 
     matplotlib.use("Agg")
     fig, _, summary = figure(events, title)
@@ -140,7 +141,7 @@ def plot(events: list[Event], path: str | IO[bytes], title: str | None = None,
     return dict(summary, format=fmt_)
 
 
-def _times_of_day(events):
+def _times_of_day(events: list[Event]) -> str | None:
     """'HH:MM:SS UTC' of the first and last event when the log has the wall clock."""
     days = [e["utc"] for e in events if e.get("utc")]
     if not days:
@@ -210,7 +211,7 @@ def write_html(path: str, events: list[Event], ruling: Ruling, title: str = "Clo
         parts += ["<h2>What happened, in order</h2>",
                   "<table><tr><th>game time</th><th>time of day (UTC)</th><th>what</th>"
                   "<th></th></tr>"]
-        t0 = Facts(events).t0
+        t0 = Facts.of(events).t0
         parts += ["<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>" % (
             esc(fmt(t - t0) if t >= t0 else "-" + fmt(t0 - t)),
             esc(time_of_day(events, t) or "-"), esc(kind), esc(text))
@@ -307,7 +308,7 @@ def incident_items(events: list[Event]) -> list[tuple[int, str, str]]:
     """Every event in the log that bears on a dispute, in order (seed 9.3): the stops,
     claims, penalties and adjustments, the flags, and the marks of ON_DISPUTE (incident
     marks, the result, the schedule, arrivals, the default time passing, ...)."""
-    facts = Facts(events)
+    facts = Facts.of(events)
     items = []
     for s in facts.stops:
         kind = "stop (claim?)" if s["after_flag"] else "stop"
@@ -318,8 +319,6 @@ def incident_items(events: list[Event]) -> list[tuple[int, str, str]]:
     for c in facts.claims:
         items.append((c["t_ms"], "claim", "%s: %s" % (c.get("side", "?"),
                                                      c.get("reason", c.get("claim", "")))))
-    from chessclock.ruling import describe_correction
-
     for c in facts.corrections:   # its ground (if given) in its text: never guessed
         items.append((c["t_ms"], "adjustment", describe_correction(c)))
     for f in facts.flags:
@@ -333,7 +332,6 @@ def incident_items(events: list[Event]) -> list[tuple[int, str, str]]:
 
 
 def ruling_banner() -> tuple[str, ...]:
-    from chessclock.ruling import UNVERIFIED_BANNER
     return UNVERIFIED_BANNER
 
 
@@ -378,7 +376,7 @@ def write_incident(path: str, events: list[Event], ruling: Ruling, event: str = 
     out += ["", h("What happened, in order: stops, claims, corrections, flags and marks"), ""]
     items = incident_items(events)
     if items:
-        when = Facts(events).when
+        when = Facts.of(events).when
         for t, kind, text in items:   # game time, and the time of day when the log has it
             out.append("- %s  %s: %s" % (when(t), kind, text))
     else:

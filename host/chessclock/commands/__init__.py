@@ -1,0 +1,1 @@
+"""The chessclock subcommands: thin argparse modules over the domain packages."""
