@@ -157,6 +157,7 @@ class SSD1306:
 
     def __init__(self, i2c, addr=0x3C, external_vcc=False):
         self.i2c = i2c
+        self._shared = hasattr(i2c, "hold")   # a SharedI2C: hold it across window and data
         self.addr = addr
         self.external_vcc = external_vcc
         self.width = WIDTH
@@ -306,6 +307,19 @@ class SSD1306:
         self.i2c.writeto(self.addr, w)
 
     def _send(self, p0, p1, x0, x1):
+        # a window and its data: the bus held between them (a SharedI2C: an interrupt's
+        # bytes would land in this window)
+        if self._shared:
+            bus = self.i2c
+            bus.hold()
+            try:
+                self._send_window(p0, p1, x0, x1)
+            finally:
+                bus.release()
+        else:
+            self._send_window(p0, p1, x0, x1)
+
+    def _send_window(self, p0, p1, x0, x1):
         self._window(x0, x1, p0, p1, 0 if p0 < p1 else self._mode)
         a = p0 * WIDTH + x0
         if a and (p0 == p1 or (x0 == 0 and x1 == WIDTH - 1)):
@@ -362,8 +376,17 @@ class SSD1306:
         columns x0..x1 of pages p0..p1 as it is: the caller has put the same bytes in the
         framebuffer (a prebuilt glyph, a constant bar), so nothing is copied and nothing is
         marked. One page is the same in both orders."""
-        self._window(x0, x1, p0, p1, mode if p0 < p1 else self._mode)
-        self.i2c.writeto(self.addr, data)
+        if self._shared:
+            bus = self.i2c
+            bus.hold()
+            try:
+                self._window(x0, x1, p0, p1, mode if p0 < p1 else self._mode)
+                bus.writeto(self.addr, data)
+            finally:
+                bus.release()
+        else:
+            self._window(x0, x1, p0, p1, mode if p0 < p1 else self._mode)
+            self.i2c.writeto(self.addr, data)
         self.sent += len(data) - 1
 
     def _view(self, n):
@@ -523,7 +546,8 @@ class SSD1306:
 
 
 # ---- SideView layout (pixels) ----------------------------------------------------------
-# rows 0-6    running bar, full width (this side's clock runs)
+# rows 0-6    running bar, columns 32-95 (this side's clock runs): half the width, so that
+#             both bars are on the glass ~3.4 ms after a press at 400 kHz, not ~6.3
 # rows 8-15   status: stage "S2+" (+: the stage's control passed) at x 0, moves "M40" at
 #             x 28, byo-yomi periods "BY5" at x 62, pause mark (two bars) at x 92, low
 #             battery (an almost empty battery) at x 108
@@ -535,6 +559,8 @@ class SSD1306:
 # pairing the status line shows in turn (every 3 s) "BOARD 12" and the control, and the
 # bottom line "WHITE name" / "BLACK name" (as much as fits: 21 characters).
 _BAR_H = const(7)
+_BAR_X0 = const(32)
+_BAR_X1 = const(95)
 _STATUS_Y = const(8)
 _MAIN_Y = const(16)
 _MAIN_H = const(40)
@@ -672,12 +698,13 @@ _GLYPHS = []   # [small, big]: _build_glyphs' tuples, built by the first SSD1306
 _RUNS = {}     # memoryviews of glyph columns c0..c1 (see SSD1306Display.finish)
 
 
-# The running bar's page (its rows lit or dark, the rest of page 0 dark: the page holds
-# the bar alone), sent as it is, and its bytes for the framebuffer.
-_BAR_SEND = (bytes((CTRL_DATA,)) + bytes(WIDTH),
-             bytes((CTRL_DATA,)) + bytes(((1 << _BAR_H) - 1,)) * WIDTH)
-_BAR_PAGE = (memoryview(_BAR_SEND[0])[1:], memoryview(_BAR_SEND[1])[1:])
-_BAR_WIN = bytes((CTRL_CMD, SET_COL_ADDR, 0, WIDTH - 1, SET_PAGE_ADDR, 0, 0))  # page 0
+# The running bar (its rows lit or dark; page 0 holds the bar alone, the rest of it stays
+# dark), sent as it is, and page 0 for the framebuffer.
+_BAR_SEND = (bytes((CTRL_DATA,)) + bytes(_BAR_X1 - _BAR_X0 + 1),
+             bytes((CTRL_DATA,)) + bytes(((1 << _BAR_H) - 1,)) * (_BAR_X1 - _BAR_X0 + 1))
+_BAR_PAGE = (bytes(WIDTH),
+             bytes(_BAR_X0) + _BAR_SEND[1][1:] + bytes(WIDTH - 1 - _BAR_X1))
+_BAR_WIN = bytes((CTRL_CMD, SET_COL_ADDR, _BAR_X0, _BAR_X1, SET_PAGE_ADDR, 0, 0))  # page 0
 
 
 def _glyph_of(c):
@@ -735,7 +762,8 @@ class SSD1306Display:
         self.cell_x = bytearray(8)       # x of each time character drawn (_NO_X: none)
         self._cls = bytearray(8)         # class of each time character drawn
         self._nx = bytearray(8)          # scratch: new x positions
-        self._run = _NONE
+        self._run = _NONE                # the bar on the glass (1: lit, 0: dark)
+        self._fbrun = _NONE              # the bar in the framebuffer (irq_bar leaves it)
         self._flag = _NONE
         self._delay = _NONE
         self._periods = _NONE
@@ -776,7 +804,8 @@ class SSD1306Display:
             self.cell_x[i] = _NO_X
             self._shown[i] = 32
             i += 1
-        self._run = self._flag = self._delay = self._periods = self._moves = _NONE
+        self._run = self._fbrun = self._flag = self._delay = self._periods = _NONE
+        self._moves = _NONE
         self._stage = self._passed = self._paused = self._batt = self._white = _NONE
         self._pair = None
         self._pkey = _NONE
@@ -790,33 +819,79 @@ class SSD1306Display:
         framebuffer after: ~0.7 ms less of the M0+ in front of each bar than painting,
         marking and sending (docs/BENCHMARKS.md)."""
         v = 1 if on else 0
-        if v == self._run or view.test or self._lit:
+        if view.test or self._lit:
             return   # (test, lit: the self-test's screen and the one after: draw() does all)
+        if v != self._run:
+            o = self.oled
+            if o._shared:
+                bus = o.i2c
+                bus.hold()
+                try:
+                    bus.writeto(o.addr, _BAR_WIN)
+                    bus.writeto(o.addr, _BAR_SEND[v])
+                finally:
+                    bus.release()
+            else:
+                o.i2c.writeto(o.addr, _BAR_WIN)
+                o.i2c.writeto(o.addr, _BAR_SEND[v])
+            self._run = v
+            o.sent += _BAR_X1 - _BAR_X0 + 1
+        self._bar_to_buffer()
+
+    def irq_bar(self, on, later, held):
+        """The running bar for `on`, sent from the lever interrupt: the two constants only,
+        nothing allocated, the framebuffer left to the loop (running_bar, draw). On a bus
+        the loop holds (SharedI2C.busy) it leaves `later` (the caller's function that calls
+        this again) to run as the bus comes free, `held` True then. A bus error leaves the
+        bar to the loop."""
+        v = 1 if on else 0
+        if v == self._run or self._lit:
+            return
         o = self.oled
-        i2c = o.i2c
-        i2c.writeto(o.addr, _BAR_WIN)
-        i2c.writeto(o.addr, _BAR_SEND[v])
-        self._run = v
-        o.buffer[0:WIDTH] = _BAR_PAGE[v]   # page 0 holds the bar alone: as on the glass
-        o.dmask[0] = 0
-        o.sent += WIDTH
+        bus = o.i2c
+        if bus.busy and not held:
+            bus.waiting = later
+            return
+        try:
+            i2c = bus.i2c   # the bus itself: the loop is not using it (busy) or is waiting
+            i2c.writeto(o.addr, _BAR_WIN)
+            i2c.writeto(o.addr, _BAR_SEND[v])
+            self._run = v
+        except Exception:   # (never out of an interrupt handler: it would be disabled)
+            self._run = _NONE
+
+    def shares_bus(self):
+        """True on a SharedI2C: irq_bar may be called from an interrupt."""
+        return self.oled._shared
+
+    def _bar_to_buffer(self):
+        # page 0 in the framebuffer as on the glass, once the bar went out (irq_bar)
+        if self._fbrun != self._run and self._run != _NONE:
+            self._fbrun = self._run
+            o = self.oled
+            o.buffer[0:WIDTH] = _BAR_PAGE[self._run]   # page 0 holds the bar alone
+            o.dmask[0] = 0
 
     def _paint_bar(self, v):
         """The bar (v: 1 lit) in the framebuffer when which side runs changed; True if it
         did."""
+        self._bar_to_buffer()
         if v == self._run:
             return False
-        self._run = v
+        self._run = self._fbrun = v
         o = self.oled
         o.buffer[0:WIDTH] = _BAR_PAGE[v]   # page 0 holds the bar alone
-        o._mark(0, 0, WIDTH - 1)
+        o._mark(0, _BAR_X0, _BAR_X1)
         return True
 
     def _send_bar(self):
-        # page 0 is one of two constants: sent as it is, no copy
         o = self.oled
+        if o.dlo[0] < _BAR_X0 or o.dhi[0] > _BAR_X1:
+            o.update(0, 0)   # more of page 0 changed (a clean screen): from the framebuffer
+            return
+        # only the bar: one of two constants, sent as it is, no copy
         o.dmask[0] = 0
-        o.send_rect(0, WIDTH - 1, 0, 0, _BAR_SEND[self._run])
+        o.send_rect(_BAR_X0, _BAR_X1, 0, 0, _BAR_SEND[self._run])
 
     def finish(self):
         """Send what draw() left (everything below the bar): the digits that changed, each
