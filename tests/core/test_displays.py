@@ -7,9 +7,11 @@ import sys
 
 from check import raises
 
+from clockapp.displays import ssd1306 as S
+from clockapp.displays import tm1637 as T
 from clockapp.view import FLAG_FIRST, FLAG_SECOND, SideView
-from drivers import ssd1306 as S
-from drivers import tm1637 as T
+from drivers import ssd1306 as SD
+from drivers import tm1637 as TD
 
 # ---- TM1637 on fake pins ------------------------------------------------------------
 
@@ -193,7 +195,7 @@ def test_tm1637_write_brightness_and_missing_chip():
     assert bus.errors == []
     bus, d = tm_display(chip=False)
     assert d.tm.nacks == 9  # every byte of the init and the clear: no exception
-    assert T.segment(ord("8")) == 0x7F and T.segment(ord("K")) == 0
+    assert TD.segment(ord("8")) == 0x7F and TD.segment(ord("K")) == 0
 
 
 def test_tm1637_waiting_side_writes_only_the_changed_digits_without_set_up():
@@ -461,7 +463,7 @@ def read_text(bus, x, y, n):
             assert bus.ram[(y >> 3) * 128 + cx + 5] == 0  # the gap column
         out[k] = 63  # '?'
         for c in range(32, 96):
-            if all(bus.ram[(y >> 3) * 128 + cx + col] == S.glyph_column(c, col)
+            if all(bus.ram[(y >> 3) * 128 + cx + col] == SD.glyph_column(c, col)
                    for col in range(5)):
                 out[k] = c
                 break
@@ -476,7 +478,7 @@ def read_big_text(bus, x, y, n, scale=3):
         for c in range(32, 96):
             ok = True
             for col in range(5):
-                bits = S.glyph_column(c, col)
+                bits = SD.glyph_column(c, col)
                 for row in range(8):
                     px = bus.pixel(cx + col * scale + 1, y + row * scale + 1)
                     if px != (bits >> row) & 1:
@@ -514,13 +516,13 @@ def test_ssd1306_init_sequence_and_clear():
     assert bus.ram == bytearray(1024)   # the garbage is gone
     assert bus.data_bytes == 1024       # in one window, one data write
     assert bus.windows == [(0, 127, 0, 7)] and bus.writes == 3
-    ext = S.SSD1306(FakeI2C(), external_vcc=True)
+    ext = SD.SSD1306(FakeI2C(), external_vcc=True)
     assert (0xD9, 0x22) in ext.i2c.cmds and (0x8D, 0x10) in ext.i2c.cmds
 
 
 def test_ssd1306_drawing_primitives():
     bus = FakeI2C(0x3D)
-    o = S.SSD1306(bus, 0x3D)
+    o = SD.SSD1306(bus, 0x3D)
     n = bus.writes
     o.update()
     assert bus.writes == n  # nothing changed: nothing sent

@@ -105,7 +105,7 @@ def _oled_game(on_data=None):
     from boards.sim import SimBoard
     from clockapp.app import App
     from clockapp.board import BTN_START
-    from drivers import ssd1306 as S
+    from clockapp.displays import ssd1306 as S
     order = []
 
     class Bus(FakeI2C):
@@ -409,7 +409,7 @@ def _oled_shared_game(on_write=None, fail_bar=None):
     from boards.sim import SimBoard
     from clockapp.app import App
     from clockapp.board import BTN_START
-    from drivers import ssd1306 as S
+    from clockapp.displays import ssd1306 as S
     from drivers.sharedi2c import SharedI2C
     order = []
     panels = {0x3C: FakeI2C(0x3C), 0x3D: FakeI2C(0x3D)}

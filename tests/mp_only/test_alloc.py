@@ -99,8 +99,8 @@ def test_no_allocation_in_a_play_off_up_to_and_at_its_move_limit():
 def test_no_allocation_when_the_oled_shows_presses_and_seconds():
     # The SSD1306 build: a press (bars, digits) and the seconds, drawn and sent in halves as
     # the app does (draw, finish); warm first (the driver keeps the send buffers it used).
+    from clockapp.displays.ssd1306 import SSD1306Display
     from clockapp.view import SideView
-    from drivers.ssd1306 import SSD1306Display
 
     class Bus:
         def writeto(self, addr, buf):
@@ -136,8 +136,8 @@ def test_the_lever_interrupts_switch_allocates_nothing():
     from boards.sim import SimBoard
     from clockapp.app import App
     from clockapp.board import BTN_START, LEFT, RIGHT
+    from clockapp.displays.ssd1306 import SSD1306Display
     from drivers.sharedi2c import SharedI2C
-    from drivers.ssd1306 import SSD1306Display
 
     class Wire:
         def __init__(self):
