@@ -48,14 +48,15 @@ class DriverBoard(SimBoard):
     def __init__(self, root, display):
         SimBoard.__init__(self, root)
         if display == "tm1637":
-            from drivers.tm1637 import TM1637Display
+            from clockapp.displays.tm1637 import TM1637Display
             self._displays = (TM1637Display(NullPin(), NullPin()),
                               TM1637Display(NullPin(), NullPin()))
             self._gauge = None
         else:
+            from clockapp.displays.ssd1306 import SSD1306Display
             from drivers.max17048 import MAX17048
-            from drivers.ssd1306 import SSD1306Display
-            i2c = NullI2C()
+            from drivers.sharedi2c import SharedI2C
+            i2c = SharedI2C(NullI2C())   # as boards/mcu.py wraps its buses
             self._displays = (SSD1306Display(i2c, 0x3C), SSD1306Display(i2c, 0x3D))
             self._gauge = MAX17048(i2c)
             self.battery_low_pct = 45

@@ -89,8 +89,8 @@ def draw_cpu(n=300):
     """This machine's CPU time for what both SSD1306 displays draw on a press (the mover's
     bar off and its new time, the other's bar on), on a bus that costs nothing: the
     drawing alone, which a Cortex-M0+ runs some 30-50 times slower."""
+    from clockapp.displays.ssd1306 import SSD1306Display
     from clockapp.view import SideView
-    from drivers.ssd1306 import SSD1306Display
 
     class Bus:
         def writeto(self, addr, buf):
@@ -146,7 +146,7 @@ def aimed(root, presses=200):
     board.fs.close_us = 45000
     bus = TimedI2C(board)
     bus.bar_log = []
-    from drivers.ssd1306 import SSD1306Display
+    from clockapp.displays.ssd1306 import SSD1306Display
     board._displays = (SSD1306Display(bus, 0x3C), SSD1306Display(bus, 0x3D))
     app = App(board)
     app.step()
@@ -213,7 +213,7 @@ def oled(root):
         os.remove(root + "/" + name)
     board = DriverBoard(root, "ssd1306")
     bus = TimedI2C(board)
-    from drivers.ssd1306 import SSD1306Display
+    from clockapp.displays.ssd1306 import SSD1306Display
     board._displays = (SSD1306Display(bus, 0x3C), SSD1306Display(bus, 0x3D))
     app = App(board)
     app.step()

@@ -72,7 +72,8 @@ const modules = ["clockcore.ticks", "clockcore.control", "clockcore.engine",
   "clockcore.eventlog", "clockcore.presets", "clockapp.board", "clockapp.timefmt",
   "clockapp.view", "clockapp.levers", "clockapp.storage", "clockapp.gamestate",
   "clockapp.logstore", "clockapp.menu", "clockapp.app", "boards.sim"].concat(
-  display === "tm1637" ? ["drivers.tm1637"] : ["drivers.ssd1306", "drivers.max17048"],
+  display === "tm1637" ? ["drivers.tm1637", "clockapp.displays.tm1637"]
+    : ["drivers.sharedi2c", "drivers.ssd1306", "clockapp.displays.ssd1306", "drivers.max17048"],
   // a board imports its serial port at boot; the link comes with the host's first byte
   host ? ["clockapp.serialport", "clockcore.protocol", "clockapp.link"] : [],
   ["app_bench"], host ? ["hostport"] : []);

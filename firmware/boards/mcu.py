@@ -22,6 +22,7 @@ import micropython
 
 from clockapp.board import BTN_MENU, BTN_MINUS, BTN_PLUS, BTN_START, LEFT, RIGHT, Board
 from clockcore.parts import BUS_I2C, DISPLAYS, MCUS, PIN_FRAMES
+from drivers.sharedi2c import SharedI2C
 
 SCHEMA = 1
 MAINTENANCE_FLAG = "maintenance.flag"   # written by enter_maintenance(), read at boot
@@ -108,10 +109,12 @@ class McuBoard(Board):
             self.battery_low_mv = bat["low_mv"]
             self.battery_critical_mv = bat["critical_mv"]
 
-        self._i2c = {}  # type: dict[int, machine.I2C]
+        self._i2c = {}  # type: dict[int, SharedI2C]
         for bus in config.get("i2c", ()):
-            self._i2c[bus["id"]] = machine.I2C(bus["id"], scl=machine.Pin(bus["scl"]),
-                                               sda=machine.Pin(bus["sda"]), freq=bus["freq"])
+            # shared with the lever interrupt, which sends the SSD1306s' running bars
+            self._i2c[bus["id"]] = SharedI2C(machine.I2C(
+                bus["id"], scl=machine.Pin(bus["scl"]), sda=machine.Pin(bus["sda"]),
+                freq=bus["freq"]))
         # Fuel gauge (optional): its driver is made at the first reading.
         self._gauge_cfg = config.get("fuel_gauge")
         self._gauge = None

@@ -10,11 +10,11 @@
 BUS_PINS = "pins"   # on its own GPIOs, driven as outputs: driver(Pin(d[k]), ...) for k in keys
 BUS_I2C = "i2c"     # on a hardware I2C bus of board.json's "i2c": driver(i2c, d["addr"])
 
-# display type (boards.toml / board.json "type") -> (driver module, its display class,
+# display type (boards.toml / board.json "type") -> (display module, its display class,
 # bus, the board.json keys of its pins in the constructor's order (BUS_PINS only))
 DISPLAYS = {
-    "tm1637": ("drivers.tm1637", "TM1637Display", BUS_PINS, ("clk", "dio")),
-    "ssd1306": ("drivers.ssd1306", "SSD1306Display", BUS_I2C, ()),
+    "tm1637": ("clockapp.displays.tm1637", "TM1637Display", BUS_PINS, ("clk", "dio")),
+    "ssd1306": ("clockapp.displays.ssd1306", "SSD1306Display", BUS_I2C, ()),
 }
 # display type -> {sys.platform: (module, class)}: the display's pin bus at register level on
 # that port, made with its pins' GPIO numbers (the keys' order above); the driver is given

@@ -7,9 +7,11 @@ import sys
 
 from check import raises
 
+from clockapp.displays import ssd1306 as S
+from clockapp.displays import tm1637 as T
 from clockapp.view import FLAG_FIRST, FLAG_SECOND, SideView
-from drivers import ssd1306 as S
-from drivers import tm1637 as T
+from drivers import ssd1306 as SD
+from drivers import tm1637 as TD
 
 # ---- TM1637 on fake pins ------------------------------------------------------------
 
@@ -193,7 +195,7 @@ def test_tm1637_write_brightness_and_missing_chip():
     assert bus.errors == []
     bus, d = tm_display(chip=False)
     assert d.tm.nacks == 9  # every byte of the init and the clear: no exception
-    assert T.segment(ord("8")) == 0x7F and T.segment(ord("K")) == 0
+    assert TD.segment(ord("8")) == 0x7F and TD.segment(ord("K")) == 0
 
 
 def test_tm1637_waiting_side_writes_only_the_changed_digits_without_set_up():
@@ -461,7 +463,7 @@ def read_text(bus, x, y, n):
             assert bus.ram[(y >> 3) * 128 + cx + 5] == 0  # the gap column
         out[k] = 63  # '?'
         for c in range(32, 96):
-            if all(bus.ram[(y >> 3) * 128 + cx + col] == S.glyph_column(c, col)
+            if all(bus.ram[(y >> 3) * 128 + cx + col] == SD.glyph_column(c, col)
                    for col in range(5)):
                 out[k] = c
                 break
@@ -476,7 +478,7 @@ def read_big_text(bus, x, y, n, scale=3):
         for c in range(32, 96):
             ok = True
             for col in range(5):
-                bits = S.glyph_column(c, col)
+                bits = SD.glyph_column(c, col)
                 for row in range(8):
                     px = bus.pixel(cx + col * scale + 1, y + row * scale + 1)
                     if px != (bits >> row) & 1:
@@ -514,13 +516,13 @@ def test_ssd1306_init_sequence_and_clear():
     assert bus.ram == bytearray(1024)   # the garbage is gone
     assert bus.data_bytes == 1024       # in one window, one data write
     assert bus.windows == [(0, 127, 0, 7)] and bus.writes == 3
-    ext = S.SSD1306(FakeI2C(), external_vcc=True)
+    ext = SD.SSD1306(FakeI2C(), external_vcc=True)
     assert (0xD9, 0x22) in ext.i2c.cmds and (0x8D, 0x10) in ext.i2c.cmds
 
 
 def test_ssd1306_drawing_primitives():
     bus = FakeI2C(0x3D)
-    o = S.SSD1306(bus, 0x3D)
+    o = SD.SSD1306(bus, 0x3D)
     n = bus.writes
     o.update()
     assert bus.writes == n  # nothing changed: nothing sent
@@ -560,7 +562,8 @@ def test_ssd1306_minutes_seconds_big_digits_and_bar():
     bus, d = oled()
     v = view(b"    4:59", running=True)
     draw(bus, d, v)
-    assert bus.lit(0, 0, 128, 7) == 128 * 7 and bus.lit(0, 7, 128, 9) == 0  # the bar
+    assert bus.lit(32, 0, 64, 7) == 64 * 7 and bus.lit(0, 0, 128, 7) == 64 * 7  # the bar
+    assert bus.lit(0, 7, 128, 9) == 0
     # "4:59" centred: 28 + 10 + 28 + 24 = 90 px wide from x 19
     assert list(d.cell_x[4:]) == [19, 47, 57, 85]
     assert [read_digit(bus, x, 16, 24, 40, 6) for x in (19, 57, 85)] == [52, 53, 57]
@@ -738,7 +741,7 @@ def test_ssd1306_a_press_sends_only_what_changed():
         rects = 0
         for c0, c1, p0, p1 in bus.windows:
             if (p0, p1) == (0, 0):
-                assert (c0, c1) == (0, 127)                    # the bar
+                assert (c0, c1) == (32, 95)                    # the bar
                 continue
             assert p0 >= 2 and p1 <= 6, (c0, c1, p0, p1)       # the digits' pages only
             assert set(range(c0, c1 + 1)) <= allowed, (t1, c0, c1)
@@ -750,11 +753,11 @@ def test_ssd1306_a_press_sends_only_what_changed():
         # groups over its 5 pages (a full redraw of the main area alone is 640 bytes)
         assert bus.n_tx == 2 * len(bus.windows)
         groups = sum(((d.cell_x[i] + 23) >> 3) - (d.cell_x[i] >> 3) + 1 for i in changed)
-        per_digit = 142 * (run0 != run1) + len(changed) * ((1 + 7) + 2 + 4) + groups * 8 * 5
+        per_digit = 78 * (run0 != run1) + len(changed) * ((1 + 7) + 2 + 4) + groups * 8 * 5
         assert bus.n_bytes + 2 * bus.n_tx <= per_digit, (t1, bus.n_bytes, per_digit)
         if t0 == t1:   # the bar alone: one page, one window, one data write
-            assert bus.windows == [(0, 127, 0, 0)] and bus.n_tx == 2
-            assert bus.n_bytes == (1 + 7) + (1 + 1 + 128)   # address, window; address, 0x40, data
+            assert bus.windows == [(32, 95, 0, 0)] and bus.n_tx == 2
+            assert bus.n_bytes == (1 + 7) + (1 + 1 + 64)   # address, window; address, 0x40, data
 
 
 def test_ssd1306_a_digit_is_one_window_and_one_write_of_its_glyph():
@@ -773,13 +776,13 @@ def test_ssd1306_a_digit_is_one_window_and_one_write_of_its_glyph():
     v = view(b"    3:00")
     d.render(v)
     x4, x6, x7 = d.cell_x[4], d.cell_x[6], d.cell_x[7]
-    assert bus.windows == [(0, 127, 0, 0),
+    assert bus.windows == [(32, 95, 0, 0),
                            (x4, x4 + 23, 2, 6),        # 2 -> 3: e off, c on (left, right)
                            (x6, x6 + 23, 2, 6),        # 5 -> 0: g off, b and e on
                            (x7 + 6, x7 + 17, 2, 6)]    # 8 -> 0: g off (the middle)
     assert (0x20, 1) in bus.cmds
     assert bus.n_tx == 8
-    assert bus.n_bytes == ((1 + 7) + (1 + 1 + 128)           # the bar
+    assert bus.n_bytes == ((1 + 7) + (1 + 1 + 64)            # the bar
                            + (1 + 9) + (1 + 1 + 24 * 5)      # vertical addressing set once
                            + (1 + 7) + (1 + 1 + 24 * 5)
                            + (1 + 7) + (1 + 1 + 12 * 5))
@@ -823,7 +826,7 @@ def test_ssd1306_a_new_layout_is_one_window_of_whole_rows():
     bus.reset()
     v = view(b"   10:01")
     d.render(v)
-    assert bus.windows == [(0, 127, 0, 0), (0, 127, 2, 6)] and bus.n_tx == 4
+    assert bus.windows == [(32, 95, 0, 0), (0, 127, 2, 6)] and bus.n_tx == 4
     assert bus.ram == full_redraw(v).ram == d.oled.buffer
 
 
@@ -879,13 +882,13 @@ def test_ssd1306_running_bar_sends_both_bars_before_either_draws():
     before = bytes(da.oled.buffer[128:])
     da.running_bar(False, va)
     db.running_bar(True, vb)
-    assert a.windows == [(0, 127, 0, 0)] and b.windows == [(0, 127, 0, 0)]
-    assert a.lit(0, 0, 128, 7) == 0 and b.lit(0, 0, 128, 7) == 128 * 7
+    assert a.windows == [(32, 95, 0, 0)] and b.windows == [(32, 95, 0, 0)]
+    assert a.lit(0, 0, 128, 7) == 0 and b.lit(0, 0, 128, 7) == b.lit(32, 0, 64, 7) == 64 * 7
     assert bytes(da.oled.buffer[128:]) == before            # nothing drawn below it yet
     da.running_bar(False, va)                              # unchanged: no traffic
-    assert a.windows == [(0, 127, 0, 0)]
+    assert a.windows == [(32, 95, 0, 0)]
     da.draw(va)
-    assert a.windows == [(0, 127, 0, 0)]                   # draw() composes, sends nothing
+    assert a.windows == [(32, 95, 0, 0)]                   # draw() composes, sends nothing
     assert read_digit(a, 85, 16, 24, 40, 6) == 56          # still 2:58 on the glass
     da.finish()
     db.draw(vb)
@@ -938,7 +941,7 @@ def test_ssd1306_finish_stops_for_a_lever_and_sends_the_rest_later():
     assert bus.ram != d.oled.buffer
     d.stop = None
     d.running_bar(False, view(b"    0:59"))           # the press: the bar first
-    assert bus.windows[-1] == (0, 127, 0, 0)
+    assert bus.windows[-1] == (32, 95, 0, 0)
     v = view(b"    1:01")                             # its increment: the same cells again
     bus.reset()
     d.render(v)

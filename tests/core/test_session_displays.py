@@ -105,7 +105,7 @@ def _oled_game(on_data=None):
     from boards.sim import SimBoard
     from clockapp.app import App
     from clockapp.board import BTN_START
-    from drivers import ssd1306 as S
+    from clockapp.displays import ssd1306 as S
     order = []
 
     class Bus(FakeI2C):
@@ -154,7 +154,7 @@ def test_the_app_sends_both_running_bars_with_its_leds_then_the_side_that_presse
     board.press_lever(LEFT, 3500000, hold_us=40000)
     until(app, board, 3600)
     i = order.index(("leds", 1))   # White pressed: Black's lever lit
-    bar = (0, 127, 0, 0)
+    bar = (32, 95, 0, 0)
     assert order[i + 1:i + 3] == [(0x3C, bar), (0x3D, bar)], order[i:i + 4]
     rest = order[i + 3:]
     # then White's view and its digits (3:00 + 2 s), before Black's view is worked out
@@ -192,7 +192,7 @@ def test_a_press_the_engine_will_take_shows_its_switch_before_the_engine_takes_i
     del order[:]
     board.press_lever(LEFT, 3500000, hold_us=40000)
     until(app, board, 3600)
-    bar = (0, 127, 0, 0)
+    bar = (32, 95, 0, 0)
     i = order.index(("leds", 1))   # White pressed: Black's lever lit (after 3:00 -> 2:59)
     assert order[i:i + 4] == [("leds", 1), (0x3C, bar), (0x3D, bar), ("press", 0)], order
     assert stamps == [3500] and app.clock.turn == 1 and app.clock.moves[0] == 1
@@ -210,7 +210,7 @@ def test_a_press_the_engine_will_not_take_switches_nothing_first():
     from clockcore import engine as E
     board, buses, app, order = _oled_game()
     _engine_presses_into(app, order)
-    bar = (0, 127, 0, 0)
+    bar = (32, 95, 0, 0)
 
     def switch():   # the LEDs, the bars and the engine's presses (not the seconds' digits)
         return [e for e in order if e[0] in ("leds", "press") or e[1] == bar]
@@ -266,7 +266,7 @@ def test_a_press_during_a_running_seconds_digits_sends_the_bars_before_the_rest(
     armed.append(1)
     until(app, board, 3300)
     assert not armed, "White's display drew no digit"
-    bar = (0, 127, 0, 0)
+    bar = (32, 95, 0, 0)
     first = order[0]
     assert first[0] == 0x3C and first[1][2] == 2, order   # one digit of 3:00 -> 2:59
     i = order.index(("leds", 1))   # White pressed: Black's lever lit
@@ -393,3 +393,129 @@ def _setup_board(spec):
     app.new_game(spec)
     until(app, board, 500)
     return board, app
+
+
+# ---- the running bars from the lever interrupt (both panels on one SharedI2C) ------------
+
+def _oled_shared_game(on_write=None, fail_bar=None):
+    """As _oled_game, with the board's wiring: both SSD1306s on one bus behind a SharedI2C,
+    so the app sends the running bars from the lever interrupt. on_write(addr, buf) runs
+    inside each write, while the bus is the loop's (the interrupt can come then);
+    fail_bar: a list whose first item (an address) makes that panel's next bar window
+    raise OSError."""
+    from simutil import fresh_dir, until
+    from test_displays import FakeI2C
+
+    from boards.sim import SimBoard
+    from clockapp.app import App
+    from clockapp.board import BTN_START
+    from clockapp.displays import ssd1306 as S
+    from drivers.sharedi2c import SharedI2C
+    order = []
+    panels = {0x3C: FakeI2C(0x3C), 0x3D: FakeI2C(0x3D)}
+
+    class Wire:   # the one I2C bus both panels are on
+        def writeto(self, addr, buf):
+            if fail_bar and fail_bar[0] == addr and bytes(buf[:3]) == b"\x00\x21\x20":
+                del fail_bar[:]
+                raise OSError(5)
+            p = panels[addr]
+            p.writeto(addr, buf)
+            if buf[0] == 0x40:
+                order.append((addr, p.windows[-1]))
+            if on_write is not None:
+                on_write(addr, buf)
+
+    board = SimBoard(fresh_dir())
+    bus = SharedI2C(Wire())
+    board.left = S.SSD1306Display(bus, 0x3C)
+    board.right = S.SSD1306Display(bus, 0x3D)
+    real_leds = board.set_running
+    board.set_running = lambda lever: order.append(("leds", lever)) or real_leds(lever)
+    app = App(board)
+    assert app.irq_bars == (True, True)
+    until(app, board, 1500)
+    board.press_buttons(BTN_START, 2000000)
+    return board, (panels[0x3C], panels[0x3D]), app, order
+
+
+def test_the_lever_interrupt_sends_both_running_bars_while_the_loop_is_held():
+    """White presses while no loop pass runs (a collection holds the loop ~25 ms on the
+    Pico): the interrupt lights Black's LED and puts both running bars on the glass by
+    itself. The loop then takes the press and sends no bar again."""
+    from simutil import until
+
+    from clockapp.board import LEFT
+    board, panels, app, order = _oled_shared_game()
+    until(app, board, 3000)
+    assert app.lever_of_side(0) == LEFT and app.clock.state == 1   # White runs
+    assert panels[0].lit(32, 0, 64, 7) == 64 * 7 and panels[1].lit(32, 0, 64, 7) == 0
+    del order[:]
+    board.press_lever(LEFT, 3500000, hold_us=40000)
+    board.advance_to(3500100)              # the interrupt has run, the loop has not
+    bar = (32, 95, 0, 0)
+    assert order == [("leds", 1), (0x3C, bar), (0x3D, bar)], order
+    assert panels[0].lit(32, 0, 64, 7) == 0 and panels[1].lit(32, 0, 64, 7) == 64 * 7
+    assert app.clock.turn == 0 and app.clock.moves[0] == 0   # the engine has not seen it
+    until(app, board, 3600)
+    assert app.clock.turn == 1 and app.clock.moves[0] == 1
+    assert [e for e in order if e[1] == bar or e[0] == "leds"] == order[:3], order
+    _panels_as_fresh_draws(board, panels, app)
+
+
+def test_a_bar_waits_for_the_transfer_in_progress_and_never_cuts_into_it():
+    """White presses while White's display sends a digit of its running second, between
+    the digit's window command and its data: the LEDs switch at once, the bars go out as
+    that digit's data ends,
+    not in its window (its columns would get the bar's bytes); each panel ends as a full
+    redraw of its view would leave it."""
+    from simutil import until
+
+    from clockapp.board import LEFT
+    armed = []
+    board = None
+    seen = []
+
+    def press_in_a_window(addr, buf):
+        # a window command of a digit (pages 2..6) on White's display
+        if armed and addr == 0x3C and buf[0] == 0 and 0x22 in bytes(buf) \
+                and bytes(buf)[-2:] == b"\x02\x06":
+            del armed[:]
+            seen.append(len(order))
+            board.press_lever(LEFT, board.t, hold_us=40000)
+            board.advance_to(board.t)   # its interrupt, now: between window and data
+
+    board, panels, app, order = _oled_shared_game(press_in_a_window)
+    until(app, board, 2100)
+    assert bytes(app.views[LEFT].time) == b"    3:00"
+    del order[:]
+    armed.append(1)
+    until(app, board, 3300)
+    assert seen == [0], "White's display drew no digit"
+    bar = (32, 95, 0, 0)
+    assert order[0] == ("leds", 1), order           # the LEDs at once (no bus)
+    assert order[1][0] == 0x3C and order[1][1][2] == 2, order     # the digit's data
+    assert order[2:4] == [(0x3C, bar), (0x3D, bar)], order[:6]     # then both bars
+    assert bytes(app.views[LEFT].time) == b"    3:01"
+    _panels_as_fresh_draws(board, panels, app)
+
+
+def test_a_bus_error_in_the_interrupt_leaves_the_bar_to_the_loop():
+    """White's panel fails its bar's window in the interrupt: nothing is raised out of the
+    interrupt (MicroPython would disable a handler that raises), Black's bar goes out, and
+    the loop's pass sends White's bar; the press is taken."""
+    from simutil import until
+
+    from clockapp.board import LEFT
+    fail = []
+    board, panels, app, order = _oled_shared_game(fail_bar=fail)
+    until(app, board, 3000)
+    del order[:]
+    fail.append(0x3C)
+    board.press_lever(LEFT, 3500000, hold_us=40000)
+    board.advance_to(3500100)
+    bar = (32, 95, 0, 0)
+    assert order == [("leds", 1), (0x3D, bar)], order
+    until(app, board, 3600)
+    assert (0x3C, bar) in order and app.clock.moves[0] == 1
+    _panels_as_fresh_draws(board, panels, app)

@@ -539,7 +539,7 @@ def mcu(monkeypatch):
         monkeypatch.setattr(mod, "time", FakeTime)
         monkeypatch.setattr(mod, "sys", types.SimpleNamespace(
             platform="esp32" if esp32 else "rp2"))
-        tm = types.ModuleType("drivers.tm1637")
+        tm = types.ModuleType("clockapp.displays.tm1637")
         tm.TM1637Display = lambda clk, dio, frame=None: ("tm1637", clk, dio, frame)
         fast = types.ModuleType("drivers.tm1637_rp2")   # viper: no CPython
 
@@ -552,10 +552,10 @@ def mcu(monkeypatch):
 
         fast.Rp2Frames = Rp2Frames
         monkeypatch.setitem(sys.modules, "drivers.tm1637_rp2", fast)
-        ss = types.ModuleType("drivers.ssd1306")
+        ss = types.ModuleType("clockapp.displays.ssd1306")
         ss.SSD1306Display = lambda i2c, addr: ("ssd1306", i2c, addr)
-        monkeypatch.setitem(sys.modules, "drivers.tm1637", tm)
-        monkeypatch.setitem(sys.modules, "drivers.ssd1306", ss)
+        monkeypatch.setitem(sys.modules, "clockapp.displays.tm1637", tm)
+        monkeypatch.setitem(sys.modules, "clockapp.displays.ssd1306", ss)
         return mod, machine
 
     def make(name, menu_held=False, tmp=None):
@@ -674,7 +674,8 @@ def test_mcu_board_ssd1306_and_maintenance(mcu, tmp_path):
     left, right = board.displays()
     assert left[0] == right[0] == "ssd1306" and left[1] is right[1]   # one shared bus
     assert (left[2], right[2]) == (0x3C, 0x3D)
-    assert (left[1].id, left[1].sda.n, left[1].scl.n, left[1].freq) == (0, 4, 5, 400000)
+    bus = left[1].i2c   # the machine.I2C, in the SharedI2C the lever interrupt may use
+    assert (bus.id, bus.sda.n, bus.scl.n, bus.freq) == (0, 4, 5, 400000)
 
 
 def test_mcu_board_refuses_a_config_for_another_mcu_or_schema(mcu, tmp_path):
@@ -744,7 +745,7 @@ class FakeGaugeI2C:
 def test_mcu_board_fuel_gauge(mcu, tmp_path):
     mod, machine, board = mcu("pico-ssd1306", tmp=tmp_path)
     assert board.battery_low_pct == REAL.get("pico-ssd1306").config["fuel_gauge"]["low_pct"]
-    bus = board._i2c[0]
+    bus = board._i2c[0].i2c   # in its SharedI2C
     gauge = FakeGaugeI2C({0x04: 44 << 8})
     bus.readfrom_mem_into = gauge.readfrom_mem_into   # the OLEDs' bus, shared
     assert board.battery_pct() == 44

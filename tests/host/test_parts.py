@@ -106,10 +106,10 @@ def test_the_completeness_checks_fail_on_a_kind_without_its_data():
     host["lcd"] = host["tm1637"]
     assert "lcd: in chessclock.displays, no driver in clockcore.parts" in \
         display_problems(core.DISPLAYS, host)
-    broken = dict(core.DISPLAYS, tm1637=("drivers.tm1637", "TM1638Display", core.BUS_PINS,
+    broken = dict(core.DISPLAYS, tm1637=("clockapp.displays.tm1637", "TM1638Display", core.BUS_PINS,
                                          ("clk", "dio")))
     assert display_problems(broken, displays.DISPLAYS) == [
-        "tm1637: driver drivers.tm1637.TM1638Display does not exist in firmware/"]
+        "tm1637: driver clockapp.displays.tm1637.TM1638Display does not exist in firmware/"]
     # a kind with no BOM line, no current, no geometry
     bare = types.SimpleNamespace(**vars(displays.get("ssd1306")))
     bare.part, bare.ma, bare.geometry = ("", "", 0), (), ""
@@ -220,9 +220,9 @@ def test_the_board_refuses_an_unknown_display_or_mcu(monkeypatch, tmp_path):
     import boards.mcu as mod
     monkeypatch.setattr(mod, "sys", types.SimpleNamespace(platform="rp2"))
     monkeypatch.setattr(mod.time, "sleep_ms", lambda ms: None, raising=False)
-    tm = types.ModuleType("drivers.tm1637")
+    tm = types.ModuleType("clockapp.displays.tm1637")
     tm.TM1637Display = lambda clk, dio, frame: ("tm1637", clk.n, dio.n, frame())
-    monkeypatch.setitem(sys.modules, "drivers.tm1637", tm)
+    monkeypatch.setitem(sys.modules, "clockapp.displays.tm1637", tm)
     fast = types.ModuleType("drivers.tm1637_rp2")   # PIN_FRAMES on rp2 (viper: no CPython)
 
     class Rp2Frames:

@@ -99,8 +99,8 @@ def test_no_allocation_in_a_play_off_up_to_and_at_its_move_limit():
 def test_no_allocation_when_the_oled_shows_presses_and_seconds():
     # The SSD1306 build: a press (bars, digits) and the seconds, drawn and sent in halves as
     # the app does (draw, finish); warm first (the driver keeps the send buffers it used).
+    from clockapp.displays.ssd1306 import SSD1306Display
     from clockapp.view import SideView
-    from drivers.ssd1306 import SSD1306Display
 
     class Bus:
         def writeto(self, addr, buf):
@@ -124,3 +124,59 @@ def test_no_allocation_when_the_oled_shows_presses_and_seconds():
     show(100)   # also the step from the last state back to the first
     n = allocated(lambda: show(1000))
     assert n == 0, (n, len(d.oled._views))
+
+
+def test_the_lever_interrupts_switch_allocates_nothing():
+    # The SSD1306 build's switch from the lever interrupt (LEDs, both running bars), with
+    # the heap locked as in a hard interrupt on a board: on a free bus at once, and on a
+    # bus the loop holds, as that transfer ends (SharedI2C.release).
+    import micropython
+    from simutil import fresh_dir, until
+
+    from boards.sim import SimBoard
+    from clockapp.app import App
+    from clockapp.board import BTN_START, LEFT, RIGHT
+    from clockapp.displays.ssd1306 import SSD1306Display
+    from drivers.sharedi2c import SharedI2C
+
+    class Wire:
+        def __init__(self):
+            self.bars = 0
+
+        def writeto(self, addr, buf):
+            if buf[0] == 0x40 and len(buf) == 65:
+                self.bars += 1
+
+    wire = Wire()
+    bus = SharedI2C(wire)
+    board = SimBoard(fresh_dir())
+    board.left = SSD1306Display(bus, 0x3C)
+    board.right = SSD1306Display(bus, 0x3D)
+    app = App(board)
+    until(app, board, 1500)
+    board.press_buttons(BTN_START, 2000000)
+    until(app, board, 3000)
+    assert app.ring.armed[LEFT] == 1    # White runs on the left
+
+    def edge(lever, held):
+        # the close as the board's interrupt delivers it; its release 40 ms later
+        board.levers |= 1 << lever
+        board.at(board.t + 40000, 0, lever, False)   # (boards/sim.py LEVER = 0)
+        if held:
+            bus.hold()
+        micropython.heap_lock()
+        try:
+            app.ring.push(lever, board.ticks_us(), True)
+            if held:
+                bus.release()
+        finally:
+            micropython.heap_unlock()
+
+    n = wire.bars
+    edge(LEFT, False)
+    assert wire.bars == n + 2 and board.running_led == RIGHT, (wire.bars, board.running_led)
+    until(app, board, 3200)   # the loop takes the press: Black runs
+    assert app.clock.turn == 1 and app.ring.armed[RIGHT] == 1
+    n = wire.bars
+    edge(RIGHT, True)
+    assert wire.bars == n + 2 and board.running_led == LEFT

@@ -195,9 +195,9 @@ function cutNow(where) {
 // ---- lever-to-display latency ------------------------------------------------------------
 // After a press (the first closing edge at `us`), two instants, each the end of a bus
 // transaction:
-// - shown: the switch is on both displays. SSD1306s: both running bars (rows 0-6) show the
-//   new side. TM1637s have no running mark on their 4 digits: the pressing side's module
-//   has its new digits (the time with its increment), as for `settled`.
+// - shown: the switch is on both displays. SSD1306s: both running bars (rows 0-6, columns
+//   32-95) show the new side. TM1637s have no running mark on their 4 digits: the pressing
+//   side's module has its new digits (the time with its increment), as for `settled`.
 // - settled: that, and the pressing side's display has received its last change (its time
 //   is still until its next turn: the increment drawn).
 // A press whose display was not written before the next press (a pass longer than the gap)
@@ -214,7 +214,7 @@ function latencyCheck(i) {
   if (!L) return;
   if (i === L.display) L.lastPressed = pico.micros;
   if (ssd1306) {
-    const bar = (d) => m.displays[d].pixel(0, 0) && m.displays[d].pixel(127, 6);
+    const bar = (d) => m.displays[d].pixel(32, 0) && m.displays[d].pixel(95, 6);
     const other = 1 - L.display;
     if (!L.barsAt && bar(other) && !bar(L.display)) L.barsAt = pico.micros;
   }

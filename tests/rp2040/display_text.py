@@ -2,12 +2,12 @@
 
 displays.py reads the time; this reads what the app puts in view.text (a menu's item on the
 left display, its value on the right, a message): 8 characters, right-aligned.
-TM1637: the four digits hold the text's last four characters, as drivers/tm1637.py says a
-module shows text: a ':' is its colon (not a digit's place), a number's unit at the end
-("+3s", "7m") is left out, and the menu's editing '*' that the digits cut off ("*PrSt")
-lights the colon. SSD1306: the main area holds
-all eight in the 5x7 font at 3x, 16-pixel cells from x 0, top row 24 (the layout in
-drivers/ssd1306.py). The glyph tables (which 7-segment shape or 5x7 glyph a character
+TM1637: the four digits hold the text's last four characters, as
+clockapp/displays/tm1637.py says a module shows text: a ':' is its colon (not a digit's
+place), a number's unit at the end ("+3s", "7m") is left out, and the menu's editing '*'
+that the digits cut off ("*PrSt") lights the colon. SSD1306: the main area holds all eight
+in the 5x7 font at 3x, 16-pixel cells from x 0, top row 24 (the layout in
+clockapp/displays/ssd1306.py). The glyph tables (which 7-segment shape or 5x7 glyph a character
 gets, e.g. 'W' blank on 7 segments, lower case as upper case on the OLED) are the drivers'
 own: what is checked here is which text the firmware puts on which display and that it
 gets there over the wire, not how a letter is drawn (tests/core/test_displays.py).

@@ -2,8 +2,8 @@
 
 TM1637: four segment bytes -> characters (7-segment shapes; the colon is bit 7 of digit 1).
 SSD1306: the 1 KB display RAM -> the time drawn in the main area (rows 16-55) by reading the
-seven segments of each digit cell, and the running bar (rows 0-6). Independent of the
-firmware's drawing code: only the layout's sizes are known here.
+seven segments of each digit cell, and the running bar (rows 0-6, columns 32-95).
+Independent of the firmware's drawing code: only the layout's sizes are known here.
 """
 
 import base64
@@ -37,8 +37,9 @@ def ssd1306_ram(snap):
 
 
 def ssd1306_running(snap):
+    """The running bar: columns 32-95 of rows 0-6 all lit."""
     ram = ssd1306_ram(snap)
-    return bool(_px(ram, 0, 0) and _px(ram, 127, 6))
+    return all(_px(ram, x, y) for x in range(32, 96) for y in range(7))
 
 
 SEG7 = {0x3F: "0", 0x06: "1", 0x5B: "2", 0x4F: "3", 0x66: "4", 0x6D: "5", 0x7D: "6",

@@ -14,7 +14,7 @@ item left, its value right: display_text.py; times: displays.py). Checked with
   by the host: Black chosen, +2 min, its time -20 s with tImE, closed; the display, the
   status and the signed log agree.
 On the TM1637 build these found the module misreading menu values (fixed in
-drivers/tm1637.py, tests/core/test_displays.py): tImE's 17:08 showed "7 08", "+3s" "35".
+clockapp/displays/tm1637.py, tests/core/test_displays.py): tImE's 17:08 showed "7 08", "+3s" "35".
 Both builds, about 4 min each on a busy 2-core machine (make test-board; marked board_long).
 """
 
@@ -71,7 +71,7 @@ def menu_shows(clk, item, value):
 def times_shown(clk, white_ms, black_ms):
     """Both displays show these times (White left: the default lever), no clock running.
     A TM1637 shows something else 1 s in 3 then (Black's "bLAc" before the start, the
-    stage: drivers/tm1637.py, the moment): looked at for up to 3 s."""
+    stage: clockapp/displays/tm1637.py, the moment): looked at for up to 3 s."""
     for _ in range(13):
         snaps = displays(clk)
         got = [shown(d) for d in snaps]
