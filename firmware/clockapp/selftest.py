@@ -6,7 +6,7 @@
 #   2. levers, up to 15 s: each display asks for its lever ("LEFt" / "rIGt", then "Good");
 #   3. result, 3 s: "tESt PASS" or "tESt F n" (n: the failure bits), logged (EV_SELF_TEST
 #      with the battery's mV and %) and kept for `status`.
-# No game runs during it: the host's `start` is refused meanwhile (clockapp/link.py), and
+# No game runs during it: the host's `start` is refused meanwhile (clockapp/ops_game.py), and
 # a start that cannot wait (the scheduled start) or any resume ends it first, logged with
 # ST_CUT. A lever press the test does not take is logged as an ignored press.
 # What the clock cannot see itself (a dead segment, a mute buzzer) the person running the
