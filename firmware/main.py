@@ -9,7 +9,7 @@
 
 import sys
 
-KEY_FILES = ("arbiter.key", "arbiter.key.new")   # clockapp/link.py KEY_FILE, storage's .new
+KEY_FILES = ("arbiter.key", "arbiter.key.new")   # clockapp/linkcommon.py KEY_FILE, storage's .new
 
 
 def _no_ctrl_c():

@@ -129,9 +129,10 @@ class App:
         # The host's serial link (clockapp/link.py): loaded now where the board says the
         # heap has room (importing it later holds one pass, and a press in it, for the
         # import), otherwise at the first byte from the host: a clock with no cable
-        # attached then does not carry its ~23 KB of code. Before anything is drawn: once
-        # the displays show a time, the clock takes its buttons (the import is ~250 ms on
-        # a Pico; a start press in it was lost, found on the emulated Pico).
+        # attached then does not carry its ~16 KB of code (link.py and the protocol on the
+        # wasm32 heap bench; the operations' modules load when first used). Before anything
+        # is drawn: once the displays show a time, the clock takes its buttons (the import
+        # is ~250 ms on a Pico; a start press in it was lost, found on the emulated Pico).
         self.serial_port = board.serial()
         if self.serial_port is not None and hasattr(self.serial_port, "edges"):
             self.serial_port.edges = self.ring   # its byte loops stop for a lever edge

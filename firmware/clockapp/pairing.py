@@ -4,7 +4,7 @@
 # pairing record (events.EV_PAIRING) now and after every game header (App.new_game), so
 # each game's records name its players; the board number shows at set-up (show()). Loaded
 # only on a clock that has a pairing: one never paired carries none of this. The link
-# operation itself is in clockapp/sessionops.py (loaded only with a host).
+# operation itself is in clockapp/ops_session.py (loaded when the host first uses it).
 
 from clockcore import engine as E
 from clockcore import eventlog as L

@@ -6,7 +6,7 @@
 #   2. levers, up to 15 s: each display asks for its lever ("LEFt" / "rIGt", then "Good");
 #   3. result, 3 s: "tESt PASS" or "tESt F n" (n: the failure bits), logged (EV_SELF_TEST
 #      with the battery's mV and %) and kept for `status`.
-# No game runs during it: the host's `start` is refused meanwhile (clockapp/link.py), and
+# No game runs during it: the host's `start` is refused meanwhile (clockapp/ops_game.py), and
 # a start that cannot wait (the scheduled start) or any resume ends it first, logged with
 # ST_CUT. A lever press the test does not take is logged as an ignored press.
 # What the clock cannot see itself (a dead segment, a mute buzzer) the person running the
@@ -14,10 +14,15 @@
 # acknowledge its bytes) it checks.
 
 from clockapp.menu import _put  # the menu's right-aligned display writer (always loaded)
-from clockapp.session import T_LAMP, T_LEVERS, T_OFF, T_SHOW
 from clockcore import const
 from clockcore import engine as E
 from clockcore import events as EV
+
+# The phases, kept in Session.phase (status `testing`; 0, none, is the session's own).
+T_OFF = const(0)
+T_LAMP = const(1)
+T_LEVERS = const(2)
+T_SHOW = const(3)
 
 _LAMP_MS = const(2000)        # every segment and pixel lit, the buzzer on
 _LEVERS_MS = const(15000)     # time to press both levers
@@ -45,6 +50,11 @@ class SelfTest:
         b.enabled = True       # the buzzer is tested even with the sound off
         b.play(TONE, now)
         b.enabled = on
+
+    def checking(self):
+        """Its lamp or its levers: the clock is being checked (not just showing the result)."""
+        ph = self.session.phase
+        return ph == T_LAMP or ph == T_LEVERS
 
     def _phase(self, phase, until):
         self.session.phase = phase

@@ -24,10 +24,9 @@ _HOLD_INCIDENT_MS = const(2000)   # PLUS held this long (menu closed): an incide
 _DEFAULT_TIME_S = const(3600)     # S1 6.7, RGC 12.1: 1 h (FIDE 2023: 0 unless the event says)
 LOW_TIME_MS = const(300000)      # ACT 2: score-keeping until one side has under 5 minutes
 
-T_OFF = const(0)     # the self-test's phases (clockapp/selftest.py); also status `testing`
-T_LAMP = const(1)
-T_LEVERS = const(2)
-T_SHOW = const(3)
+# The self-test's phase (status `testing`): 0 none; its others (lamp, levers, result
+# shown) are clockapp/selftest.py's, which sets them.
+_T_OFF = const(0)
 
 LOW_TONE = (1000, 60)
 
@@ -47,8 +46,8 @@ def competition(preset):
 class Session:
     def __init__(self, app):
         self.app = app
-        # self-test: the SelfTest while it runs (phase != T_OFF), then freed
-        self.phase = T_OFF
+        # self-test: the SelfTest while it runs (phase != 0), then freed
+        self.phase = _T_OFF
         self.until = 0
         self.test = None
         self.result = -1         # the last self-test's failure bits; -1: none since boot
@@ -91,7 +90,7 @@ class Session:
     def step(self, now):
         app = self.app
         c = app.clock
-        if self.phase != T_OFF and now >= self.until:
+        if self.phase != _T_OFF and now >= self.until:
             self.test.next_phase(now)
         st = self.sched_t
         if st >= 0:
@@ -134,17 +133,17 @@ class Session:
     # ---- self-test (clockapp/selftest.py, loaded only while it runs) -------------------
     @property
     def testing(self):
-        return self.phase != T_OFF
+        return self.phase != _T_OFF
 
     def checking(self):
         """The self-test is checking the clock (its lamp or its levers), not just showing
         its result (a start then ends the showing: the result is logged)."""
-        return self.phase == T_LAMP or self.phase == T_LEVERS
+        return self.test is not None and self.test.checking()
 
     def selftest(self, now):
         """Start the self-test; only while no game is in progress. True when started."""
         app = self.app
-        if self.phase != T_OFF or app.clock.state != E.IDLE:
+        if self.phase != _T_OFF or app.clock.state != E.IDLE:
             return False
         from clockapp.selftest import SelfTest
         self.test = SelfTest(self)

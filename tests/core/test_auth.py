@@ -40,7 +40,7 @@ def snapshot(app):
 def test_every_privileged_operation_needs_the_key():
     board, app = boot()
     link = app.link
-    privileged = sorted(op for op, (fn, flags) in link.ops.items() if flags & K.CHANGE)
+    privileged = sorted(op for op, flags in link.ops.items() if flags & K.CHANGE)
     assert set(privileged) == set(ARGS), "give the new operation arguments here"
     assert reply(app, P.encode_request(1, "keyset", (KEY.hex(),), None, None))[1]
     rid = 10

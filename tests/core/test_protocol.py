@@ -281,7 +281,7 @@ def test_an_erasure_asked_while_a_menu_is_open_is_refused():
 
 def test_a_log_reply_carries_at_most_1_kb_whatever_the_host_asks():
     # A 4 KB reply needed ~6 KB heap blocks that a power-cut boot of the stock Pico image
-    # did not have (link._LOG_CHUNK_MAX); the host asks 4096 and reads on while more=1.
+    # did not have (linkcommon.LOG_CHUNK_MAX); the host asks 4096 and reads on while more=1.
     board, app = boot()
     app.store.clear_log()
     for seq in range(200):

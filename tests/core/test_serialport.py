@@ -351,8 +351,7 @@ def test_an_edge_during_a_request_is_shown_before_the_rest_of_the_request():
         _edge_now(board, lever)
         return real(args)
 
-    link.op_status = op_status
-    link.ops["status"] = (op_status, 0)
+    link.op_status = op_status   # the link answers status itself (Link.op_status)
     real_encode = P.ok_body
 
     def ok_body(rid):   # the reply's encoding begins
@@ -372,7 +371,7 @@ def test_an_edge_during_a_request_is_shown_before_the_rest_of_the_request():
         run_until(app, board, board.t + 20000)
     finally:
         P.ok_body = real_encode
-        link.ops["status"] = (real, 0)
+        del link.op_status
     out = _replies(port.out)
     assert out == [1]
     fields = P.decode_reply(port.out.split(b"\n")[0])[2]
