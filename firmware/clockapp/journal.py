@@ -17,7 +17,10 @@ Portable: runs on MicroPython and CPython over a raw device `dev` (the board's),
 
 The journal is a sequence of frames (clockcore/framing.py, magic b"JR") from the start
 of its first block, written in order and never overwritten; a power cut tears at most the
-last one, which fails its CRC. Each frame's payload is a kind byte and a body:
+last one, which fails its CRC. A frame that fits in one flash page but not in the rest of
+the current one starts at the next page, the rest left erased: a press's frame is one
+page program (the reader steps over such an erased page end, one at most). Each frame's
+payload is a kind byte and a body:
     LOG   an event-log record's payload (clockcore/eventlog.py), as log.bin holds it
     FULL  seq u32 LE + a game state (clockapp/gamestate.py)
     DYN   seq u32 LE + base u32 LE + the state's changing part against state `base` (the
@@ -139,6 +142,16 @@ class Journal:
             dev.program(i, base, page)
             k += m
 
+    def _page_end(self, pos):
+        """The linear position where the flash page holding `pos` ends (within its block)."""
+        o = pos % self.span
+        off = self.dev.first + o
+        return pos + min(PAGE - off % PAGE, self.span - o)
+
+    def _page_start(self, pos):
+        o = pos % self.span
+        return o == 0 or (self.dev.first + o) % PAGE == 0
+
     def _erased(self, pos):
         """True when every byte from pos to the end is 0xFF."""
         while pos < self.size:
@@ -169,7 +182,16 @@ class Journal:
         while pos + head <= self.size:
             h = self.read(pos, head)
             if h[:2] != MAGIC:
-                return
+                # the erased end of a page a frame did not fit in: the frame after it
+                # starts at the next page (one page at most; nothing there: the end)
+                nxt = self._page_end(pos)
+                if (self._page_start(pos) or nxt >= self.size
+                        or self.read(pos, nxt - pos) != _ERASED[:nxt - pos]):
+                    return
+                pos = nxt
+                h = self.read(pos, head)
+                if h[:2] != MAGIC:
+                    return
             n = h[2] | (h[3] << 8)
             if n == 0 or n > MAX_RECORD or pos + head + n > self.size:
                 return
@@ -188,10 +210,15 @@ class Journal:
         if not self.clean:
             return False
         data = frame(bytes((kind,)) + body, MAGIC)
-        if self.end + len(data) > self.size:
+        n = len(data)
+        pos = self.end
+        nxt = self._page_end(pos)
+        if n > nxt - pos and nxt < self.size and n <= self._page_end(nxt) - nxt:
+            pos = nxt   # one page program at the next page, not two across pages
+        if pos + n > self.size:
             return False
-        self._write(self.end, data)
-        self.end += len(data)
+        self._write(pos, data)
+        self.end = pos + n
         self.frames += 1
         if kind == KIND_LOG:
             self.log_bytes += len(body) + HEADER_SIZE

@@ -223,3 +223,21 @@ def test_clearing_the_log_erases_the_journal_and_keeps_the_state():
     assert store.jr.empty() and list(store.read_log()) == []
     assert board.watchdog_fed - fed >= 3       # between the 4 erases
     assert G.decode(store.load_state())[0].moves == [3, 3]
+
+
+def test_a_frame_that_fits_a_page_is_one_page_program():
+    # a press waits at most for the one flash program under way when its lever closes:
+    # a frame across a page boundary would be two
+    board = SimBoard(fresh_dir(), journal_blocks=4)
+    jr = board.journal()
+    bodies = [bytes([i]) * (20 + (i * 37) % 200) for i in range(60)]   # 20 .. 219 bytes
+    for b in bodies:
+        programs = board.flash.programs
+        assert jr.append(J.KIND_LOG, b)
+        assert board.flash.programs == programs + 1, len(b)
+    big = b"z" * 400                     # larger than a page: its pages, in order
+    assert jr.append(J.KIND_LOG, big)
+    again = SimBoard(board.root, journal_blocks=4).journal()
+    assert [b for _p, _k, b in again.records()] == bodies + [big]
+    assert again.clean and again.end == jr.end and again.log_bytes == jr.log_bytes
+    assert again.append(J.KIND_LOG, b"after") and again.end > jr.end
