@@ -241,3 +241,38 @@ def test_a_frame_that_fits_a_page_is_one_page_program():
     assert [b for _p, _k, b in again.records()] == bodies + [big]
     assert again.clean and again.end == jr.end and again.log_bytes == jr.log_bytes
     assert again.append(J.KIND_LOG, b"after") and again.end > jr.end
+
+
+def test_a_pause_shorter_than_the_fold_leaves_the_journal_to_the_presses():
+    # START again while the fold erases: the erases wait for the next pause, the presses
+    # go on into the journal (the blocks erased so far), never into the files
+    board, app, saved = _game(8, 10)
+    store = app.store
+    board.press_buttons(BTN_START, board.t + 100000)       # pause: the fold starts
+    board.press_buttons(BTN_START, board.t + 330000)       # and play on during its erases
+    run_until(app, board, board.t + 700000)
+    erased = board.flash.erases - board.erases_at_start
+    assert app.clock.state == E.RUNNING and 1 <= erased < 8
+    files = _files(board)
+    t = board.t
+    for i in range(12):
+        board.press_lever(LEFT if i % 2 == 0 else RIGHT, t + 700000 * (i + 1))
+    run_until(app, board, t + 700000 * 13)
+    assert app.clock.moves == [11, 11]
+    assert board.flash.erases - board.erases_at_start == erased and _files(board) == files
+    kinds = _kinds(store.jr)
+    assert J.KIND_FULL in kinds and kinds.count(J.KIND_LOG) >= 12
+    # what a reboot reads: every record once, in order, and the last state
+    records = [bytes(p) for p in store.read_log()]
+    seqs = [seq_of(p) for p in records]
+    assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))
+    again = Store(board.root, board.fs, SimBoard(board.root, journal_blocks=8).journal())
+    assert again.load_state() == saved[-1]
+    assert [bytes(p) for p in again.read_log()] == records
+    # a longer pause folds it all and erases it whole
+    board.press_buttons(BTN_START, board.t + 100000)
+    run_until(app, board, board.t + 2000000)
+    assert app.clock.state == E.PAUSED and not store.folding() and store.jr.empty()
+    assert store.jr.limit == store.jr.size
+    assert [bytes(p) for p in store.read_log()][:len(records)] == records
+    assert G.decode(store.load_state())[0].moves == [11, 11]
