@@ -411,7 +411,7 @@ def test_package_manifest_names_existing_packages(tmp_path, monkeypatch):
     packages = {a[0]: k.get("files") for kind, a, k in calls if kind == "package"}
     assert set(packages) == {"clockcore", "clockapp", "drivers", "boards"}
     # the real board and its package's __init__; no sim
-    assert packages["boards"] == ["__init__.py", "mcu.py", "rp2flash.py"]
+    assert packages["boards"] == ["__init__.py", "mcu.py", "rawflash.py"]
     assert all((ROOT / "firmware/boards" / f).is_file() for f in packages["boards"])
     for name in packages:
         assert (ROOT / "firmware" / name).is_dir()

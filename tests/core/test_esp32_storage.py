@@ -1,0 +1,138 @@
+# The ESP32's storage (boards/sim.py's esp32_flash model: littlefs on the "vfs" partition
+# of its SPI flash, the journal reserved in it by boards/rawflash.py as on the board):
+# a press waits for no erase and for at most one small page program, and a power cut
+# anywhere in a game loses nothing written. Runs on CPython and the MicroPython unix port.
+
+from simutil import fresh_dir
+
+from boards.sim import SimBoard, run_until
+from clockapp import journal as J
+from clockapp.app import App
+from clockapp.board import BTN_START, LEFT
+from clockcore import engine as E
+
+PAGE = 256
+
+
+def _watch_presses(board, app):
+    """[edge us, moves before, redraw us] for each close of the running side's lever: the
+    edge when the lever closes (not when the app hears of it), the redraw when a display
+    is drawn with the move counted."""
+    presses = []
+    real_edge = board._edge
+
+    def edge(lever, closed):
+        c = app.clock
+        if closed and c.state == E.RUNNING:
+            side = E.WHITE if (lever == LEFT) == app.settings.white_left else E.BLACK
+            if side == c.turn:
+                presses.append([board.t, c.moves[0] + c.moves[1], -1])
+        real_edge(lever, closed)
+
+    board._edge = edge
+    for d in board.displays():
+        def render(view, orig=d.render):
+            orig(view)
+            moves = app.clock.moves[0] + app.clock.moves[1]
+            for p in presses:
+                if p[2] < 0 and moves > p[1]:
+                    p[2] = board.t
+        d.render = render
+    return presses
+
+
+def _saves(app, board):
+    at = []
+    real = app.store.save_state
+
+    def save(payload):
+        at.append(board.t)
+        return real(payload)
+
+    app.store.save_state = save
+    return at
+
+
+def _esp32_game(journal_blocks):
+    """A game on the ESP32 model whose presses fall into the flash writes: replies 30 ..
+    80 ms after the opponent's press (its log record and state are written then), and
+    presses after a long think swept in 37 us steps across the running clock's 10-second
+    save; a pause (the journal folded and erased) and more of the same after it.
+    (board, app, the presses watched, the partition's operations before the start)."""
+    root = fresh_dir()
+    # the first boot reserves the journal (~3 s of erases), and the control is set
+    App(SimBoard(root, journal_blocks=journal_blocks, esp32_flash=True)).new_game(
+        "fide-rapid")                  # time enough for 70 thinks of 10 s
+    board = SimBoard(root, journal_blocks=journal_blocks, esp32_flash=True)
+    app = App(board)
+    assert board.t < 500000, board.t
+    board.flash.ops = []               # noted from here on
+    app.store.fold_bytes = 0           # fold whatever the journal holds, when no clock runs
+    run_until(app, board, 1000000)
+    while app.store.folding():         # the first boot's records folded, erased
+        run_until(app, board, board.t + 100000)
+    ops_before = len(board.flash.ops)   # the boot's fold's
+    presses = _watch_presses(board, app)
+    saves = _saves(app, board)
+    board.press_buttons(BTN_START, board.t + 100000)
+    t = board.t + 1000000
+    lever = LEFT
+    for k in range(50):
+        board.press_lever(lever, t, hold_us=30000)      # a quick reply to it
+        lever = 1 - lever
+        t += 30000 + 1000 * k
+        board.press_lever(lever, t, hold_us=30000)
+        lever = 1 - lever
+        t += 600000
+    for k in range(70):
+        if k == 35:                    # a pause: the fold's erases, then play on
+            board.press_buttons(BTN_START, t)
+            t += 600000
+            board.press_buttons(BTN_START, t)
+            t += 300000
+        run_until(app, board, t)
+        board.press_lever(lever, t, hold_us=80000)
+        lever = 1 - lever
+        run_until(app, board, t + 100000)
+        t = saves[-1] + 10000000 + 37 * k   # the next press: this one's think, its save
+        run_until(app, board, t - 5000)
+        board.press_lever(lever, t, hold_us=80000)
+        lever = 1 - lever
+        t += 300000
+    run_until(app, board, t + 1000000)
+    return board, app, presses, ops_before
+
+
+def _in_press_path(board, presses):
+    """For each press, the flash operations between its edge and its redraw (those under
+    way at the edge included)."""
+    ops = board.flash.ops
+    return [[o for o in ops if o[1] > p[0] and o[0] < p[2]] for p in presses]
+
+
+def test_an_esp32_press_waits_for_no_erase_and_one_page_program_at_most():
+    board, app, presses, ops_before = _esp32_game(24)
+    assert app.clock.state == E.RUNNING
+    assert all(p[2] >= 0 for p in presses)                       # every press shown
+    assert app.clock.moves[0] + app.clock.moves[1] == len(presses) == 240, len(presses)
+    paths = _in_press_path(board, presses)
+    for i, p in enumerate(presses):
+        ops = paths[i]
+        assert not [o for o in ops if o[2] == "erase"], (p, ops)
+        assert len(ops) <= 1 and all(o[3] <= PAGE for o in ops), (p, ops)
+    # the sweep did put presses into the writes
+    assert len([ops for ops in paths if ops]) >= 5
+    # the pause was shorter than the fold's erases: the journal took the writes again
+    store = app.store
+    erases = [o for o in board.flash.ops[ops_before:] if o[2] == "erase"]
+    assert 5 <= len(erases) < 24
+    assert store.jr.limit < store.jr.size and J.KIND_LOG in [k for _p, k, _b in
+                                                              store.jr.records()]
+    # a longer pause folds it and erases it whole
+    records = [bytes(p) for p in store.read_log()]
+    board.press_buttons(BTN_START, board.t + 100000)
+    run_until(app, board, board.t + 4000000)
+    assert app.clock.state == E.PAUSED and not store.folding() and store.jr.empty()
+    assert store.jr.limit == store.jr.size
+    assert [bytes(p) for p in store.read_log()][:len(records)] == records
+
