@@ -25,6 +25,7 @@ import struct
 from clockcore import const
 
 _BLOCK = const(4096)
+_PAGE = const(256)
 _TAG_AT = const(4080)
 _MAGIC = b"CKJ1"
 FIRST = const(32)
@@ -51,6 +52,8 @@ class ReservedFlash:
         self.blocks = len(blocks)
         self.first = FIRST
         self.last = LAST
+        self._head = bytearray(_PAGE)   # a block's first and last pages, kept over an erase
+        self._tail = bytearray(_PAGE)
 
     def read(self, i, off, buf):
         self.flash.readblocks(self.map[i], buf, off)
@@ -59,7 +62,24 @@ class ReservedFlash:
         self.flash.writeblocks(self.map[i], page, off)
 
     def erase(self, i):
-        self.flash.ioctl(6, self.map[i])
+        """Erase block i's journal bytes. The flash erases the whole block: littlefs's
+        pointers before them (littlefs follows them whenever it walks the file's blocks,
+        as its allocator does) and the tag after them are programmed back at once. A cut
+        in between leaves a block the next boot does not find: it reserves the file anew
+        (the frames were folded before the erases began)."""
+        b = self.map[i]
+        flash = self.flash
+        head = self._head
+        tail = self._tail
+        flash.readblocks(b, head, 0)
+        flash.readblocks(b, tail, _BLOCK - _PAGE)
+        for k in range(FIRST, _PAGE):
+            head[k] = 0xFF
+        for k in range(LAST - (_BLOCK - _PAGE)):
+            tail[k] = 0xFF
+        flash.ioctl(6, b)
+        flash.writeblocks(b, head, 0)
+        flash.writeblocks(b, tail, _BLOCK - _PAGE)
 
     @classmethod
     def make(cls, flash, path, count, fs=None):

@@ -309,7 +309,10 @@ class _CtzFile:
                     while not (self.n >> c) & 1:
                         c += 1
                     head = 4 * (c + 1)
-                    part.writeblocks(self.block, b"\x00" * head, 0)
+                    ptrs = bytearray()
+                    for j in range(c + 1):   # (the blocks of n - 2**j: made up, unique)
+                        ptrs += bytes(((self.block + j) & 0xFF, 0x5A, j, 0))
+                    part.writeblocks(self.block, ptrs, 0)
                 self.at = head
                 self.n += 1
             m = min(len(data) - k, part.block_bytes - self.at)

@@ -8,7 +8,7 @@ from simutil import fresh_dir
 from boards.sim import SimBoard, run_until
 from clockapp import journal as J
 from clockapp.app import App
-from clockapp.board import BTN_START, LEFT
+from clockapp.board import BTN_START, LEFT, RIGHT
 from clockcore import engine as E
 
 PAGE = 256
@@ -136,3 +136,46 @@ def test_an_esp32_press_waits_for_no_erase_and_one_page_program_at_most():
     assert store.jr.limit == store.jr.size
     assert [bytes(p) for p in store.read_log()][:len(records)] == records
 
+
+def _ends(board, blocks):
+    """Each block's bytes outside the journal's: littlefs's pointers and the tag."""
+    part = board.flash
+    out = []
+    for b in blocks:
+        head = bytearray(32)
+        tail = bytearray(16)
+        part.readblocks(b, head, 0)
+        part.readblocks(b, tail, 4080)
+        out.append(bytes(head) + bytes(tail))
+    return out
+
+
+def test_the_journal_s_erases_keep_littlefs_s_pointers_and_the_tags():
+    # littlefs walks the file's blocks by those pointers (its allocator does, on every
+    # boot's first write), and the clock finds the blocks at boot by the tags: an erase
+    # is of the whole 4 KB block, so they are programmed back after it
+    root = fresh_dir()
+    App(SimBoard(root, journal_blocks=4, esp32_flash=True))
+    board = SimBoard(root, journal_blocks=4, esp32_flash=True)
+    app = App(board)
+    blocks = list(app.store.jr.dev.map)
+    ends = _ends(board, blocks)
+    assert [e[32:36] for e in ends] == [b"CKJ1"] * 4 and ends[1][:4] != b"\xff" * 4
+    app.store.fold_bytes = 0
+    run_until(app, board, board.t + 1000000)       # folded and erased, set up
+    assert app.store.jr.empty() and board.flash.erases >= 4
+    assert _ends(board, blocks) == ends
+    board.press_buttons(BTN_START, board.t + 100000)
+    t = board.t + 500000
+    for i in range(6):
+        board.press_lever(LEFT if i % 2 == 0 else RIGHT, t + 700000 * i)
+    run_until(app, board, t + 5000000)
+    records = [bytes(p) for p in app.store.read_log()]
+    state = app.store.load_state()
+    # the next boot finds the same blocks, with what the presses wrote into them
+    again = SimBoard(root, journal_blocks=4, esp32_flash=True)
+    jr = again.journal()
+    assert jr.dev.map == blocks and jr.frames >= 12
+    from clockapp.storage import Store
+    store = Store(again.storage_root(), again.fs, jr)
+    assert [bytes(p) for p in store.read_log()] == records and store.load_state() == state
