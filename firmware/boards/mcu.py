@@ -25,8 +25,9 @@ from clockcore.parts import BUS_I2C, DISPLAYS, MCUS, PIN_FRAMES
 
 SCHEMA = 1
 MAINTENANCE_FLAG = "maintenance.flag"   # written by enter_maintenance(), read at boot
-# The journal's blocks (4 KB each, 4,048 bytes of frames): a press programs about 85
-# bytes (its log record and the state's changed fields), a 10 s save 40: ~2,300 presses.
+# The journal's blocks (4 KB each, 4,048 bytes of frames): a press takes about 96 bytes
+# (its log record and the state's changed fields, and the page ends that frames not
+# fitting there leave erased), a 10 s save 41: ~2,000 presses.
 _JOURNAL_BLOCKS = 48
 
 # Room for the traceback of an exception raised inside a hard IRQ handler (ports without

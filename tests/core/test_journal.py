@@ -82,7 +82,7 @@ def test_frames_are_found_again_and_a_torn_last_one_ends_the_journal():
     torn = SimBoard(board.root, journal_blocks=2).journal()
     assert [b for _p, _k, b in torn.records()] == bodies
     assert torn.end == end and not torn.clean and not torn.append(J.KIND_LOG, b"y")
-    # erased, the last block first, it is clean and empty again
+    # erased, the first block first, it is clean and empty again
     torn.start_erase()
     assert not torn.erase_step() and torn.erase_step()
     assert torn.empty() and list(torn.records()) == []
