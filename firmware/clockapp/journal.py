@@ -233,7 +233,7 @@ class Journal:
     # ---- erasing, while no clock runs ------------------------------------------------
     def start_erase(self):
         """Forget every frame: the blocks are erased by erase_step(), the first first."""
-        self._was_clean = self.clean and self.limit == self.size
+        self._was_clean = self.clean   # (and `limit`, kept until the erases are done)
         self.clean = False
         self.erase_next = 0
 

@@ -276,3 +276,31 @@ def test_a_pause_shorter_than_the_fold_leaves_the_journal_to_the_presses():
     assert store.jr.limit == store.jr.size
     assert [bytes(p) for p in store.read_log()][:len(records)] == records
     assert G.decode(store.load_state())[0].moves == [11, 11]
+
+
+def test_a_fold_stopped_before_its_first_erase_leaves_the_journal_as_it_was():
+    board = SimBoard(fresh_dir(), journal_blocks=4)
+    store = Store(board.root, board.fs, board.journal())
+    store.fold_bytes = 0
+    jr = store.jr
+
+    def record(seq):
+        return bytes((seq & 0xFF, 0, 0, 0)) + b"r" * 20
+
+    def fold_until(erased):
+        while not (store.fold_phase == 3 and jr.erase_next == erased):
+            assert store.fold_step()
+
+    for s in range(10):
+        assert store.append_log(record(s))
+    fold_until(1)                    # a block erased: the journal starts anew in it
+    store.stop_fold()
+    assert jr.clean and jr.empty() and jr.limit < jr.size
+    for s in range(10, 20):
+        assert store.append_log(record(s))
+    limit = jr.limit
+    fold_until(0)                    # folded, its erases not begun: as it was
+    store.stop_fold()
+    assert store.fold_phase == 0 and jr.clean and jr.limit == limit and jr.frames == 10
+    assert store.append_log(record(20)) and jr.frames == 11
+    assert [p[0] for p in store.read_log()] == list(range(21))
