@@ -179,3 +179,31 @@ def test_the_journal_s_erases_keep_littlefs_s_pointers_and_the_tags():
     from clockapp.storage import Store
     store = Store(again.storage_root(), again.fs, jr)
     assert [bytes(p) for p in store.read_log()] == records and store.load_state() == state
+
+
+def test_a_power_cut_while_the_first_boot_reserves_the_journal():
+    # the cut falls in littlefs's writes of /journal.bin (its erases, its pages) or in
+    # the boot's own writes after it: the next boot finds the blocks or reserves them anew
+    from boards.sim import PowerCut
+    n = 0
+    cuts = 0
+    while True:
+        root = fresh_dir()
+        board = SimBoard(root, journal_blocks=4, esp32_flash=True)
+        board.cut_power_after(n)
+        try:
+            App(board)
+        except PowerCut:
+            cuts += 1
+        else:
+            break
+        again = SimBoard(root, journal_blocks=4, esp32_flash=True)
+        app = App(again)
+        jr = app.store.jr
+        assert jr is not None and len(set(jr.dev.map)) == 4, n
+        assert [e[32:36] for e in _ends(again, jr.dev.map)] == [b"CKJ1"] * 4, n
+        run_until(app, again, again.t + 2000000)     # a torn frame: folded, erased
+        assert jr.clean and not app.store.folding(), n
+        assert app.store.append_log(b"\x00" * 12) and not jr.empty(), n
+        n += 1499
+    assert cuts > 15
