@@ -15,10 +15,13 @@ PAGE = 256
 
 
 def _watch_presses(board, app):
-    """[edge us, moves before, redraw us] for each close of the running side's lever: the
-    edge when the lever closes (not when the app hears of it), the redraw when a display
-    is drawn with the move counted."""
+    """[edge us, moves before, redraw us, its path] for each close of the running side's
+    lever: the edge when the lever closes (not when the app hears of it), the redraw when
+    a display is drawn with the move counted, and the path: the flash operations between
+    the two (one under way at the edge included). Operations no press can meet any more
+    are let go (the unix port's heap)."""
     presses = []
+    ops = board.flash.ops
     real_edge = board._edge
 
     def edge(lever, closed):
@@ -26,7 +29,7 @@ def _watch_presses(board, app):
         if closed and c.state == E.RUNNING:
             side = E.WHITE if (lever == LEFT) == app.settings.white_left else E.BLACK
             if side == c.turn:
-                presses.append([board.t, c.moves[0] + c.moves[1], -1])
+                presses.append([board.t, c.moves[0] + c.moves[1], -1, None])
         real_edge(lever, closed)
 
     board._edge = edge
@@ -34,9 +37,17 @@ def _watch_presses(board, app):
         def render(view, orig=d.render):
             orig(view)
             moves = app.clock.moves[0] + app.clock.moves[1]
+            cutoff = board.t
             for p in presses:
                 if p[2] < 0 and moves > p[1]:
                     p[2] = board.t
+                    p[3] = [o for o in ops if o[1] > p[0] and o[0] < p[2]]
+                elif p[2] < 0 and p[0] < cutoff:
+                    cutoff = p[0]
+            k = 0
+            while k < len(ops) and ops[k][1] <= cutoff:
+                k += 1
+            del ops[:k]
         d.render = render
     return presses
 
@@ -71,7 +82,7 @@ def _esp32_game(journal_blocks):
     run_until(app, board, 1000000)
     while app.store.folding():         # the first boot's records folded, erased
         run_until(app, board, board.t + 100000)
-    ops_before = len(board.flash.ops)   # the boot's fold's
+    erases_before = board.flash.erases   # the boot's fold's
     presses = _watch_presses(board, app)
     saves = _saves(app, board)
     board.press_buttons(BTN_START, board.t + 100000)
@@ -100,32 +111,23 @@ def _esp32_game(journal_blocks):
         lever = 1 - lever
         t += 300000
     run_until(app, board, t + 1000000)
-    return board, app, presses, ops_before
-
-
-def _in_press_path(board, presses):
-    """For each press, the flash operations between its edge and its redraw (those under
-    way at the edge included)."""
-    ops = board.flash.ops
-    return [[o for o in ops if o[1] > p[0] and o[0] < p[2]] for p in presses]
+    return board, app, presses, erases_before
 
 
 def test_an_esp32_press_waits_for_no_erase_and_one_page_program_at_most():
-    board, app, presses, ops_before = _esp32_game(24)
+    board, app, presses, erases_before = _esp32_game(24)
     assert app.clock.state == E.RUNNING
     assert all(p[2] >= 0 for p in presses)                       # every press shown
     assert app.clock.moves[0] + app.clock.moves[1] == len(presses) == 240, len(presses)
-    paths = _in_press_path(board, presses)
-    for i, p in enumerate(presses):
-        ops = paths[i]
-        assert not [o for o in ops if o[2] == "erase"], (p, ops)
-        assert len(ops) <= 1 and all(o[3] <= PAGE for o in ops), (p, ops)
+    for p in presses:
+        ops = p[3]
+        assert not [o for o in ops if o[2] == "erase"], p
+        assert len(ops) <= 1 and all(o[3] <= PAGE for o in ops), p
     # the sweep did put presses into the writes
-    assert len([ops for ops in paths if ops]) >= 5
+    assert len([p for p in presses if p[3]]) >= 5
     # the pause was shorter than the fold's erases: the journal took the writes again
     store = app.store
-    erases = [o for o in board.flash.ops[ops_before:] if o[2] == "erase"]
-    assert 5 <= len(erases) < 24
+    assert 5 <= board.flash.erases - erases_before < 24
     assert store.jr.limit < store.jr.size and J.KIND_LOG in [k for _p, k, _b in
                                                               store.jr.records()]
     # a longer pause folds it and erases it whole
