@@ -25,4 +25,4 @@ package("clockcore", files=[
 ])  # not logread.py: the log's reader is the host's (deploy.HOST_ONLY)
 package("clockapp")
 package("drivers")
-package("boards", files=["__init__.py", "mcu.py", "rp2flash.py"])  # the real board, not the sim
+package("boards", files=["__init__.py", "mcu.py", "rawflash.py"])  # the real board, not the sim

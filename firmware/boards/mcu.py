@@ -26,14 +26,39 @@ from drivers.sharedi2c import SharedI2C
 
 SCHEMA = 1
 MAINTENANCE_FLAG = "maintenance.flag"   # written by enter_maintenance(), read at boot
-# The journal's blocks (4 KB each, 4,048 bytes of frames): a press programs about 85
-# bytes (its log record and the state's changed fields), a 10 s save 40: ~2,300 presses.
+# The journal's blocks (4 KB each, 4,048 bytes of frames): a press takes about 96 bytes
+# (its log record and the state's changed fields, and the page ends that frames not
+# fitting there leave erased), a 10 s save 41: ~2,000 presses.
 _JOURNAL_BLOCKS = 48
 
 # Room for the traceback of an exception raised inside a hard IRQ handler (ports without
 # hard IRQs, like the unix port, lack the function).
 if hasattr(micropython, "alloc_emergency_exception_buf"):
     micropython.alloc_emergency_exception_buf(100)
+
+
+def _rp2_flash():
+    import rp2  # type: ignore[import-not-found, unused-ignore]  # (esp32 stubs: none)
+    return rp2.Flash()
+
+
+def _esp32_flash():
+    import esp32  # type: ignore[import-not-found, unused-ignore]  # (rp2 stubs: none)
+    found = esp32.Partition.find(esp32.Partition.TYPE_DATA, label="vfs")
+    return found[0] if found else None
+
+
+# The block device that littlefs is mounted on, reached under it, by MicroPython port
+# (sys.platform): rp2.Flash() on the RP2040; on the ESP32 the data partition labelled
+# "vfs" (the official image's littlefs; its only other data partitions, nvs and phy_init,
+# belong to ESP-IDF).
+_RAW_FLASH = {"rp2": _rp2_flash, "esp32": _esp32_flash}
+
+
+def raw_flash(platform):
+    """The port's block device under littlefs, or None where there is none to reach."""
+    get = _RAW_FLASH.get(platform)
+    return get() if get is not None else None
 
 
 class ConfigError(Exception):
@@ -297,12 +322,14 @@ class McuBoard(Board):
 
     # ---- serial link -------------------------------------------------------------
     def journal(self):
-        """The RP2040's pre-erased journal (clockapp/journal.py) on blocks reserved as
-        /journal.bin (boards/rp2flash.py); None elsewhere, or when littlefs has no room."""
-        if sys.platform != "rp2":
+        """The pre-erased journal (clockapp/journal.py) on blocks reserved as /journal.bin
+        in littlefs (boards/rawflash.py); None where the port has no raw flash under
+        littlefs that MicroPython reaches, or when littlefs has no room."""
+        flash = raw_flash(sys.platform)
+        if flash is None:
             return None
-        from boards.rp2flash import ReservedFlash
-        dev = ReservedFlash.make("/journal.bin", _JOURNAL_BLOCKS)
+        from boards.rawflash import ReservedFlash
+        dev = ReservedFlash.make(flash, "/journal.bin", _JOURNAL_BLOCKS)
         if dev is None:
             return None
         from clockapp.journal import Journal

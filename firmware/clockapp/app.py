@@ -501,6 +501,8 @@ class App:
         # it. Hence at most ONE write a pass (the log first: a dispute needs the press's
         # record; the state the pass after), and none while a lever edge waits: the next
         # pass takes that press and shows it before anything more goes to flash.
+        if self.store.fold_phase and self.clock.state == E.RUNNING:
+            self.store.stop_fold()   # no flash work: the journal takes the writes again
         if self.flash_off:
             pass  # critical battery: the last save is done
         elif self.edge_first():

@@ -17,7 +17,10 @@ Portable: runs on MicroPython and CPython over a raw device `dev` (the board's),
 
 The journal is a sequence of frames (clockcore/framing.py, magic b"JR") from the start
 of its first block, written in order and never overwritten; a power cut tears at most the
-last one, which fails its CRC. Each frame's payload is a kind byte and a body:
+last one, which fails its CRC. A frame that fits in one flash page but not in the rest of
+the current one starts at the next page, the rest left erased: a press's frame is one
+page program (the reader steps over such an erased page end, one at most). Each frame's
+payload is a kind byte and a body:
     LOG   an event-log record's payload (clockcore/eventlog.py), as log.bin holds it
     FULL  seq u32 LE + a game state (clockapp/gamestate.py)
     DYN   seq u32 LE + base u32 LE + the state's changing part against state `base` (the
@@ -27,8 +30,12 @@ last one, which fails its CRC. Each frame's payload is a kind byte and a body:
           (the control, its stages, meta) is the FULL frame's
 Appends need a clean journal: nothing from `end` on but erased bytes, as checked at boot.
 Storage (clockapp/storage.py) folds it into log.bin and the state slots when no clock
-runs, then erases it block by block, the last first, so that a cut during the erases
-leaves a readable front and never a clean-looking one with old frames behind it.
+runs, then erases it block by block, the first first. A clock that runs again before the
+erases are done (a short pause) does not wait for them: the frames are in the files
+already, and appends go on into the blocks erased so far, short of their last page,
+whose erased start ends the reader before the old frames behind (stop_erase). A cut
+during the erases leaves old frames behind an erased front: the boot's check finds the
+journal not clean, and it is folded (nothing new) and erased again.
 """
 
 import struct
@@ -108,7 +115,9 @@ class Journal:
         self.clean = False    # appendable: all from `end` on is erased
         self.frames = 0       # valid frames from the start
         self.log_bytes = 0    # bytes of LOG frames' payloads and framing
-        self.erase_next = -1  # the next block to erase (counting down); -1: none
+        self.erase_next = -1  # the next block to erase (counting up); -1: none
+        self.limit = self.size  # appends end here (short of old frames: stop_erase)
+        self._was_clean = False
         self.scan()
 
     # ---- bytes at linear positions ---------------------------------------------------
@@ -138,6 +147,16 @@ class Journal:
             page[off - base:off - base + m] = data[k:k + m]
             dev.program(i, base, page)
             k += m
+
+    def _page_end(self, pos):
+        """The linear position where the flash page holding `pos` ends (within its block)."""
+        o = pos % self.span
+        off = self.dev.first + o
+        return pos + min(PAGE - off % PAGE, self.span - o)
+
+    def _page_start(self, pos):
+        o = pos % self.span
+        return o == 0 or (self.dev.first + o) % PAGE == 0
 
     def _erased(self, pos):
         """True when every byte from pos to the end is 0xFF."""
@@ -169,7 +188,16 @@ class Journal:
         while pos + head <= self.size:
             h = self.read(pos, head)
             if h[:2] != MAGIC:
-                return
+                # the erased end of a page a frame did not fit in: the frame after it
+                # starts at the next page (one page at most; nothing there: the end)
+                nxt = self._page_end(pos)
+                if (self._page_start(pos) or nxt >= self.size
+                        or self.read(pos, nxt - pos) != _ERASED[:nxt - pos]):
+                    return
+                pos = nxt
+                h = self.read(pos, head)
+                if h[:2] != MAGIC:
+                    return
             n = h[2] | (h[3] << 8)
             if n == 0 or n > MAX_RECORD or pos + head + n > self.size:
                 return
@@ -188,10 +216,15 @@ class Journal:
         if not self.clean:
             return False
         data = frame(bytes((kind,)) + body, MAGIC)
-        if self.end + len(data) > self.size:
+        n = len(data)
+        pos = self.end
+        nxt = self._page_end(pos)
+        if n > nxt - pos and nxt < self.limit and n <= self._page_end(nxt) - nxt:
+            pos = nxt   # one page program at the next page, not two across pages
+        if pos + n > self.limit:
             return False
-        self._write(self.end, data)
-        self.end += len(data)
+        self._write(pos, data)
+        self.end = pos + n
         self.frames += 1
         if kind == KIND_LOG:
             self.log_bytes += len(body) + HEADER_SIZE
@@ -199,21 +232,47 @@ class Journal:
 
     # ---- erasing, while no clock runs ------------------------------------------------
     def start_erase(self):
-        """Forget every frame: the blocks are erased by erase_step(), the last first."""
+        """Forget every frame: the blocks are erased by erase_step(), the first first."""
+        self._was_clean = self.clean   # (and `limit`, kept until the erases are done)
         self.clean = False
-        self.erase_next = self.dev.blocks - 1
+        self.erase_next = 0
 
     def erase_step(self):
         """Erase one block; True when the journal is clean again (checked)."""
-        if self.erase_next >= 0:
+        n = self.dev.blocks
+        if 0 <= self.erase_next < n:
             self.dev.erase(self.erase_next)
-            self.erase_next -= 1
-            if self.erase_next >= 0:
+            self.erase_next += 1
+            if self.erase_next < n:
                 return False
         self.end = 0
         self.frames = 0
         self.log_bytes = 0
+        self.limit = self.size
+        self.erase_next = -1
         self.clean = self._erased(0)
-        if not self.clean:   # a block that did not erase: try again from the top
-            self.erase_next = self.dev.blocks - 1
+        if not self.clean:   # a block that did not erase: try again from the first
+            self.erase_next = 0
         return self.clean
+
+    def stop_erase(self):
+        """The erases are left for later (a clock runs again; its frames are folded).
+        None erased yet: the journal is as it was. Else it starts anew in the blocks
+        erased, up to the start of their last page: that page stays erased, so the reader
+        stops there and never runs on into the old frames of the block after it. True
+        when it takes appends."""
+        k = self.erase_next
+        if k < 0:
+            return self.clean
+        self.erase_next = -1
+        if k == 0:
+            self.clean = self._was_clean
+            return self.clean
+        self.end = 0
+        self.frames = 0
+        self.log_bytes = 0
+        if k < self.dev.blocks:
+            last_page = (self.dev.last - 1) // PAGE * PAGE
+            self.limit = (k - 1) * self.span + last_page - self.dev.first
+        self.clean = True
+        return True

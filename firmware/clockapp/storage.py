@@ -55,7 +55,8 @@ Journal (optional, `journal`: a clockapp/journal.Journal over the board's raw fl
     a block a call; every step can be cut and done again (records already in log.bin are
     recognised by their sequence numbers). A full journal spills its log records into
     log.bin at once and is not used again until folded; so is a journal found torn or not
-    erased at boot.
+    erased at boot. A clock that runs again in the middle of a fold (stop_fold) stops it:
+    the journal takes the writes again, and the fold starts over when no clock runs.
 
 Storage full: a write that fails with OSError (ENOSPC: flash full) never raises into the
 clock. save/save_state/append_log return False, `full` is set (True until a later write
@@ -176,6 +177,7 @@ class Store:
         self.fold_bytes = None  # fold when the journal holds more (None: half its size)
         self.feed = None        # called between the erases of a whole journal (watchdog)
         self._fold_pos = 0      # journal position the log copy goes on from
+        self._spilled = False   # the journal was full: closed until folded and erased
         # Writes under way (the guarded methods below): left above 0 by an exception in
         # the middle of one, when the RAM state may not match the flash (App.last_writes
         # then writes nothing more; the next boot reads the flash as after a power cut).
@@ -472,7 +474,7 @@ class Store:
         jr = self.jr
         if jr is None:
             return False
-        if self.fold_phase != 0 or not jr.clean:
+        if self.fold_phase != 0 or not jr.clean or jr.limit < jr.size:
             return True
         limit = self.fold_bytes if self.fold_bytes is not None else jr.size // 2
         return jr.end > limit
@@ -503,13 +505,33 @@ class Store:
         if jr.erase_step():
             self.fold_phase = 0
             self._prev = None
+            self._spilled = False
         return True
+
+    def stop_fold(self):
+        """A clock runs again before the fold is done (a short pause): the journal takes
+        the writes again, so that no erase and no file write falls in a press's path (its
+        frames are in the files, or will be copied again: known by their sequence numbers).
+        The fold starts over the next time no clock runs."""
+        jr = self.jr
+        if jr is None or self.fold_phase < 2:
+            return   # (1: the copy goes on from where it is, the journal open meanwhile)
+        if self.fold_phase == 2:
+            if not self._spilled:   # copied, the state not yet: the journal as it was
+                self.fold_phase = 0
+            return   # (a full journal, spilled: the files take the writes)
+        if jr.erase_next > 0:
+            self._prev = None    # the journal starts anew: its next state is a FULL frame
+            self._spilled = False
+        jr.stop_erase()
+        self.fold_phase = 0
 
     def _spill(self):
         """Copy every log record of the journal not yet in log.bin, now (the journal is
         full, or a file write must come after them); the journal is closed for appends."""
         if self.jr is None or self.fold_phase >= 2:
             return
+        self._spilled = True
         if self.fold_phase == 0:
             self._fold_pos = 0
             self._fold_last = self._file_last_seq()
@@ -545,6 +567,7 @@ class Store:
                 self.feed()
         self.fold_phase = 0
         self._prev = None
+        self._spilled = False
 
     def _copy_logs(self, limit):
         """Append the journal's log records from _fold_pos on that log.bin lacks, about

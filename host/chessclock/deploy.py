@@ -51,7 +51,7 @@ from chessclock import sources
 MANIFEST = "MANIFEST.sha256"
 PACKAGES = ("clockcore", "clockapp", "drivers")    # whole folders
 # the real board; never boards/sim.py
-BOARD_MODULES = ("boards/__init__.py", "boards/mcu.py", "boards/rp2flash.py")
+BOARD_MODULES = ("boards/__init__.py", "boards/mcu.py", "boards/rawflash.py")
 OWNED_DIRS = PACKAGES + ("boards",)                # deploy may delete stale files here
 # In those folders but never on a board: the event log's reader (the host's; the board only
 # writes the log). firmware/manifest.py leaves the same files out.

@@ -7,6 +7,7 @@ from boards.sim import SimBoard, run_until
 from clockapp.app import App
 
 _n = [0]
+_run = []   # this MicroPython run's folder name
 
 
 def _rmtree(path):
@@ -29,7 +30,12 @@ def _rmtree(path):
 def fresh_dir():
     """An empty folder for one simulated board's flash."""
     _n[0] += 1
-    base = "/tmp/chessclock-sim-%d" % os.getpid() if hasattr(os, "getpid") else "/tmp/ccsim"
+    if hasattr(os, "getpid"):
+        base = "/tmp/chessclock-sim-%d" % os.getpid()
+    else:   # the unix port: a name of its own (runs side by side must not share folders)
+        if not _run:
+            _run.append("".join("%02x" % c for c in os.urandom(4)))
+        base = "/tmp/ccsim-" + _run[0]
     try:
         os.mkdir(base)
     except OSError:

@@ -740,12 +740,30 @@ def test_power_cut_at_every_point_of_a_game_with_the_journal():
     _power_cuts_in_a_game(1, 53)
 
 
-def _power_cuts_in_a_game(journal_blocks, step):
+def test_power_cut_at_every_point_of_a_game_on_the_esp32_storage():
+    # The same on the ESP32's storage model (boards/sim.py esp32_flash: littlefs on the
+    # vfs partition, the journal's blocks reserved in it as the board reserves them),
+    # with a pause shorter than the fold: the cuts fall in its erases, and in the journal
+    # it hands back to the presses after them (the erased blocks, old frames behind).
+    pages = _power_cuts_in_a_game(4, 251, esp32_flash=True, resume=True)
+    assert pages > 20    # journal pages programmed in the game: the cuts went through them
+
+
+def _power_cuts_in_a_game(journal_blocks, step, esp32_flash=False, resume=False):
     n = 0
     cuts = 0
+    pages = 0
     end = 14000000 if not journal_blocks else 16000000
+    if resume:
+        end = 19000000
+    kw = {"journal_blocks": journal_blocks}
+    if esp32_flash:
+        kw["esp32_flash"] = True
     while True:
-        board = SimBoard(fresh_dir(), journal_blocks=journal_blocks)
+        root = fresh_dir()
+        if esp32_flash:    # the first boot reserves the journal's blocks (seconds)
+            A.App(SimBoard(root, **kw))
+        board = SimBoard(root, **kw)
         app = A.App(board)
         saved = []
         real_save = app.store.save_state
@@ -773,6 +791,12 @@ def _power_cuts_in_a_game(journal_blocks, step):
             board.press_lever(LEFT if i % 2 == 0 else RIGHT, (2000 + 1500 * i) * 1000)
         if journal_blocks:   # paused: the journal is folded into the files and erased
             board.press_buttons(BTN_START, 12500000)
+        if resume:           # on again before the erases are done, and four more moves
+            board.press_buttons(BTN_START, 12700000)
+            for i in range(4):
+                board.press_lever(LEFT if i % 2 == 0 else RIGHT, (13500000 + 1200000 * i))
+            board.press_buttons(BTN_START, 18000000)
+        programs = board.flash.programs if board.flash is not None else 0
         board.cut_power_after(n)
         try:
             while board.t < end:
@@ -783,8 +807,10 @@ def _power_cuts_in_a_game(journal_blocks, step):
         else:
             assert not journal_blocks or (not app.store.folding()    # folded in the pause
                                           and board.flash.erases >= 2)
+            if board.flash is not None:
+                pages = board.flash.programs - programs
             break  # the game wrote fewer bytes than n: every point was tried
-        app2 = A.App(SimBoard(board.root, journal_blocks=journal_blocks))
+        app2 = A.App(SimBoard(board.root, **kw))
         c = app2.clock
         got = (list(c.main), list(c.moves))
         if c.state == E.IDLE:
@@ -799,6 +825,7 @@ def _power_cuts_in_a_game(journal_blocks, step):
         assert got[k:k + len(written)] == written, n   # none lost, none twice, in order
         n += step
     assert cuts > 10
+    return pages
 
 
 def test_arbiter_new_game_asks_before_throwing_the_game_away():

@@ -82,7 +82,7 @@ def test_frames_are_found_again_and_a_torn_last_one_ends_the_journal():
     torn = SimBoard(board.root, journal_blocks=2).journal()
     assert [b for _p, _k, b in torn.records()] == bodies
     assert torn.end == end and not torn.clean and not torn.append(J.KIND_LOG, b"y")
-    # erased, the last block first, it is clean and empty again
+    # erased, the first block first, it is clean and empty again
     torn.start_erase()
     assert not torn.erase_step() and torn.erase_step()
     assert torn.empty() and list(torn.records()) == []
@@ -223,3 +223,84 @@ def test_clearing_the_log_erases_the_journal_and_keeps_the_state():
     assert store.jr.empty() and list(store.read_log()) == []
     assert board.watchdog_fed - fed >= 3       # between the 4 erases
     assert G.decode(store.load_state())[0].moves == [3, 3]
+
+
+def test_a_frame_that_fits_a_page_is_one_page_program():
+    # a press waits at most for the one flash program under way when its lever closes:
+    # a frame across a page boundary would be two
+    board = SimBoard(fresh_dir(), journal_blocks=4)
+    jr = board.journal()
+    bodies = [bytes([i]) * (20 + (i * 37) % 200) for i in range(60)]   # 20 .. 219 bytes
+    for b in bodies:
+        programs = board.flash.programs
+        assert jr.append(J.KIND_LOG, b)
+        assert board.flash.programs == programs + 1, len(b)
+    big = b"z" * 400                     # larger than a page: its pages, in order
+    assert jr.append(J.KIND_LOG, big)
+    again = SimBoard(board.root, journal_blocks=4).journal()
+    assert [b for _p, _k, b in again.records()] == bodies + [big]
+    assert again.clean and again.end == jr.end and again.log_bytes == jr.log_bytes
+    assert again.append(J.KIND_LOG, b"after") and again.end > jr.end
+
+
+def test_a_pause_shorter_than_the_fold_leaves_the_journal_to_the_presses():
+    # START again while the fold erases: the erases wait for the next pause, the presses
+    # go on into the journal (the blocks erased so far), never into the files
+    board, app, saved = _game(8, 10)
+    store = app.store
+    board.press_buttons(BTN_START, board.t + 100000)       # pause: the fold starts
+    board.press_buttons(BTN_START, board.t + 330000)       # and play on during its erases
+    run_until(app, board, board.t + 700000)
+    erased = board.flash.erases - board.erases_at_start
+    assert app.clock.state == E.RUNNING and 1 <= erased < 8
+    files = _files(board)
+    t = board.t
+    for i in range(12):
+        board.press_lever(LEFT if i % 2 == 0 else RIGHT, t + 700000 * (i + 1))
+    run_until(app, board, t + 700000 * 13)
+    assert app.clock.moves == [11, 11]
+    assert board.flash.erases - board.erases_at_start == erased and _files(board) == files
+    kinds = _kinds(store.jr)
+    assert J.KIND_FULL in kinds and kinds.count(J.KIND_LOG) >= 12
+    # what a reboot reads: every record once, in order, and the last state
+    records = [bytes(p) for p in store.read_log()]
+    seqs = [seq_of(p) for p in records]
+    assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))
+    again = Store(board.root, board.fs, SimBoard(board.root, journal_blocks=8).journal())
+    assert again.load_state() == saved[-1]
+    assert [bytes(p) for p in again.read_log()] == records
+    # a longer pause folds it all and erases it whole
+    board.press_buttons(BTN_START, board.t + 100000)
+    run_until(app, board, board.t + 2000000)
+    assert app.clock.state == E.PAUSED and not store.folding() and store.jr.empty()
+    assert store.jr.limit == store.jr.size
+    assert [bytes(p) for p in store.read_log()][:len(records)] == records
+    assert G.decode(store.load_state())[0].moves == [11, 11]
+
+
+def test_a_fold_stopped_before_its_first_erase_leaves_the_journal_as_it_was():
+    board = SimBoard(fresh_dir(), journal_blocks=4)
+    store = Store(board.root, board.fs, board.journal())
+    store.fold_bytes = 0
+    jr = store.jr
+
+    def record(seq):
+        return bytes((seq & 0xFF, 0, 0, 0)) + b"r" * 20
+
+    def fold_until(erased):
+        while not (store.fold_phase == 3 and jr.erase_next == erased):
+            assert store.fold_step()
+
+    for s in range(10):
+        assert store.append_log(record(s))
+    fold_until(1)                    # a block erased: the journal starts anew in it
+    store.stop_fold()
+    assert jr.clean and jr.empty() and jr.limit < jr.size
+    for s in range(10, 20):
+        assert store.append_log(record(s))
+    limit = jr.limit
+    fold_until(0)                    # folded, its erases not begun: as it was
+    store.stop_fold()
+    assert store.fold_phase == 0 and jr.clean and jr.limit == limit and jr.frames == 10
+    assert store.append_log(record(20)) and jr.frames == 11
+    assert [p[0] for p in store.read_log()] == list(range(21))

@@ -411,7 +411,7 @@ def test_package_manifest_names_existing_packages(tmp_path, monkeypatch):
     packages = {a[0]: k.get("files") for kind, a, k in calls if kind == "package"}
     assert set(packages) == {"clockcore", "clockapp", "drivers", "boards"}
     # the real board and its package's __init__; no sim
-    assert packages["boards"] == ["__init__.py", "mcu.py", "rp2flash.py"]
+    assert packages["boards"] == ["__init__.py", "mcu.py", "rawflash.py"]
     assert all((ROOT / "firmware/boards" / f).is_file() for f in packages["boards"])
     for name in packages:
         assert (ROOT / "firmware" / name).is_dir()
@@ -666,6 +666,50 @@ def test_mcu_board_on_esp32(mcu, tmp_path):
     assert board.battery_mv() == 1500 * (100_000 + 47_000) // 47_000   # read_uv(): calibrated
     left, right = board.displays()
     assert left[0] == "tm1637" and left[3] is None   # the Python bit-bang: no RP2040 SIO here
+
+
+class _ErasedDev:
+    """A journal's raw device that reads erased (clockapp/journal.py's interface)."""
+    blocks, first, last = 2, 32, 4080
+
+    def read(self, i, off, buf):
+        buf[:] = b"\xff" * len(buf)
+
+
+@pytest.mark.parametrize("platform, found", [
+    ("esp32", "vfs"), ("esp32", None), ("rp2", "flash"), ("unix", None)])
+def test_mcu_board_journal_reaches_the_block_device_under_littlefs(
+        mcu, tmp_path, monkeypatch, platform, found):
+    # the journal's blocks are reserved in littlefs (boards/rawflash.py) on the block
+    # device it is mounted on: rp2.Flash(), or the ESP32's data partition labelled "vfs"
+    mod, machine, board = mcu("esp32-tm1637", tmp=tmp_path)
+    asked = []
+
+    class Partition:
+        TYPE_DATA = 1
+
+        @staticmethod
+        def find(kind, subtype=0xFF, label=None):
+            asked.append((kind, label))
+            return ["vfs"] if found == "vfs" else []
+
+    monkeypatch.setitem(sys.modules, "esp32", types.SimpleNamespace(Partition=Partition))
+    monkeypatch.setitem(sys.modules, "rp2", types.SimpleNamespace(Flash=lambda: "flash"))
+    monkeypatch.setattr(mod, "sys", types.SimpleNamespace(platform=platform))
+    from boards import rawflash
+    made = []
+
+    def make(flash, path, count, fs=None):
+        made.append((flash, path, count))
+        return _ErasedDev()
+
+    monkeypatch.setattr(rawflash.ReservedFlash, "make", make)
+    jr = board.journal()
+    if found is None:
+        assert jr is None and made == []
+    else:
+        assert made == [(found, "/journal.bin", 48)] and jr.clean and jr.empty()
+    assert asked == ([(Partition.TYPE_DATA, "vfs")] if platform == "esp32" else [])
 
 
 def test_mcu_board_ssd1306_and_maintenance(mcu, tmp_path):

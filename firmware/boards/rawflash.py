@@ -1,28 +1,31 @@
-"""Raw flash blocks for the journal (clockapp/journal.py) on the RP2040, kept out of
-littlefs's way by a file that owns them.
+"""Raw flash blocks for the journal (clockapp/journal.py), kept out of littlefs's way by a
+file that owns them: the RP2040's and the ESP32's.
 
-MicroPython's rp2.Flash() reaches only the littlefs region, and littlefs uses all of it.
-So the blocks are reserved as a file, /journal.bin, written once through littlefs with
-0xFF in its data and a tag at the end of each block: b"CKJ1", a nonce, the block's index
-and the count. littlefs never moves a file's blocks unless the file is written, and this
-one never is again through littlefs, so the clock programs and erases them directly
-(rp2.Flash.writeblocks with an offset programs without erasing; ioctl 6 erases). The
-journal uses bytes [32, 4080) of each block: littlefs's skip-list pointers (at most 28
-bytes for the first 128 blocks of a file) stay at the front and the tag at the back.
+Neither port's official image has a flash region outside littlefs that MicroPython can
+reach and littlefs does not use: rp2.Flash() is the littlefs region; on the ESP32 the
+only data partitions are nvs, phy_init and vfs (littlefs, all of it). So the blocks are
+reserved inside it, as a file, /journal.bin, written once through littlefs with 0xFF in
+its data and a tag at the end of each block: b"CKJ1", a nonce, the block's index and the
+count. littlefs never moves a file's blocks unless the file is written, and this one
+never is again through littlefs, so the clock programs and erases them directly through
+the block device under littlefs (`flash`: rp2.Flash(), or the esp32.Partition labelled
+"vfs"): writeblocks with an offset programs without erasing on both ports (without one the
+ESP32's erases first), ioctl 6 erases one 4 KB block. The journal uses bytes [32, 4080) of
+each block: littlefs's skip-list pointers (at most 28 bytes for the first 128 blocks of a
+file) stay at the front and the tag at the back.
 
 Reading /journal.bin through littlefs returns the journal's frames (littlefs keeps no
 checksum of file data). A NOR flash page may be programmed again where it is still 0xFF:
-the W25Q16 of a Pico allows it (bits only go from 1 to 0).
+the W25Q16 of a Pico and the ESP32 modules' flash allow it (bits only go from 1 to 0).
 """
 
 import os
 import struct
 
-import rp2  # type: ignore[import-not-found, unused-ignore]  # the RP2040 only (esp32 stubs: none)
-
 from clockcore import const
 
 _BLOCK = const(4096)
+_PAGE = const(256)
 _TAG_AT = const(4080)
 _MAGIC = b"CKJ1"
 FIRST = const(32)
@@ -49,6 +52,8 @@ class ReservedFlash:
         self.blocks = len(blocks)
         self.first = FIRST
         self.last = LAST
+        self._head = bytearray(_PAGE)   # a block's first and last pages, kept over an erase
+        self._tail = bytearray(_PAGE)
 
     def read(self, i, off, buf):
         self.flash.readblocks(self.map[i], buf, off)
@@ -57,25 +62,54 @@ class ReservedFlash:
         self.flash.writeblocks(self.map[i], page, off)
 
     def erase(self, i):
-        self.flash.ioctl(6, self.map[i])
+        """Erase block i's journal bytes. The flash erases the whole block: littlefs's
+        pointers before them (littlefs follows them whenever it walks the file's blocks,
+        as its allocator does) and the tag after them are programmed back at once. A cut
+        in between leaves a block the next boot does not find: it reserves the file anew
+        (the frames were folded before the erases began)."""
+        b = self.map[i]
+        flash = self.flash
+        head = self._head
+        tail = self._tail
+        flash.readblocks(b, head, 0)
+        flash.readblocks(b, tail, _BLOCK - _PAGE)
+        for k in range(FIRST, _PAGE):
+            head[k] = 0xFF
+        for k in range(LAST - (_BLOCK - _PAGE)):
+            tail[k] = 0xFF
+        flash.ioctl(6, b)
+        flash.writeblocks(b, head, 0)
+        flash.writeblocks(b, tail, _BLOCK - _PAGE)
 
     @classmethod
-    def make(cls, path, count):
-        flash = rp2.Flash()
-        blocks = _find(flash, path)
+    def make(cls, flash, path, count, fs=None):
+        """Over block device `flash`, the blocks of file `path` (`fs`: the file system on
+        it, with open(path, mode) and remove(path); None: the builtin open and os)."""
+        if flash.ioctl(5, 0) != _BLOCK:   # the tags' places assume 4 KB blocks
+            return None
+        fs = fs if fs is not None else _Os()
+        blocks = _find(flash, path, fs)
         if blocks is None or len(blocks) != count:
-            blocks = _reserve(flash, path, count)
+            blocks = _reserve(flash, path, count, fs)
         return cls(flash, blocks) if blocks is not None else None
+
+
+class _Os:
+    def open(self, path, mode):
+        return open(path, mode)
+
+    def remove(self, path):
+        os.remove(path)
 
 
 def _tag(nonce, n, count):
     return _MAGIC + struct.pack("<IHH", nonce, n, count) + b"\xff" * 4
 
 
-def _find(flash, path):
+def _find(flash, path, fs):
     """The flash blocks of the file's tags, in order, or None."""
     try:
-        with open(path, "rb") as f:
+        with fs.open(path, "rb") as f:
             f.seek(_TAG_AT)
             head = f.read(16)
     except OSError:
@@ -96,9 +130,9 @@ def _find(flash, path):
     return found if min(found) >= 0 else None
 
 
-def _old_nonce(path):
+def _old_nonce(path, fs):
     try:
-        with open(path, "rb") as f:
+        with fs.open(path, "rb") as f:
             f.seek(_TAG_AT)
             head = f.read(16)
         return struct.unpack("<I", head[4:8])[0] if head[:4] == _MAGIC else -1
@@ -106,13 +140,13 @@ def _old_nonce(path):
         return -1
 
 
-def _reserve(flash, path, count):
+def _reserve(flash, path, count, fs):
     """Write the file anew (littlefs erases its blocks on the way); its blocks, or None.
     The nonce differs from the file's it replaces: that file's blocks, free now but not
     erased, must never pass for this one's."""
-    old = _old_nonce(path)
+    old = _old_nonce(path, fs)
     try:
-        os.remove(path)
+        fs.remove(path)
     except OSError:
         pass
     nonce = struct.unpack("<I", os.urandom(4))[0]
@@ -120,7 +154,7 @@ def _reserve(flash, path, count):
         nonce = (nonce + 1) & 0xFFFFFFFF
     ff = b"\xff" * 256
     try:
-        with open(path, "wb") as f:
+        with fs.open(path, "wb") as f:
             for n in range(count):
                 left = _BLOCK - _data_start(n) - 16
                 while left:
@@ -130,8 +164,8 @@ def _reserve(flash, path, count):
                 f.write(_tag(nonce, n, count))
     except OSError:   # no room: no journal, the files take every write
         try:
-            os.remove(path)
+            fs.remove(path)
         except OSError:
             pass
         return None
-    return _find(flash, path)
+    return _find(flash, path, fs)
