@@ -101,7 +101,7 @@ def load_source(path: str, key: bytes | None = None, game: int | None = None,
     """(events, Source). A clock's .log is verified first (chessclock log verify): one that
     is not authentic is refused unless `unverified`. JSON Lines (simulate output, a log
     export) carries no proof: its ruling is marked unverified."""
-    from chessclock import logtools
+    from chessclock.log import verify as logtools
 
     try:
         with open(path, "rb") as f:
@@ -1024,7 +1024,7 @@ def state_at(events: list[Event], at_seq: int | None = None, at_ms: int | None =
     `options`, else simulate's defaults). The last consistent record at or before the
     point is named; `notes` say where the log and the engine disagree. Without a control
     only a record's own state can be given (`at_seq`)."""
-    from chessclock import logreplay
+    from chessclock.log import replay as logreplay
 
     if control is None and at_ms is not None:
         raise RulingError("the times at an instant come from the engine replaying the log, "
@@ -1342,7 +1342,7 @@ def chess_board(fen: str) -> chess.Board:
 
 
 def _source(path, args):
-    from chessclock import link as K
+    from chessclock.link import transport as K
     try:
         key = K.key_for(args)
     except K.ClockError as e:
@@ -1405,7 +1405,7 @@ def note_appeal(r: Ruling, filed: str | None, ruled: str | None) -> None:
         return
     import datetime as dt
 
-    from chessclock import deadline_cmd as D
+    from chessclock import deadlines as D
 
     try:
         on = D.parse_date(filed, "--appealed-on")

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from cliutil import run_cli
 
-from chessclock import boards, deploy
+from chessclock.board import deploy as deploy
+from chessclock.board import profiles as boards
 
 ROOT = Path(__file__).resolve().parents[2]
 MICROPYTHON = Path(sys.executable).parent / "micropython"

@@ -14,10 +14,11 @@ import chess.pgn
 import pytest
 from cliutil import run_cli
 
-from chessclock import deadpos, simulate
+from chessclock import deadpos
 from chessclock import rules as R
 from chessclock import ruling as RU
 from chessclock import ruling_report as RR
+from chessclock.sim import script as simulate
 from clockcore import presets
 
 

@@ -5,8 +5,9 @@ schedule --default, the hall's page, ruling late/replace/complaint)."""
 import pytest
 from cliutil import run_cli
 
-from chessclock import clock_cmd, ruling
+from chessclock import ruling
 from chessclock import timetext as T
+from chessclock.link import transport
 
 GOOD = [
     ("75m", 4500000), ("1h15m", 4500000), ("1h 15m", 4500000), ("1H15M", 4500000),
@@ -86,8 +87,8 @@ def test_not_text_is_refused():
 @pytest.mark.parametrize("text", ["45", "1.5m", "1:75"])
 def test_every_command_refuses_the_same(text):
     """The clock commands and the rulings give the same message for the same text."""
-    with pytest.raises(clock_cmd.L.ClockError) as a:
-        clock_cmd.parse_ms(text, signed=False)
+    with pytest.raises(transport.ClockError) as a:
+        transport.parse_ms(text, signed=False)
     with pytest.raises(ruling.RulingError) as b:
         ruling.parse_duration(text)
     assert str(b.value) in str(a.value)

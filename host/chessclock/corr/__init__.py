@@ -2,6 +2,7 @@
 
 Modules: dates (calendar dates, the yearly recess, deadlines), model (the pure ledger: days
 per move, series, fines, leave, claims), reminders (what is due on a day), store (SQLite,
-append-only), exchange (CSV/PGN in, e-mail text and PGN out), cmd (the command line).
+append-only), exchange (CSV/PGN in, e-mail text and PGN out), package (a claim's file);
+the command line is chessclock/commands/corr.py.
 Everything is computed from the stored records and an injected `today`: nothing reads a clock.
 """

@@ -15,14 +15,14 @@ import sys
 import threading
 import time
 
-from chessclock import link as L
-from chessclock.control_cmd import configured
 from chessclock.hall.broker import PAGE_USER, Broker, free_port, read_login, station_user
 from chessclock.hall.hub import Hub
 from chessclock.hall.mqtt import Publisher, Subscriber
 from chessclock.hall.pairings import Round
 from chessclock.hall.station import Station
-from chessclock.simserve import SimServer
+from chessclock.link import transport as L
+from chessclock.sim.serve import SimServer
+from chessclock.timecontrol import configured
 
 NAMES = ["Ana Aldea", "Ben Brandt", "Chloe Chen", "Dev Dutta", "Eva Eklund", "Finn Fox",
          "Gil Gomez", "Hana Horak", "Ivo Ilic", "Jun Jiang", "Kai Kruger", "Lea Laine"]

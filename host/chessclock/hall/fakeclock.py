@@ -1,6 +1,6 @@
 """A lightweight simulated clock for the bench and the broker tests: the engine
 (clockcore.engine.Clock, real time) behind the serial protocol (clockcore.protocol),
-in-process, as a transport for chessclock.link.Link. Hundreds fit in one process where a
+in-process, as a transport for chessclock.link.transport.Link. Hundreds fit in one process where a
 `chessclock sim-serve` (the whole firmware app on a pty, a process each) would not.
 
 It answers hello, status, auth, sim press, and the arbiter's changes (signed with the key
@@ -139,7 +139,7 @@ class FakeClock:
 
 def opener(clocks):
     """Station(open_link=...) for fake clocks named by their port: {port: FakeClock}."""
-    from chessclock import link as L
+    from chessclock.link import transport as L
 
     def open_link(port):
         fake = clocks[port]

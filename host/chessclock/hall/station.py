@@ -1,5 +1,5 @@
 """A station: the clocks on this laptop's serial ports, each polled by a worker thread
-through the same link as the clock commands (chessclock.link.Link: framing, retries,
+through the same link as the clock commands (chessclock.link.transport.Link: framing, retries,
 the arbiter's key). What changed goes to a sink: the hub in this process, or the broker
 (hall/mqtt.py). Arbiter actions from the page run in the clock's worker, between two
 polls, with the key given for that one request.
@@ -10,8 +10,8 @@ import threading
 import time
 from concurrent.futures import Future
 
-from chessclock import link as L
 from chessclock.hall.tracker import Tracker
+from chessclock.link import transport as L
 from clockcore.hallmsg import safe_name
 
 HEARTBEAT_S = 2.0      # a message at least this often, so that the hub sees a silent clock
@@ -150,8 +150,8 @@ def verify_clock_log(link, archive, key=None):
     verify it (as `chessclock log verify`): "ok", or "bad: the first problem". The pull
     is acknowledged (`logack`, signed) with the arbiter's key only: without it nothing
     is sent that the clock would refuse (and count as a key refusal)."""
-    from chessclock import logtools
-    from chessclock.clock_cmd import pull
+    from chessclock.log.pull import pull
+    from chessclock.log.verify import verify
     try:
         link.key, link.nonce = key, None   # a session of its own, signed with this key
         try:
@@ -159,7 +159,7 @@ def verify_clock_log(link, archive, key=None):
         finally:
             link.key, link.nonce = None, None
         with open(r["file"], "rb") as f:
-            res = logtools.verify(f.read(), allow_torn_end=True)
+            res = verify(f.read(), allow_torn_end=True)
     except L.ClockError as e:
         return "bad: not pulled: %s" % e
     except (OSError, ValueError) as e:

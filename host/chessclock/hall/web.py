@@ -34,9 +34,9 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
-from chessclock import link as L
 from chessclock.hall import broadcast, pairings
 from chessclock.hall.station import ACTIONS
+from chessclock.link import transport as L
 
 PAGE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "page.html")
 COALESCE_S = 0.05   # changes within this are sent together
@@ -340,7 +340,7 @@ def _unpaired(hub, rows):
 
 
 def _side_ms(args, op):
-    from chessclock.clock_cmd import parse_ms
+    from chessclock.link.transport import parse_ms
     if len(args) != 2 or args[0] not in ("white", "black"):
         raise ValueError("%s needs a side (white or black) and a time" % op)
     try:

@@ -1,7 +1,7 @@
 """The battery-life model: assumed discharge curves, the load per current case, the hours
 from full and after the low-battery warning, and the warning that would leave 10 h."""
 
-from chessclock import displays as displaysmod
+from chessclock.board import displays as displaysmod
 from chessclock.hardware.model import LED_VF, led_ma
 
 # Assumed discharge curves at a C/10..C/20 load: (cell volts, state of charge %), falling.

@@ -3,7 +3,7 @@
 import csv
 import io
 
-from chessclock import displays as displaysmod
+from chessclock.board import displays as displaysmod
 from chessclock.hardware.model import GAUGE, GAUGE_PART, LED_R, LED_VF, led_ma, ohms
 
 BOM_COLUMNS = ["ref", "part", "quantity", "typical_part_number", "approx_price_eur"]

@@ -6,7 +6,7 @@ import io
 import re
 from pathlib import Path
 
-from chessclock import boards as boardsmod
+from chessclock.board import profiles as boardsmod
 from chessclock.hardware.bom import BOM_COLUMNS
 from chessclock.hardware.files import (
     RENDERED,

@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from chessclock import boards as boardsmod
+from chessclock.board import profiles as boardsmod
 from chessclock.hardware.checks import check_all
 from chessclock.hardware.files import (
     RENDERED,

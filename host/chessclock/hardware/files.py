@@ -4,7 +4,7 @@ boards.toml, the generated files' text, and the sidecar of the rendered ones."""
 import hashlib
 from pathlib import Path
 
-from chessclock import boards as boardsmod
+from chessclock.board import profiles as boardsmod
 from chessclock.hardware.battery import battery_life
 from chessclock.hardware.bom import bom_text
 from chessclock.hardware.guide import readme_text

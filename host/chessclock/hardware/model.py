@@ -3,8 +3,8 @@ boards.toml signal, and the cables from the MCU (WireViz's connectors, cables, c
 
 import re
 
-from chessclock import boards as boardsmod
-from chessclock import displays as displaysmod
+from chessclock.board import displays as displaysmod
+from chessclock.board import profiles as boardsmod
 from chessclock.hardware.trace import trace_nets
 
 HEADER = ("# GENERATED from boards.toml by `python -m chessclock.hardware generate` "
@@ -114,7 +114,7 @@ class Wiring:
 
     def __init__(self, profile, chemistry):
         self.profile = profile
-        self.mcu = profile.mcu        # chessclock.mcus: pins, header, power, part
+        self.mcu = profile.mcu        # chessclock.board.mcus: pins, header, power, part
         self.chem = chemistry
         self.connectors = {}
         self.cables = {}

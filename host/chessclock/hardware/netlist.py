@@ -1,7 +1,7 @@
 """netlist.txt: every net of the wiring, and the perfboard parts' own."""
 
-from chessclock import boards as boardsmod
-from chessclock import displays as displaysmod
+from chessclock.board import displays as displaysmod
+from chessclock.board import profiles as boardsmod
 from chessclock.hardware.model import GAUGE, GAUGE_PART, HEADER, LED_PARTS, LED_R, i2c_bus, ohms
 
 

@@ -1,7 +1,7 @@
 """schematic.svg: the circuit drawn with schemdraw."""
 
-from chessclock import boards as boardsmod
-from chessclock import displays as displaysmod
+from chessclock.board import displays as displaysmod
+from chessclock.board import profiles as boardsmod
 from chessclock.hardware.model import GAUGE, GAUGE_PART, LED_PARTS, LED_R, i2c_bus, ohms
 
 

@@ -17,6 +17,20 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 from rich.text import Text
 
+from chessclock.log.records import ST_NAMES, rap_10g
+
+
+def selftest_text(bits):
+    """A self-test's result in words (eventlog.ST_* bits; -1: none run since boot)."""
+    bits = int(bits)
+    if bits < 0:
+        return "no self-test since power-on"
+    if bits == 0:
+        return "self-test passed"
+    return "self-test FAILED: " + ", ".join(
+        n for i, n in enumerate(ST_NAMES) if bits & (1 << i))
+
+
 RUN_STYLE = "bold black on green"
 FLAG_STYLE = "bold white on red"
 
@@ -83,11 +97,10 @@ def notes(fields: Mapping[str, Any]) -> str:
                                         if fields.get("sealalert") == "1" else ""))
     elif fields.get("seal") == "sealed":
         out.append("ADJOURNED (sealed by %s)" % fields.get("sealer", "?"))
-    if _i(fields, "selftest") > 0:   # the session at the board (session_cmd.py)
-        from chessclock.session_cmd import selftest_text
+    if _i(fields, "selftest") > 0:   # the session at the board (chessclock/commands/session.py)
         out.append(selftest_text(fields["selftest"]))
     if fields.get("spec") in ("fide-5min-1990", "5min-1990") and fields.get("state") == "paused":
-        from chessclock.logtools import rap_10g  # RAP 10g at the stop (docs/SESSION.md)
+        # RAP 10g at the stop (docs/SESSION.md)
         w, b = _i(fields, "w"), _i(fields, "b")
         who = [n for n, own, opp in (("white", w, b), ("black", b, w)) if rap_10g(own, opp)]
         out.append("draw claim (RAP 10g) open to: %s" % (" and ".join(who) or "nobody"))

@@ -14,8 +14,8 @@ number at set-up. A clock whose game has ended is set up for the next game with 
 control. Names are cut to what the clock keeps (40 bytes of UTF-8 each, one request line).
 """
 
-from chessclock import clock_cmd as C
-from chessclock import link as L
+from chessclock.commands import clockrun as C
+from chessclock.link import transport as L
 from clockcore import protocol as P
 
 NAME_MAX = 40      # bytes of UTF-8 a clock keeps per name (firmware/clockapp/sessionops.py)
@@ -34,7 +34,7 @@ def add_arguments(p):
     p.add_argument("--event", default="", help="event name (default: from the file)")
     p.add_argument("--assign", action="append", default=[], metavar="BOARD=CLOCK",
                    help="the clock (id or port) on a board, e.g. --assign 3=sim-a (repeat)")
-    C._common(p)
+    C.common_arguments(p)
 
 
 def _fail(stderr, msg):
@@ -92,7 +92,7 @@ def run(args, stdout, stderr):
     if args.action == "clear":
         if args.file:
             return _fail(stderr, "clear takes no FILE")
-        return C._change(args, stdout, stderr, "pairing", "clear",
+        return C.change(args, stdout, stderr, "pairing", "clear",
                          render=lambda f: "pairing removed")
     if not args.file:
         return _fail(stderr, "%s needs the pairings FILE (CSV or FIDE TRF)" % args.action)
@@ -125,7 +125,7 @@ def run(args, stdout, stderr):
             stdout.write("  board %3d  %s - %s%s\n" % (b, p["white"] or "?", p["black"] or "?",
                                                       "  (clock %s)" % on[b] if b in on else ""))
         return 0
-    key, code = C._key_or_exit(args, stderr)
+    key, code = C.key_or_exit(args, stderr)
     if code:
         return code
 

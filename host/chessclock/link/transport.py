@@ -4,6 +4,7 @@ retries and the arbiter's authorisation. pyserial is imported only when a port o
 import os
 import time
 
+from chessclock import timetext as T
 from clockcore import protocol as P
 
 # Exit codes of the clock commands (docs/PROTOCOL.md).
@@ -160,6 +161,16 @@ class Link:
             raise _refusal(op, fields)
         raise ClockError(EXIT_UNREACHABLE, "%s: no reply from a clock" % self.port,
                          "is it a clock, powered and running? try `chessclock ports`")
+
+
+def parse_ms(text: str, signed: bool = True) -> int:
+    """A duration argument of a clock command as chessclock.timetext reads it ('+2m' ->
+    120000, '-30s' -> -30000, '1500ms', '+1:30' -> 90000; a bare number has no unit and is
+    refused), as a ClockError (bad input) when it is not one."""
+    try:
+        return T.parse_duration(text, signed)
+    except T.DurationError as e:
+        raise ClockError(EXIT_INPUT, str(e)) from None
 
 
 # ---- keys -------------------------------------------------------------------------------

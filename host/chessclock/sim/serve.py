@@ -7,7 +7,6 @@ import shutil
 import subprocess
 import sys
 import tty
-from typing import NoReturn
 
 from chessclock import sources
 
@@ -65,7 +64,7 @@ class SimServer:
 
 # ---- where `chessclock ports` and `--all` find running sim-serve clocks ----------------
 def registry_dir():
-    from chessclock.link import config_dir
+    from chessclock.link.transport import config_dir
     return os.path.join(config_dir(), "sim-serve")
 
 
@@ -120,54 +119,3 @@ def simulated(port):
     real = os.path.realpath(port)
     return any(os.path.realpath(p) == real for p, _, _ in running_with_pid())
 
-
-def add_arguments(p):
-    p.add_argument("--storage", default=os.path.join("build", "sim-serve"),
-                   help="folder standing in for the board's flash (default build/sim-serve)")
-    p.add_argument("--clock-id", default="sim", help="the clock id it reports")
-    p.add_argument("--micropython", action="store_true",
-                   help="run the firmware side under the MicroPython unix port")
-
-
-def _stop_on_sigterm(signum: int, frame: object) -> NoReturn:
-    """SIGTERM (`kill PID`) stops sim-serve as Ctrl-C does: through run()'s clean-up, which
-    ends the clock's process before the pty closes under it."""
-    raise KeyboardInterrupt
-
-
-def run(args, stdout, stderr):
-    import signal
-    import time
-    try:
-        os.makedirs(args.storage, exist_ok=True)
-    except OSError as e:
-        stderr.write("chessclock sim-serve: cannot use %s as the clock's flash: %s\n"
-                     % (args.storage, e.strerror or e))
-        return 2
-    try:
-        server = SimServer(args.storage, args.clock_id, args.micropython)
-    except FileNotFoundError as e:
-        stderr.write("chessclock sim-serve: %s\n" % e)
-        return 2
-    stdout.write("%s\n" % server.path)
-    stdout.flush()
-    try:
-        entry = register(server.path, args.clock_id)
-    except OSError:
-        entry = None   # still usable with --port
-    stderr.write("simulator clock %r on %s (Ctrl-C stops it); try: chessclock status "
-                 "--port %s\n" % (args.clock_id, server.path, server.path))
-    signal.signal(signal.SIGTERM, _stop_on_sigterm)
-    try:
-        while server.proc.poll() is None:
-            time.sleep(0.2)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.stop()
-        if entry is not None:
-            try:
-                os.remove(entry)
-            except OSError:
-                pass
-    return 0

@@ -18,9 +18,10 @@ import os
 import re
 
 from chessclock import adjourned as A
-from chessclock import clock_cmd as C
-from chessclock import link as L
 from chessclock import timetext as T
+from chessclock.commands import clockrun as C
+from chessclock.link import transport as L
+from chessclock.link.ports import ports_of
 
 CHUNK = 90   # snapshot bytes per adjput request (a signed request line stays under 256)
 DEFAULT_MS = 3600000   # RGC 12.4: absent an hour after the resumption's time, the game is lost
@@ -38,7 +39,7 @@ def add_arguments_seal(p):
                    "elsewhere (16 to 64 hex digits), kept as given")
     p.add_argument("--pieces", metavar="W/B", help="done: the piece count of each side the "
                    "sealer wrote on the envelope (RGC 11.1), e.g. 12/11; kept in the snapshot")
-    C._common(p)
+    C.common_arguments(p)
 
 
 def add_arguments_adjourn(p):
@@ -59,7 +60,7 @@ def add_arguments_adjourn(p):
     p.add_argument("--move", metavar="MOVE", help="show: the move in the envelope, checked "
                    "against the sealed hash (with --salt)")
     p.add_argument("--salt", metavar="SALT", help="show: the salt written on the envelope")
-    C._common(p)
+    C.common_arguments(p)
 
 
 def _pieces(text):
@@ -113,13 +114,13 @@ def run_seal(args, stdout, stderr):
                     % (f["sealer"], f["sealer"]))
         if f["seal"] == "sealed":
             text = ("sealed: %s's move handed in, clocks stopped; %s  %s to move; snapshot "
-                    "sha256 %s" % (f["sealer"], C._times(f), f["turn"], f["sha256"]))
+                    "sha256 %s" % (f["sealer"], C.times(f), f["turn"], f["sha256"]))
             if salt:
                 text += "\nwrite on the envelope: salt %s (the clock keeps only the hash " \
                         "of the move with it)" % salt
             return text
-        return "seal mode left: " + C._times(f)
-    return C._change(args, stdout, stderr, "seal", *op_args, render=render)
+        return "seal mode left: " + C.times(f)
+    return C.change(args, stdout, stderr, "seal", *op_args, render=render)
 
 
 def run_adjourn(args, stdout, stderr):
@@ -222,7 +223,7 @@ def _export(args, stdout, stderr):
             raise L.ClockError(L.EXIT_INPUT, str(e)) from None
         return {"file": args.file, "sha256": r["sha256"]}
     try:
-        C.ports_of(args)
+        ports_of(args)
         if len(args.port) + (1 if args.all else 0) != 1:
             raise L.ClockError(L.EXIT_INPUT, "export reads one clock: give one --port")
     except L.ClockError as e:
@@ -237,7 +238,7 @@ def _resume(args, data, at, stdout, stderr):
     import base64
     import time
 
-    key, code = C._key_or_exit(args, stderr)
+    key, code = C.key_or_exit(args, stderr)
     if code:
         return code
     sha = hashlib.sha256(data).hexdigest()
@@ -263,7 +264,7 @@ def _resume(args, data, at, stdout, stderr):
 
     def render(f):
         text = "adjourned game loaded (sha256 %s): %s  %s to move" % (
-            f["sha256"], C._times(f), f["turn"])
+            f["sha256"], C.times(f), f["turn"])
         if f.get("started"):
             text += "; %s's clock started" % f["started"]
         if f.get("sched"):

@@ -21,7 +21,7 @@ from clockcore.logread import NAMES
 
 SIDES = {"white": E.WHITE, "black": E.BLACK}
 OPTION_NAMES = ("inc_at_turn_start", "stage_on_flag", "freeze", "move_limit")
-# simulate's defaults (simulate.options_for): what a log with no header was played with
+# `chessclock simulate`'s defaults (its options_for): what a log with no header was played with
 DEFAULT_OPTIONS = {"inc_at_turn_start": False, "stage_on_flag": False, "freeze": True,
                    "move_limit": 0}
 # The engine's events a log records with the times; "ignored" presses change nothing.

@@ -23,7 +23,7 @@ class DisplayKind:
     def __init__(self, name, chip, geometry, module, module_pins, signals, pullup_pins,
                  part, ma, addrs=(), notes=None):
         if name not in core.DISPLAYS:
-            raise UnknownDisplay("chessclock.displays: %r has no driver in "
+            raise UnknownDisplay("chessclock.board.displays: %r has no driver in "
                                  "clockcore.parts.DISPLAYS" % name)
         self.name = name
         self.module, self.cls, self.bus, self.pin_keys = core.DISPLAYS[name]

@@ -11,8 +11,8 @@ import os
 import socket
 from typing import Any
 
-from chessclock import link as L
-from chessclock.clock_cmd import ports_of
+from chessclock.link import transport as L
+from chessclock.link.ports import ports_of
 
 
 def add_arguments(p):

@@ -6,23 +6,12 @@ given (--port repeated, or --all), as the other clock commands do."""
 import datetime
 import time
 
-from chessclock import clock_cmd as C
-from chessclock import link as L
-from chessclock.logtools import ST_NAMES
+from chessclock.commands import clockrun as C
+from chessclock.link import transport as L
+from chessclock.link.view import selftest_text
 
 RUNNING = ("1", "2")   # status `testing`: the lamp, then the levers (3: result shown)
 RESULTS = ("1-0", "0-1", "1/2-1/2", "1/2", "*")
-
-
-def selftest_text(bits):
-    """A self-test's result in words (eventlog.ST_* bits; -1: none run since boot)."""
-    bits = int(bits)
-    if bits < 0:
-        return "no self-test since power-on"
-    if bits == 0:
-        return "self-test passed"
-    return "self-test FAILED: " + ", ".join(
-        n for i, n in enumerate(ST_NAMES) if bits & (1 << i))
 
 
 # ---- arguments ----------------------------------------------------------------------
@@ -30,17 +19,17 @@ def add_arguments_selftest(p):
     p.add_argument("--wait", type=float, default=0, metavar="S",
                    help="wait up to S seconds for the result (the levers must be pressed "
                    "at the clock within 15 s)")
-    C._common(p)
+    C.common_arguments(p)
 
 
 def add_arguments_result(p):
     p.add_argument("result", choices=RESULTS, help="the game's result (ends the game if it "
                    "is not over)")
-    C._common(p)
+    C.common_arguments(p)
 
 
 def add_arguments_incident(p):
-    C._common(p)
+    C.common_arguments(p)
 
 
 def add_arguments_schedule(p):
@@ -48,12 +37,12 @@ def add_arguments_schedule(p):
                    "time, today; tomorrow when past) at which White's clock starts, or `off`")
     p.add_argument("--default", default="60m", metavar="TIME",
                    help="default time counted from the start (S1 6.7: 60m; FIDE 2023: 0)")
-    C._common(p)
+    C.common_arguments(p)
 
 
 def add_arguments_arrive(p):
     p.add_argument("side", choices=("white", "black"))
-    C._common(p)
+    C.common_arguments(p)
 
 
 # ---- commands -----------------------------------------------------------------------
@@ -65,7 +54,7 @@ def _err(stderr, msg):
 def run_selftest(args, stdout, stderr):
     if not 0 <= args.wait <= 120:   # also refuses nan
         return _err(stderr, "--wait is 0 to 120 seconds")
-    key, code = C._key_or_exit(args, stderr)
+    key, code = C.key_or_exit(args, stderr)
     if code:
         return code
 
@@ -86,14 +75,14 @@ def run_selftest(args, stdout, stderr):
 
 
 def run_result(args, stdout, stderr):
-    return C._change(args, stdout, stderr, "result", args.result,
+    return C.change(args, stdout, stderr, "result", args.result,
                      render=lambda f: "result %s logged; the game is %s" % (f["result"],
                                                                           f["state"]))
 
 
 def run_incident(args, stdout, stderr):
-    return C._change(args, stdout, stderr, "incident",
-                     render=lambda f: "incident %s marked: %s" % (f["incident"], C._times(f)))
+    return C.change(args, stdout, stderr, "incident",
+                     render=lambda f: "incident %s marked: %s" % (f["incident"], C.times(f)))
 
 
 def parse_at(text: str, now: float | None = None) -> int:
@@ -141,9 +130,9 @@ def local_text(unix_s: int) -> str:
 def run_schedule(args, stdout, stderr):
     try:
         at = parse_at(args.at)
-        default_ms = C.parse_ms(args.default, signed=False)
+        default_ms = L.parse_ms(args.default, signed=False)
     except L.ClockError as e:
-        return C._err(stderr, e)
+        return C.err(stderr, e)
     if default_ms > 86400000 or default_ms % 1000:
         return _err(stderr, "the default time is whole seconds, at most 24h")
 
@@ -152,10 +141,10 @@ def run_schedule(args, stdout, stderr):
             return "scheduled start cleared"
         return "White's clock starts at %s; default time %s" % (
             local_text(int(f["sched"])), C.fmt_ms(int(f["default_s"]) * 1000))
-    return C._change(args, stdout, stderr, "schedule", at, default_ms // 1000, render=render,
+    return C.change(args, stdout, stderr, "schedule", at, default_ms // 1000, render=render,
                      wall=True)
 
 
 def run_arrive(args, stdout, stderr):
-    return C._change(args, stdout, stderr, "arrive", args.side,
+    return C.change(args, stdout, stderr, "arrive", args.side,
                      render=lambda f: "%s marked at the board" % args.side)

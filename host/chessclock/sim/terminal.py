@@ -1,4 +1,4 @@
-"""`chessclock sim`: the real firmware app on the simulator board, in a terminal.
+"""The real firmware app on the simulator board, drawn in a terminal (`chessclock sim`).
 
 Interactive (default): both displays drawn as seven-segment digits, keys as levers and
 buttons, the app's own loop in real time. Headless (`--script FILE`): simulated time, the
@@ -314,32 +314,3 @@ def headless(storage, script_text, stdout, stderr, selftest=False):
             return 2
     return 0
 
-
-def add_arguments(p):
-    p.add_argument("--storage", default=os.path.join("build", "sim-storage"),
-                   help="folder standing in for the board's flash (default build/sim-storage)")
-    p.add_argument("--script", metavar="FILE",
-                   help="run headless in simulated time from a script ('-': stdin)")
-    p.add_argument("--serial", action="store_true",
-                   help="serve the clock on a pseudo-terminal instead and print its port, "
-                        "for the other chessclock commands (same as `chessclock sim-serve`)")
-    p.add_argument("--clock-id", default="sim", help="with --serial: the clock id it reports")
-    p.add_argument("--selftest", action="store_true",
-                   help="power on with PLUS held: the self-test (press both levers)")
-    p.add_argument("--micropython", action="store_true",
-                   help="with --serial: the firmware side under the MicroPython unix port")
-
-
-def run(args, stdout, stderr):
-    from chessclock import sources
-    sources.importable()  # the firmware's boards/ and clockapp/, as the board imports them
-    if args.serial:
-        from chessclock import simserve
-        return simserve.run(args, stdout, stderr)
-    if args.script:
-        text = sys.stdin.read() if args.script == "-" else open(args.script).read()
-        return headless(args.storage, text, stdout, stderr, args.selftest)
-    if not sys.stdin.isatty():
-        stderr.write("chessclock sim: needs a terminal (or --script FILE)\n")
-        return 2
-    return interactive(args.storage, stdout, args.selftest)

@@ -1,22 +1,9 @@
-"""`chessclock control SPEC` and `chessclock presets`: what a time control means."""
-
-import json
-import sys
+"""A time control as a person gives it to configure a clock (a PGN tag, readable notation or
+a preset's name): read and checked for plausibility, described per side, and which presets a
+clock can be set to. The reading itself is the firmware's (clockcore.notation, plausible)."""
 
 from clockcore import notation, presets
 from clockcore.control import DELAY_NAMES, MODE_NAMES
-
-
-def add_arguments_control(p):
-    p.add_argument("spec", metavar="SPEC",
-                   help="PGN TimeControl tag, readable notation or preset name")
-    p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.add_argument("--pgn", action="store_true", help="SPEC is a PGN tag in seconds, meant as "
-                   "written even where no real event plays it")
-
-
-def add_arguments_presets(p):
-    p.add_argument("--json", action="store_true", help="machine-readable output")
 
 
 def _side_dict(sc):
@@ -98,56 +85,7 @@ def describe(control, preset=None):
     return d
 
 
-def run_control(args, stdout, stderr):
-    try:
-        spec, control, preset = configured(args.spec, args.pgn,
-                                           terminal_ask(sys.stdin, stderr))
-        if preset is None or not preset.ledger:  # a ledger counts days, not milliseconds
-            control.validate()
-    except ValueError as e:
-        stderr.write("chessclock control: %r: %s\n" % (args.spec, e))
-        return 2
-    d = describe(control, preset)
-    if args.json:
-        stdout.write(json.dumps(d, indent=2) + "\n")
-        return 0
-    if preset is not None:
-        stdout.write("%s: %s (%s)\n" % (preset.key, preset.title, preset.source))
-    elif spec != args.spec:
-        stdout.write("taken as: %s\n" % spec)
-    stdout.write("readable: %s\n" % d["readable"])
-    stdout.write("PGN:      %s\n" % (d["pgn"] or "(not expressible as a PGN tag)"))
-    if control.symmetric():
-        stdout.write("each side: %s\n" % notation.describe_side(control.white))
-    else:
-        stdout.write("White: %s\n" % notation.describe_side(control.white))
-        stdout.write("Black: %s\n" % notation.describe_side(control.black))
-    if preset is not None and preset.move_limit:
-        stdout.write("the game ends when both sides have made %d moves\n" % preset.move_limit)
-    return 0
-
-
 def for_clock(preset: "presets.Preset") -> bool:
     """A preset a clock can be set to: not a correspondence ledger (days, `chessclock
     corr`), whose times are beyond what a clock counts."""
     return not preset.ledger
-
-
-def run_presets(args, stdout, stderr):
-    rows = [describe(p.control, p) for p in presets.PRESETS]
-    for p, d in zip(presets.PRESETS, rows, strict=True):
-        d["clock"] = for_clock(p)
-    if args.json:
-        stdout.write(json.dumps(rows, indent=2) + "\n")
-        return 0
-    width = max(len(p.key) for p in presets.PRESETS)
-    others = [p for p in presets.PRESETS if not for_clock(p)]
-    for p, d in zip(presets.PRESETS, rows, strict=True):
-        if for_clock(p):
-            stdout.write("%-*s  %-40s %s\n" % (width, p.key, d["readable"], p.title))
-    if others:
-        stdout.write("\nnot for a clock (`chessclock corr`: a ledger of days):\n")
-        for p, d in zip(presets.PRESETS, rows, strict=True):
-            if not for_clock(p):
-                stdout.write("%-*s  %-40s %s\n" % (width, p.key, d["readable"], p.title))
-    return 0

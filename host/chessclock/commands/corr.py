@@ -16,9 +16,9 @@ import os
 import re
 import zoneinfo
 
-from .dates import CorrError, parse_date
-from .exchange import days
-from .model import (
+from chessclock.corr.dates import CorrError, parse_date
+from chessclock.corr.exchange import days
+from chessclock.corr.model import (
     FINE_REASONS,
     SIDES,
     WITHDRAW_REASONS,
@@ -29,7 +29,7 @@ from .model import (
     records_to_set_aside,
     split_move,
 )
-from .store import LedgerDamaged
+from chessclock.corr.store import LedgerDamaged
 
 DAMAGED = 3   # exit status when the ledger does not match its hash chain
 
@@ -217,7 +217,7 @@ def add_arguments(p):
 # ---- running -------------------------------------------------------------------
 class Ctx:
     def __init__(self, args, out, err):
-        from .store import Store
+        from chessclock.corr.store import Store
 
         self.args, self.out = args, out
         self.json = getattr(args, "json", False)
@@ -373,7 +373,7 @@ def _accepted(ctx, a, data):
     """The moves after the reply in an accepted conditional sequence (Art. 9 §1, §3): the
     proposer's (and any later) moves, recorded as conditional moves on the reply's date.
     Whether the sequence is the one proposed is checked when the records are written."""
-    from .notation import read_sequence
+    from chessclock.corr.notation import read_sequence
 
     g = ctx.event().game(a.game, ctx.today())
     if g.board is None:
@@ -474,7 +474,7 @@ def _do_correct(ctx, a):
 
 
 def _do_import(ctx, a):
-    from .exchange import read_csv, read_pgn
+    from chessclock.corr.exchange import read_csv, read_pgn
 
     ev = ctx.event()
     fmt = a.format or ("pgn" if a.file.lower().endswith(".pgn") else "csv")
@@ -507,7 +507,7 @@ def _do_import(ctx, a):
 
 
 def _do_ask(ctx, a):
-    from .model import ANSWER_DAYS
+    from chessclock.corr.model import ANSWER_DAYS
 
     data = {"player": a.player, "date": _date(a.date, "--date"), "about": a.about}
     ctx.write([{"kind": "request", "game": None, "data": data}], ctx.today())
@@ -614,7 +614,7 @@ def _series(g, s):
 def _do_status(ctx, a):
     from rich.table import Table
 
-    from .reminders import event_items
+    from chessclock.corr.reminders import event_items
 
     ev, today, gs = _ledgers(ctx)
     items = [i for i in event_items(ev, gs, today) if i["due"] <= str(today)]
@@ -658,7 +658,7 @@ def _do_status(ctx, a):
 
 
 def _do_due(ctx, a):
-    from .reminders import event_items
+    from chessclock.corr.reminders import event_items
 
     ev, today, gs = _ledgers(ctx)
     items = [i for i in event_items(ev, gs, today) if i["due"] <= str(today)]
@@ -718,7 +718,7 @@ def _do_ledger(ctx, a):
 
 
 def _do_email(ctx, a):
-    from .exchange import email_text
+    from chessclock.corr.exchange import email_text
 
     g = ctx.event().game(a.game, ctx.today())
     text = email_text(g, parse_move(a.move) if a.move else None)
@@ -726,7 +726,7 @@ def _do_email(ctx, a):
 
 
 def _do_pgn(ctx, a):
-    from .exchange import pgn
+    from chessclock.corr.exchange import pgn
 
     g = ctx.event().game(a.game, ctx.today())
     text = pgn(g)
@@ -734,7 +734,7 @@ def _do_pgn(ctx, a):
 
 
 def _do_claim_file(ctx, a):
-    from .package import claim_file
+    from chessclock.corr.package import claim_file
 
     g = ctx.event().game(a.game, ctx.today())
     text = claim_file(g, a.claim)
@@ -742,7 +742,7 @@ def _do_claim_file(ctx, a):
 
 
 def _do_package(ctx, a):
-    from .package import package
+    from chessclock.corr.package import package
 
     ev, today, gs = _ledgers(ctx)
     text, data, pgns = package(ev, gs, today)
