@@ -17,6 +17,7 @@ import os
 import sys
 
 from chessclock import sources
+from chessclock.errors import InputError
 from clockcore import engine as E
 
 # The snapshot is the firmware's own format (clockapp/gamestate.py, clockapp/seal.py), read
@@ -31,7 +32,7 @@ from clockapp import seal as S  # noqa: E402
 FORMAT = "chessclock-adjourned 1"
 
 
-class AdjournError(ValueError):
+class AdjournError(InputError):
     """A file or an argument that cannot be used: one line saying why."""
 
 

@@ -3,7 +3,9 @@
 Subcommand modules are imported only when their command runs, so that `chessclock --help`
 starts fast. Exit codes: 0 success, 2 bad input (a wrong control, script or argument;
 the message says which), 74 the output could not be written (a full disk, `> /dev/full`, a
-quota), 1 an unexpected failure; the clock commands add theirs (chessclock/link.py).
+quota), 1 an unexpected failure; the clock commands add theirs (chessclock/link/transport.py).
+An error the user can act on is a chessclock.errors.ChessclockError: main() prints it as
+one line, `chessclock COMMAND: MESSAGE`, and exits with its exit_code.
 """
 
 import argparse
@@ -11,6 +13,8 @@ import errno
 import importlib
 import os
 import sys
+
+from chessclock.errors import ChessclockError
 
 EXIT_OUTPUT = 74   # sysexits.h EX_IOERR: the output could not be written
 # What a full or failing output looks like (a broken pipe is no error: see main)
@@ -135,6 +139,9 @@ def main(argv=None):
         return 0
     except KeyboardInterrupt:
         return 130
+    except ChessclockError as e:  # the one place a user's error becomes an exit status
+        sys.stderr.write("chessclock %s: %s\n" % (args.command, e))
+        return e.exit_code
     except OSError as e:
         if e.errno not in _OUTPUT_ERRNOS or e.filename is not None:
             return _bug(args, e)

@@ -12,6 +12,8 @@ import calendar
 import datetime as dt
 from typing import Any
 
+from chessclock.errors import InputError
+
 # kind: (article, number, unit, from what, what happens by then)
 #   unit: "calendar" or "working" days; "range" (working days, low-high); "same-day"
 KINDS: dict[str, tuple[str, Any, str, str, str]] = {
@@ -82,7 +84,7 @@ CXEB_BODIES = {  # S0 Art. 43: who hears an appeal against whose decision
 CXEB_DAYS = 15  # S0 Art. 42: within 15 days of receiving the decision
 
 
-class DeadlineError(ValueError):
+class DeadlineError(InputError):
     pass
 
 

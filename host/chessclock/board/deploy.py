@@ -47,6 +47,7 @@ from pathlib import Path
 
 from chessclock import sources
 from chessclock.board import profiles as boards_mod
+from chessclock.errors import ChessclockError
 
 MANIFEST = "MANIFEST.sha256"
 PACKAGES = ("clockcore", "clockapp", "drivers")    # whole folders
@@ -63,10 +64,12 @@ EXIT_DEVICE = 3
 EXIT_MISMATCH = 4
 
 
-class DeployError(Exception):
-    def __init__(self, code, message):
+class DeployError(ChessclockError):
+    """The build or the board failed; `code` is the exit status (EXIT_*)."""
+
+    def __init__(self, code: int, message: str) -> None:
         super().__init__(message)
-        self.code = code
+        self.code = self.exit_code = code
 
 
 # ---- build --------------------------------------------------------------------------

@@ -8,10 +8,11 @@ An unknown display type is an UnknownDisplay (a one-line message) wherever it is
 there is no default kind.
 """
 
+from chessclock.errors import InputError
 from clockcore import parts as core
 
 
-class UnknownDisplay(ValueError):
+class UnknownDisplay(InputError):
     pass
 
 

@@ -5,6 +5,7 @@ port, hard IRQs, ADC) is in clockcore.parts, which MCUS here must match
 (tests/host/test_parts.py).
 """
 
+from chessclock.errors import InputError
 from clockcore import parts as core
 
 ROLE_INPUT = "input"      # a switch to GND read with the internal pull-up (levers, buttons)
@@ -15,7 +16,7 @@ ROLE_OUT = "out"          # a plain push-pull output with a load to GND (running
 ROLES = (ROLE_INPUT, ROLE_PWM, ROLE_ADC, ROLE_IO, ROLE_OUT)
 
 
-class UnknownMcu(ValueError):
+class UnknownMcu(InputError):
     pass
 
 

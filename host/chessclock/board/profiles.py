@@ -70,6 +70,7 @@ from chessclock.board.mcus import (  # noqa: F401
     Mcu,
     Rp2040,
 )
+from chessclock.errors import InputError
 
 SCHEMA = 1
 
@@ -86,7 +87,7 @@ DEFAULT_DUTY_U16 = 32768
 DEFAULT_I2C_FREQ = 400_000
 
 
-class BoardError(ValueError):
+class BoardError(InputError):
     """One problem in boards.toml, naming the profile (or section) and the key."""
 
     def __init__(self, where, key, problem):
@@ -97,7 +98,7 @@ class BoardError(ValueError):
                          "%s: %s" % (where, problem))
 
 
-class BoardsFileError(ValueError):
+class BoardsFileError(InputError):
     """All the problems found in one boards.toml (str: one per line)."""
 
     def __init__(self, path, errors):

@@ -238,9 +238,7 @@ def _resume(args, data, at, stdout, stderr):
     import base64
     import time
 
-    key, code = C.key_or_exit(args, stderr)
-    if code:
-        return code
+    key = L.key_for(args)
     sha = hashlib.sha256(data).hexdigest()
 
     def fn(link):

@@ -1,7 +1,7 @@
 """`chessclock boards list|show|check`: the board profiles of boards.toml
 (chessclock.board.profiles)."""
 
-from chessclock.board.profiles import BoardError, BoardsFileError, load
+from chessclock.board.profiles import BoardsFileError, load
 
 
 def add_arguments(p):
@@ -25,13 +25,10 @@ def run(args, stdout, stderr):
         if action == "show":
             stdout.write(boards.get(args.name).to_json())
             return 0
-    except BoardsFileError as e:
+    except BoardsFileError as e:   # a line a problem (a BoardError: chessclock.cli says it)
         for err in e.errors:
             stderr.write("chessclock boards: %s\n" % err)
-        return 2
-    except BoardError as e:
-        stderr.write("chessclock boards: %s\n" % e)
-        return 2
+        return e.exit_code
     if action == "check":
         stdout.write("%s: ok, %d profiles: %s\n" % (boards.path, len(boards.profiles),
                                                     ", ".join(boards.profiles)))

@@ -164,7 +164,7 @@ def run_ports(args, stdout, stderr):
     try:
         found = find_ports()
     except ImportError:
-        return C.err(stderr, L.ClockError(L.EXIT_FAILED, "pyserial is not installed"))
+        raise L.ClockError(L.EXIT_FAILED, "pyserial is not installed") from None
     from chessclock.sim import serve as simserve
     if args.json:
         stdout.write(json.dumps([{"port": d, "kind": w, "serial": s,
@@ -192,12 +192,9 @@ def _table_out(rows, stdout):
 
 
 def run_status(args, stdout, stderr):
-    try:
-        C.check_timing(args)
-        ports = ports_of(args)
-        rnd = C.round_of(args)
-    except L.ClockError as e:
-        return C.err(stderr, e)
+    C.check_timing(args)
+    ports = ports_of(args)
+    rnd = C.round_of(args)
 
     def fn(link):
         return C.named(link.request("status"), link.request("hello"), link.port, rnd)
@@ -216,12 +213,9 @@ def run_watch(args, stdout, stderr):
     """The status table, refreshed every --interval until Ctrl-C (or --count readings):
     in place on a terminal, a table a reading into a pipe, a JSON list a line with --json."""
     from concurrent.futures import ThreadPoolExecutor
-    try:
-        C.check_timing(args)
-        ports = ports_of(args)
-        rnd = C.round_of(args)
-    except L.ClockError as e:
-        return C.err(stderr, e)
+    C.check_timing(args)
+    ports = ports_of(args)
+    rnd = C.round_of(args)
     links: dict[str, L.Link] = {}
     hellos = {}
 
@@ -345,16 +339,13 @@ def run_wallclock(args, stdout, stderr):
 
 
 def run_settime(args, stdout, stderr):
-    try:
-        ms = L.parse_ms(args.time, signed=False)
-    except L.ClockError as e:
-        return C.err(stderr, e)
+    ms = L.parse_ms(args.time, signed=False)
     return C.change(args, stdout, stderr, "settime", args.side, ms, render=C.times)
 
 
 def run_stage(args, stdout, stderr):
     if not 1 <= args.number <= 1000:
-        return C.err(stderr, L.ClockError(L.EXIT_INPUT, "a stage is numbered from 1"))
+        raise L.ClockError(L.EXIT_INPUT, "a stage is numbered from 1")
     return C.change(args, stdout, stderr, "stage", args.side, args.number, render=C.times)
 
 
@@ -363,23 +354,20 @@ def run_addstage(args, stdout, stderr):
     try:
         notation.parse_stage(args.stage)
     except ValueError as e:
-        return C.err(stderr, L.ClockError(L.EXIT_INPUT, "%r is not one stage: %s"
-                                         % (args.stage[:40], e)))
+        raise L.ClockError(L.EXIT_INPUT, "%r is not one stage: %s"
+                           % (args.stage[:40], e)) from None
     return C.change(args, stdout, stderr, "addstage", args.side, args.stage, render=C.times)
 
 
 def run_split(args, stdout, stderr):
-    try:
-        ms = L.parse_ms(args.elapsed, signed=False)
-    except L.ClockError as e:
-        return C.err(stderr, e)
+    ms = L.parse_ms(args.elapsed, signed=False)
     white_pct = 60 if args.visitor == "white" else 40
     return C.change(args, stdout, stderr, "split", ms, white_pct, render=C.times)
 
 
 def run_press(args, stdout, stderr):
     if not 1 <= args.hold <= 60000:
-        return C.err(stderr, L.ClockError(L.EXIT_INPUT, "--hold is 1 to 60000 ms"))
+        raise L.ClockError(L.EXIT_INPUT, "--hold is 1 to 60000 ms")
     return C.on_each(args, stdout, stderr,
                    lambda lk: lk.request("sim", "press", args.lever, args.hold),
                    render=lambda f: "%s lever pressed" % args.lever)
@@ -418,29 +406,23 @@ def _ground(reason: str | None, article: str | None) -> list[str]:
 
 
 def run_adjust(args, stdout, stderr):
-    try:
-        ms = L.parse_ms(args.amount)
-        ground = _ground(args.reason, args.article)
-    except L.ClockError as e:
-        return C.err(stderr, e)
+    ms = L.parse_ms(args.amount)
+    ground = _ground(args.reason, args.article)
     return C.change(args, stdout, stderr, "adjust", args.side, ms, *ground, render=C.times)
 
 
 def run_moves(args, stdout, stderr):
     if not 0 <= args.count <= 10000:
-        return C.err(stderr, L.ClockError(L.EXIT_INPUT, "a move count is 0 to 10000"))
+        raise L.ClockError(L.EXIT_INPUT, "a move count is 0 to 10000")
     return C.change(args, stdout, stderr, "moves", args.side, args.count, render=C.times)
 
 
 def run_add_increment(args, stdout, stderr):
     """+INC a move from now on (FIDE Guidelines III): one arbiter action on each clock."""
-    try:
-        ms = L.parse_ms(args.amount)
-    except L.ClockError as e:
-        return C.err(stderr, e)
+    ms = L.parse_ms(args.amount)
     if ms <= 0:
-        return C.err(stderr, L.ClockError(L.EXIT_INPUT, "the increment is a time above 0, "
-                                         "e.g. 5s, not %r" % args.amount))
+        raise L.ClockError(L.EXIT_INPUT, "the increment is a time above 0, "
+                           "e.g. 5s, not %r" % args.amount)
     return C.change(args, stdout, stderr, "addinc", args.side, ms, render=C.times)
 
 
@@ -462,15 +444,10 @@ def _pull_line(r):
 
 def run_log_pull(args, stdout, stderr):
     """Pull every clock's log; on a terminal a progress bar a clock (rich) on stderr."""
-    key, code = C.key_or_exit(args, stderr)
-    if code:
-        return code
+    key = L.key_for(args)
     game = args.game or time.strftime("%Y-%m-%d")
-    try:
-        C.check_timing(args)
-        ports = ports_of(args)
-    except L.ClockError as e:
-        return C.err(stderr, e)
+    C.check_timing(args)
+    ports = ports_of(args)
     bars = None
     if not args.json and hasattr(stderr, "isatty") and stderr.isatty():
         from chessclock.link import view as V

@@ -43,12 +43,8 @@ def fmt_ms(ms: int | str) -> str:
 
 def on_each(args, stdout, stderr, fn, key=None, render=None):
     """fn(link) on every port concurrently; prints one result per clock; exit code."""
-    try:
-        check_timing(args)
-        ports = ports_of(args)
-    except L.ClockError as e:
-        stderr.write("chessclock: %s\n" % e)
-        return e.code
+    check_timing(args)
+    ports = ports_of(args)
     results = gather(args, ports, fn, key)
     report(args, results, stdout, stderr, render)
     return exit_code(results)
@@ -152,11 +148,6 @@ def plain(fields):
     return str(fields)
 
 
-def err(stderr, e):
-    stderr.write("chessclock: %s\n" % e)
-    return e.code
-
-
 def round_of(args):
     """The boards of --pairings and --assign (a hall.pairings Round), or None."""
     if not (getattr(args, "pairings", None) or getattr(args, "assign", None)):
@@ -199,13 +190,6 @@ def check_timing(args):
             raise L.ClockError(L.EXIT_INPUT, "--%s is 0.01 to 3600 seconds" % name)
 
 
-def key_or_exit(args, stderr):
-    try:
-        return L.key_for(args), 0
-    except L.ClockError as e:
-        return None, err(stderr, e)
-
-
 def send_wall_clock(link):
     """Give the clock the host's time of day (Unix seconds, UTC): its log and PGN then have
     real dates. A clock that refuses it (a game in progress on a clock without a key) still
@@ -220,9 +204,7 @@ def send_wall_clock(link):
 
 
 def change(args, stdout, stderr, op, *op_args, render=None, wall=False):
-    key, code = key_or_exit(args, stderr)
-    if code:
-        return code
+    key = L.key_for(args)
 
     def fn(link):
         if wall:

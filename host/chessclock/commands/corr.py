@@ -249,12 +249,8 @@ class Ctx:
 def run(args, out, err):
     try:
         return _run(args, out, err)
-    except LedgerDamaged as e:
-        err.write("chessclock corr: %s\n" % e)
-        return DAMAGED
-    except CorrError as e:
-        err.write("chessclock corr: %s\n" % e)
-        return 2
+    except CorrError:   # LedgerDamaged (exit 3) and bad input (2): chessclock.cli says it
+        raise
     except OSError as e:
         err.write("chessclock corr: %s: %s\n" % (getattr(e, "filename", "") or "", e.strerror or e))
         return 2

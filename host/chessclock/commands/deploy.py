@@ -10,7 +10,6 @@ from chessclock.board.deploy import (
     EXIT_INPUT,
     EXIT_OK,
     MANIFEST,
-    DeployError,
     build,
     build_base,
     connect,
@@ -35,12 +34,7 @@ def run_build(args, stdout, stderr):
                      "this chessclock is installed, not run from a checkout\n")
         return EXIT_INPUT
     out = Path(args.out) if args.out else build_base() / "build" / args.board
-    try:
-        entries = build(args.board, out, args.boards_file,
-                        log=lambda s: stdout.write(s + "\n"))
-    except DeployError as e:
-        stderr.write("chessclock build: %s\n" % e)
-        return e.code
+    entries = build(args.board, out, args.boards_file, log=lambda s: stdout.write(s + "\n"))
     stdout.write("%s: %d files, %s\n" % (out, len(entries), MANIFEST))
     if args.package_json:
         path = sources.checkout_root() / "package.json"
@@ -86,9 +80,6 @@ def run(args, stdout, stderr):
         read_manifest(build_dir / MANIFEST)
         transport = connect(args.port, reset=not args.no_reset)
         deploy(transport, build_dir, verify_only=args.verify_only, log=log)
-    except DeployError as e:
-        stderr.write("chessclock deploy: %s\n" % e)
-        return e.code
     except TransportError as e:  # the device stopped answering, or a command failed on it
         stderr.write("chessclock deploy: %s: %s\n" % (args.port, e))
         return EXIT_DEVICE

@@ -21,59 +21,48 @@ def add_arguments_key(p):
 def run_key(args, stdout, stderr):
     if args.action in ("new", "use"):
         if not args.file:
-            return C.err(stderr, L.ClockError(L.EXIT_INPUT, "key %s needs FILE" % args.action))
+            raise L.ClockError(L.EXIT_INPUT, "key %s needs FILE" % args.action)
         path = os.path.abspath(args.file)
         if args.action == "new":
             if os.path.exists(path):
-                return C.err(stderr, L.ClockError(L.EXIT_INPUT, "%s exists: not overwritten"
-                                                 % path))
+                raise L.ClockError(L.EXIT_INPUT, "%s exists: not overwritten"
+                                   % path)
             try:
                 fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
                 with os.fdopen(fd, "w") as f:
                     f.write(os.urandom(32).hex() + "\n")
             except OSError as e:
-                return C.err(stderr, L.ClockError(L.EXIT_INPUT, "cannot write %s: %s"
-                                                 % (path, e.strerror or e)))
+                raise L.ClockError(L.EXIT_INPUT, "cannot write %s: %s"
+                                   % (path, e.strerror or e)) from None
             stdout.write("new key in %s (keep it secret; `chessclock key use %s`)\n"
                          % (path, args.file))
             return 0
-        try:
-            L.read_key(path)
-        except L.ClockError as e:
-            return C.err(stderr, e)
+        L.read_key(path)
         try:
             os.makedirs(L.config_dir(), exist_ok=True)
             with open(os.path.join(L.config_dir(), "key-path"), "w") as f:
                 f.write(path + "\n")
         except OSError as e:
-            return C.err(stderr, L.ClockError(L.EXIT_INPUT, "cannot write %s: %s"
-                                             % (L.config_dir(), e.strerror or e)))
+            raise L.ClockError(L.EXIT_INPUT, "cannot write %s: %s"
+                               % (L.config_dir(), e.strerror or e)) from None
         stdout.write("using the key in %s\n" % path)
         return 0
-    key, code = C.key_or_exit(args, stderr)
-    if code:
-        return code
+    key = L.key_for(args)
     if args.action == "check":
         if key is None:
-            return C.err(stderr, L.ClockError(L.EXIT_INPUT, "no key chosen",
-                                             "chessclock key use FILE"))
+            raise L.ClockError(L.EXIT_INPUT, "no key chosen",
+                               "chessclock key use FILE")
         return C.on_each(args, stdout, stderr, lambda lk: lk.request("verify", change=True),
                        key=key, render=lambda f: "the clock takes this key")
     # set
     if args.file:
-        try:
-            key = L.read_key(args.file)
-        except L.ClockError as e:
-            return C.err(stderr, e)
+        key = L.read_key(args.file)
     if key is None:
-        return C.err(stderr, L.ClockError(L.EXIT_INPUT, "no key to set",
-                                         "make one: chessclock key new FILE; key use FILE"))
+        raise L.ClockError(L.EXIT_INPUT, "no key to set",
+                           "make one: chessclock key new FILE; key use FILE")
     old = None
     if args.old_key:
-        try:
-            old = L.read_key(args.old_key)
-        except L.ClockError as e:
-            return C.err(stderr, e)
+        old = L.read_key(args.old_key)
     def put(lk):
         try:
             r = lk.request("keyset", key.hex(), change=True)

@@ -23,8 +23,10 @@ import random
 import secrets
 from typing import IO, Any
 
+from chessclock.errors import InputError
 
-class KnockoutError(ValueError):
+
+class KnockoutError(InputError):
     pass
 
 
@@ -181,10 +183,6 @@ def answer(args: argparse.Namespace) -> tuple[dict[str, Any], list[str]]:
 
 
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
-    try:
-        state, text = answer(args)
-    except KnockoutError as e:
-        stderr.write("chessclock knockout: %s\n" % e)
-        return 2
+    state, text = answer(args)   # a KnockoutError: chessclock.cli says it, exit 2
     stdout.write(json.dumps(state, indent=1) + "\n" if args.json else "\n".join(text) + "\n")
     return 0

@@ -125,9 +125,7 @@ def run(args, stdout, stderr):
             stdout.write("  board %3d  %s - %s%s\n" % (b, p["white"] or "?", p["black"] or "?",
                                                       "  (clock %s)" % on[b] if b in on else ""))
         return 0
-    key, code = C.key_or_exit(args, stderr)
-    if code:
-        return code
+    key = L.key_for(args)
 
     def fn(link):
         hello = link.request("hello")

@@ -18,10 +18,12 @@ import json
 import os
 from typing import IO, Any
 
+from chessclock.errors import InputError
+
 RETENTION_DAYS = 60     # S0 Art. 10: «até 60 dias após a publicação do resultado»
 
 
-class RetentionError(ValueError):
+class RetentionError(InputError):
     pass
 
 
@@ -86,11 +88,7 @@ def answer(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
-    try:
-        a = answer(args)
-    except RetentionError as e:
-        stderr.write("chessclock retention: %s\n" % e)
-        return 2
+    a = answer(args)   # a RetentionError: chessclock.cli says it, exit 2
     if args.json:
         stdout.write(json.dumps(a, indent=1) + "\n")
         return 0

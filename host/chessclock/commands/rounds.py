@@ -20,13 +20,14 @@ import json
 from typing import IO, Any
 
 from chessclock import timetext as T
+from chessclock.errors import InputError
 
 POST_BEFORE = dt.timedelta(minutes=30)     # ACT 23, RAP 19: «almenys mitja hora abans»
 ACTIVE_ROUNDS_A_DAY = 6                    # ACT 24: «no més de 6 rondes diaries»
 RULES = {"act1987": ("ACT 23", "ACT 24"), "rap1990": ("RAP 19", None)}
 
 
-class RoundsError(ValueError):
+class RoundsError(InputError):
     pass
 
 
@@ -135,11 +136,7 @@ def answer(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
-    try:
-        a = answer(args)
-    except RoundsError as e:
-        stderr.write("chessclock rounds: %s\n" % e)
-        return 2
+    a = answer(args)   # a RoundsError: chessclock.cli says it, exit 2
     if args.json:
         stdout.write(json.dumps(a, indent=1) + "\n")
     else:

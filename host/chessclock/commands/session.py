@@ -46,17 +46,10 @@ def add_arguments_arrive(p):
 
 
 # ---- commands -----------------------------------------------------------------------
-def _err(stderr, msg):
-    stderr.write("chessclock: %s\n" % msg)
-    return L.EXIT_INPUT
-
-
 def run_selftest(args, stdout, stderr):
     if not 0 <= args.wait <= 120:   # also refuses nan
-        return _err(stderr, "--wait is 0 to 120 seconds")
-    key, code = C.key_or_exit(args, stderr)
-    if code:
-        return code
+        raise L.ClockError(L.EXIT_INPUT, "--wait is 0 to 120 seconds")
+    key = L.key_for(args)
 
     def fn(link):
         link.request("selftest", change=True)
@@ -128,13 +121,10 @@ def local_text(unix_s: int) -> str:
 
 
 def run_schedule(args, stdout, stderr):
-    try:
-        at = parse_at(args.at)
-        default_ms = L.parse_ms(args.default, signed=False)
-    except L.ClockError as e:
-        return C.err(stderr, e)
+    at = parse_at(args.at)
+    default_ms = L.parse_ms(args.default, signed=False)
     if default_ms > 86400000 or default_ms % 1000:
-        return _err(stderr, "the default time is whole seconds, at most 24h")
+        raise L.ClockError(L.EXIT_INPUT, "the default time is whole seconds, at most 24h")
 
     def render(f):
         if f["sched"] == "0":

@@ -17,6 +17,7 @@ import json
 from typing import IO, Any
 
 from chessclock import timetext as T
+from chessclock.errors import InputError
 
 MIN = 60000
 SUB_FROM_MS = 20 * MIN        # RGC 13.2: «A partir dels primers 20 minuts de joc»
@@ -24,7 +25,7 @@ SUB_UNTIL_MS = 60 * MIN       # ... «una hora després de l'hora oficial»
 DEFAULT_MS = 60 * MIN         # RGC 12.1: a player loses an hour after the official start
 
 
-class TeamError(ValueError):
+class TeamError(InputError):
     pass
 
 
@@ -163,11 +164,7 @@ def answer(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
-    try:
-        a = answer(args)
-    except TeamError as e:
-        stderr.write("chessclock team: %s\n" % e)
-        return 2
+    a = answer(args)   # a TeamError: chessclock.cli says it, exit 2
     if args.json:
         stdout.write(json.dumps(a, indent=1) + "\n")
     else:

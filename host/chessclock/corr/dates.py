@@ -6,10 +6,12 @@ All dates are `datetime.date` in the event's time zone; a day is the unit of eve
 import datetime as dt
 import re
 
+from chessclock.errors import InputError
+
 _ISO = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
-class CorrError(Exception):
+class CorrError(InputError):
     """Bad input or a record the rules do not allow: one line for the user, exit 2."""
 
 

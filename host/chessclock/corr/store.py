@@ -65,6 +65,8 @@ class LedgerDamaged(CorrError):
     """The stored records do not match their chain: changed, removed or added outside
     chessclock. Exit status 3."""
 
+    exit_code = 3
+
 
 def record_hash(prev: str, seq: int, event: str, game: str | None, kind: str, data: str,
                 entered: str) -> str:

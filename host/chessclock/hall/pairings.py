@@ -17,10 +17,12 @@ mate, FIDE Art. 6.9; `chessclock ruling` decides that from the log and the score
 import csv
 import io
 
+from chessclock.errors import InputError
+
 SCORE = {"1": 1.0, "+": 1.0, "W": 1.0, "U": 1.0, "F": 1.0, "=": 0.5, "D": 0.5, "H": 0.5}
 
 
-class PairingError(ValueError):
+class PairingError(InputError):
     pass
 
 

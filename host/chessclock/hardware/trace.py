@@ -1,8 +1,10 @@
 """Tracing a wiring file: its nets from MCU pin to part pin through the cables (used by
 the model and, independent of the generator, by the check)."""
 
+from chessclock.errors import InputError
 
-class WiringError(ValueError):
+
+class WiringError(InputError):
     pass
 
 

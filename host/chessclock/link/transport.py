@@ -5,6 +5,7 @@ import os
 import time
 
 from chessclock import timetext as T
+from chessclock.errors import ChessclockError
 from clockcore import protocol as P
 
 # Exit codes of the clock commands (docs/PROTOCOL.md).
@@ -19,12 +20,12 @@ BAUD = 115200
 RETRIES = 2
 
 
-class ClockError(Exception):
-    """An expected failure: what went wrong and what to do, with the exit code."""
+class ClockError(ChessclockError):
+    """An expected failure: what went wrong and what to do, with the exit code (EXIT_*)."""
 
-    def __init__(self, code, message, hint=""):
+    def __init__(self, code: int, message: str, hint: str = "") -> None:
         super().__init__(message)
-        self.code = code
+        self.code = self.exit_code = code
         self.message = message
         self.hint = hint
 

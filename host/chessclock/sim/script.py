@@ -9,6 +9,7 @@ when the replay completed, so an error never leaves output that looks like a run
 """
 
 
+from chessclock.errors import InputError
 from clockcore import engine as E
 from clockcore.control import DELAY_SIMPLE
 from clockcore.logread import NAMES
@@ -17,7 +18,7 @@ SIDES = {"white": E.WHITE, "black": E.BLACK}
 STAGE_CAUSES = ("moves", "timeout", "arbiter")
 
 
-class ScriptError(ValueError):
+class ScriptError(InputError):
     """A script line that cannot be run; the message names the line."""
 
 
