@@ -8,17 +8,11 @@ import os
 import re
 import zoneinfo
 
+from chessclock.corr.checks import check_new, records_to_set_aside
 from chessclock.corr.dates import CorrError, parse_date
 from chessclock.corr.exchange import days
-from chessclock.corr.model import (
-    SIDES,
-    Event,
-    check_new,
-    label,
-    parse_move,
-    records_to_set_aside,
-    split_move,
-)
+from chessclock.corr.ledger import Event
+from chessclock.corr.model import SIDES, label, parse_move, split_move
 from chessclock.corr.store import LedgerDamaged
 
 DEFAULT_DB = "corr.sqlite3"
