@@ -9,8 +9,10 @@ when the replay completed, so an error never leaves output that looks like a run
 """
 
 import json
+import os
 import sys
 
+from chessclock.errors import InputError
 from chessclock.sim.script import ScriptError, replay
 from clockcore import engine as E
 
@@ -63,31 +65,22 @@ def options_for(args, preset):
     }
 
 
-def run(args, stdout, stderr):
+def _adjourned_of(args):
+    """The adjourned game the replay starts from (--adjourned), or None; InputError."""
+    from chessclock import adjourned as A
+    if args.adjourned:
+        if args.control:
+            raise InputError("--adjourned brings its own control: no --control")
+        return A.read(args.adjourned)[0]
+    if not args.control:
+        raise InputError("--control SPEC is needed (or --adjourned FILE)")
+    return None
 
+
+def _control_of(args, adjourned):
+    """(Control, Preset) of --control (both None from an adjourned game); InputError."""
     from clockcore import presets
 
-    adjourned = None
-    if args.adjourned:
-        from chessclock import adjourned as A
-        if args.control:
-            stderr.write("chessclock simulate: --adjourned brings its own control: no "
-                         "--control\n")
-            return 2
-        try:
-            adjourned, _ = A.read(args.adjourned)
-        except A.AdjournError as e:
-            stderr.write("chessclock simulate: %s\n" % e)
-            return 2
-    elif not args.control:
-        stderr.write("chessclock simulate: --control SPEC is needed (or --adjourned FILE)\n")
-        return 2
-    if args.export_adjourned:
-        import os
-        if os.path.exists(args.export_adjourned):
-            stderr.write("chessclock simulate: %s exists: not overwritten\n"
-                         % args.export_adjourned)
-            return 2
     try:
         if adjourned is not None:
             control, preset = None, None
@@ -99,13 +92,16 @@ def run(args, stdout, stderr):
         if control is not None:
             control.validate()
     except ValueError as e:
-        stderr.write("chessclock simulate: control %r: %s\n" % (args.control, e))
-        return 2
+        raise InputError("control %r: %s" % (args.control, e)) from None
     limit = getattr(args, "move_limit", None)
     if limit is not None and not 0 <= limit <= E.MAX_MOVE_LIMIT:
-        stderr.write("chessclock simulate: --move-limit %d: give 0 (none) to %d moves a side\n"
-                     % (limit, E.MAX_MOVE_LIMIT))
-        return 2
+        raise InputError("--move-limit %d: give 0 (none) to %d moves a side"
+                         % (limit, E.MAX_MOVE_LIMIT))
+    return control, preset
+
+
+def _script_text(args):
+    """The script (the file, else standard input), not empty; InputError."""
     try:
         if args.script:
             with open(args.script, encoding="utf-8") as f:
@@ -113,34 +109,33 @@ def run(args, stdout, stderr):
         else:
             text = sys.stdin.read()
     except OSError as e:
-        stderr.write("chessclock simulate: cannot read the script: %s\n" % (e.strerror or e))
-        return 2
+        raise InputError("cannot read the script: %s" % (e.strerror or e)) from None
     except UnicodeDecodeError:
-        stderr.write("chessclock simulate: %s is not a script (not UTF-8 text)\n"
-                     % args.script)
-        return 2
+        raise InputError("%s is not a script (not UTF-8 text)" % args.script) from None
     if not text.strip():
-        stderr.write("chessclock simulate: %s is empty: no actions to replay\n"
-                     % (args.script or "<stdin>"))
-        return 2
+        raise InputError("%s is empty: no actions to replay" % (args.script or "<stdin>"))
+    return text
+
+
+def run(args, stdout, stderr):
+    """Bad input is an InputError: chessclock.cli prints it, `chessclock simulate: ...`."""
+    from chessclock import adjourned as A
+
+    adjourned = _adjourned_of(args)
+    if args.export_adjourned and os.path.exists(args.export_adjourned):
+        raise InputError("%s exists: not overwritten" % args.export_adjourned)
+    control, preset = _control_of(args, adjourned)
+    text = _script_text(args)
     kept = []
     try:
         out = replay(control, text, adjourned=adjourned, spec=args.control or "", keep=kept,
                      **options_for(args, preset))
     except ScriptError as e:
-        where = args.script or "<stdin>"
-        stderr.write("chessclock simulate: %s: %s\n" % (where, e))
-        return 2
+        raise InputError("%s: %s" % (args.script or "<stdin>", e)) from None
     if args.export_adjourned:
-        from chessclock import adjourned as A
         if kept[0].sealed_data is None:
-            stderr.write("chessclock simulate: --export-adjourned: the script seals no "
-                         "move (`seal`, then `sealed`)\n")
-            return 2
-        try:
-            A.write(args.export_adjourned, kept[0].sealed_data)
-        except A.AdjournError as e:
-            stderr.write("chessclock simulate: %s\n" % e)
-            return 2
+            raise InputError("--export-adjourned: the script seals no move (`seal`, then "
+                             "`sealed`)")
+        A.write(args.export_adjourned, kept[0].sealed_data)
     stdout.write("".join(json.dumps(rec) + "\n" for rec in out))
     return 0

@@ -149,10 +149,16 @@ def verify(data, allow_torn_end=False, key=None):
     heads = find_heads(data)
     res.heads = [h for _, _, h in heads]
     frames, bad = F.unframe(data)
-    bad = minus_heads(bad, heads)
-    reader = LR.Reader()
-    end = len(data)
-    first_off = frames[0][0] if frames else end
+    _bad_regions(res, minus_heads(bad, heads), frames[0][0] if frames else len(data),
+                 len(data), allow_torn_end)
+    utc = _replay(res, frames)
+    _after_replay(res, utc)
+    _authenticate(res, heads, key)
+    return res
+
+
+def _bad_regions(res, bad, first_off, end, allow_torn_end):
+    """Bytes in no record: a torn last write, a damaged start, or a torn write inside."""
     for off, n in bad:
         if off + n == end:
             msg = ("the last %d bytes (from byte %d) are not a complete record: a write cut "
@@ -164,6 +170,12 @@ def verify(data, allow_torn_end=False, key=None):
         else:
             res.notes.append("bytes %d-%d are no valid record (a torn write); checked by "
                              "the chain across them" % (off, off + n - 1))
+
+
+def _replay(res, frames):
+    """Every record decoded, chained and replayed game by game; {seq: ISO UTC} of the
+    records whose wall-clock time is known."""
+    reader = LR.Reader()
     game = None
     eng = None
     broken = False
@@ -179,61 +191,18 @@ def verify(data, allow_torn_end=False, key=None):
             continue
         rec.offset = off
         res.records.append(rec)
-        if rec.code == EV.EV_BOOT:
-            wall_ref = None     # a new time line
-        elif rec.code == EV.EV_HEADER and rec.header["wall_s"] > 0:
-            wall_ref = (rec.t, rec.header["wall_s"])
-        elif rec.code == EV.EV_WALL_CLOCK:
-            wall_ref = (rec.t, rec.arg)
+        wall_ref = _wall_ref(rec, wall_ref)
         if wall_ref is not None:
             utc[rec.seq] = iso_utc(wall_ref[1] + (rec.t - wall_ref[0]) // 1000)
-        if rec.link is False:
-            res.problems.append("seq %d (byte %d): the chain or sequence is broken: a record "
-                                "before it was changed, removed or reordered" % (rec.seq, off))
-        elif len(res.records) == 1 and rec.seq != 0:
-            if rec.anchor:
-                res.notes.append("the log starts at seq %d (older games removed): its first "
-                                 "header carries the chain before it" % rec.seq)
-            else:
-                res.problems.append("the log starts at seq %d, not at its beginning nor at "
-                                    "a game: records before it are missing or damaged"
-                                    % rec.seq)
+        _check_chain(res, rec, off)
         if rec.code == EV.EV_HEADER:
             if eng is not None and eng.queue:
                 _left_over(eng, res)
-            game = Game(rec)
-            res.games.append(game)
-            game.number = len(res.games)
-            broken = False
-            try:
-                eng = _Engine(rec.header)
-            except ValueError as e:
-                res.problems.append("seq %d: the header's control does not run: %s"
-                                    % (rec.seq, e))
-                eng = None
-                broken = True
-            if eng is not None and (eng.clock.main[0], eng.clock.main[1]) != (rec.w, rec.b):
-                res.problems.append("seq %d: header times %d/%d, the control gives %d/%d"
-                                    % (rec.seq, rec.w, rec.b, eng.clock.main[0],
-                                       eng.clock.main[1]))
-            game.replay = eng
-            res.events.append(dict(app_dict(rec), seq=rec.seq))
+            game, eng = _new_game(res, rec)
+            broken = eng is None
             continue
         if game is not None:
-            if rec.code == EV.EV_START:
-                game.started = True
-                game.utc_start = utc.get(rec.seq) or game.utc_start
-            elif rec.code == EV.EV_FLAG and not game.flagged:
-                game.flagged = True
-                game.flag_side = rec.side
-            elif rec.code == EV.EV_END:
-                game.ended = True
-            elif rec.code == EV.EV_RESULT and 0 <= rec.arg < len(EV.RESULTS):
-                game.result = EV.RESULTS[rec.arg]
-            elif rec.code == EV.EV_PAIRING:   # the last one given names the game's players
-                game.pairing = rec.pairing
-            elif rec.code == EV.EV_PAIRING_CLEARED:
-                game.pairing = None
+            _mark(game, rec, utc)
         if eng is None or broken:
             res.events.append(dict(app_dict(rec), seq=rec.seq))
             if rec.code < EV.FIRST_APP_CODE and not broken:
@@ -247,6 +216,73 @@ def verify(data, allow_torn_end=False, key=None):
             broken = True
     if eng is not None and not broken and eng.queue:
         _left_over(eng, res)
+    return utc
+
+
+def _wall_ref(rec, wall_ref):
+    """(t, unix seconds) that dates the records from `rec` on, on its boot's time line."""
+    if rec.code == EV.EV_BOOT:
+        return None     # a new time line
+    if rec.code == EV.EV_HEADER and rec.header["wall_s"] > 0:
+        return (rec.t, rec.header["wall_s"])
+    if rec.code == EV.EV_WALL_CLOCK:
+        return (rec.t, rec.arg)
+    return wall_ref
+
+
+def _check_chain(res, rec, off):
+    if rec.link is False:
+        res.problems.append("seq %d (byte %d): the chain or sequence is broken: a record "
+                            "before it was changed, removed or reordered" % (rec.seq, off))
+    elif len(res.records) == 1 and rec.seq != 0:
+        if rec.anchor:
+            res.notes.append("the log starts at seq %d (older games removed): its first "
+                             "header carries the chain before it" % rec.seq)
+        else:
+            res.problems.append("the log starts at seq %d, not at its beginning nor at "
+                                "a game: records before it are missing or damaged"
+                                % rec.seq)
+
+
+def _new_game(res, rec):
+    """(Game, its _Engine or None when its control does not run) from a header record."""
+    game = Game(rec)
+    res.games.append(game)
+    game.number = len(res.games)
+    try:
+        eng = _Engine(rec.header)
+    except ValueError as e:
+        res.problems.append("seq %d: the header's control does not run: %s" % (rec.seq, e))
+        eng = None
+    if eng is not None and (eng.clock.main[0], eng.clock.main[1]) != (rec.w, rec.b):
+        res.problems.append("seq %d: header times %d/%d, the control gives %d/%d"
+                            % (rec.seq, rec.w, rec.b, eng.clock.main[0], eng.clock.main[1]))
+    game.replay = eng
+    res.events.append(dict(app_dict(rec), seq=rec.seq))
+    return game, eng
+
+
+def _mark(game, rec, utc):
+    """What a record says of its game: started, flagged, ended, result, players."""
+    if rec.code == EV.EV_START:
+        game.started = True
+        game.utc_start = utc.get(rec.seq) or game.utc_start
+    elif rec.code == EV.EV_FLAG and not game.flagged:
+        game.flagged = True
+        game.flag_side = rec.side
+    elif rec.code == EV.EV_END:
+        game.ended = True
+    elif rec.code == EV.EV_RESULT and 0 <= rec.arg < len(EV.RESULTS):
+        game.result = EV.RESULTS[rec.arg]
+    elif rec.code == EV.EV_PAIRING:   # the last one given names the game's players
+        game.pairing = rec.pairing
+    elif rec.code == EV.EV_PAIRING_CLEARED:
+        game.pairing = None
+
+
+def _after_replay(res, utc):
+    """Wall-clock times and pause lengths on the events; a log with no record, or cut
+    without the clock's record of it, is a problem."""
     paused_at = None
     for d in res.events:
         if d["seq"] in utc:
@@ -265,8 +301,6 @@ def verify(data, allow_torn_end=False, key=None):
         if not any(r.code == EV.EV_LOG_PRUNED and r.arg == cut for r in res.records):
             res.problems.append("the log starts at seq %d but the clock recorded no removal "
                                 "of older games up to there" % cut)
-    _authenticate(res, heads, key)
-    return res
 
 
 def _authenticate(res, heads, key):
