@@ -46,69 +46,73 @@ def _check_one(eid, before, new, today):
             continue
         if k in ("leave", "holiday"):
             continue
-        g = ev.game(gid, today)
-        nxt = g.first_ply + len(g.moves)
-        last = g.moves[-1] if g.moves else None
-        if k == "move":
-            if g.finished():
-                raise CorrError("game %s: %s; no move can follow" % (gid, g.state()))
-            _check_notation(g, d)
-            halt = g.halting_claim()
-            if halt is not None and d["ply"] == nxt and SIDES[side_of(nxt)] != halt["by"]:
-                raise CorrError("game %s: halted by %s's claim %d until the director decides "
-                                "(Art. 20); only the claimant's move, which withdraws the claim "
-                                "(Art. 22 §2), can follow" % (gid, halt["by"], halt["claim"]))
-        elif k == "ack":
-            if last is None or d["ply"] != last.ply:
-                raise CorrError("game %s: only the last move sent (%s) can be acknowledged"
-                                % (gid, last.label if last else "none yet"))
-            if parse_date(d["received"]) < last.sent:
-                raise CorrError("game %s: move %s received on %s, before it was sent on %s"
-                                % (gid, last.label, d["received"], last.sent))
-        elif k == "notice":
-            if d["ply"] != nxt:
-                raise CorrError("game %s: a notice (Art. 13) is for the move being thought "
-                                "about, %s" % (gid, label(nxt)))
-            if (g.pending and not g.pending["received_estimated"]
-                    and parse_date(d["date"]) < parse_date(g.pending["received"])):
-                raise CorrError("game %s: notice on %s, before %s" % (
-                    gid, d["date"], "the start" if nxt == g.first_ply
-                    else "move %s was received" % label(nxt - 1)))
-        elif k in ("fine", "void"):
-            p = d["ply"] if k == "fine" else d["from_ply"]
-            if not any(m.ply == p for m in g.moves):
-                raise CorrError("game %s: move %s is not in the ledger" % (gid, label(p)))
-        elif k in ("contest", "decide"):
-            n = d["claim"]
-            if not 1 <= n <= len(g.claims):
-                raise CorrError("game %s has no claim %d" % (gid, n))
-            c = g.claims[n - 1]
-            date = parse_date(d["date"])
-            if date < parse_date(c["date"]):
-                raise CorrError("game %s: claim %d was made on %s, after %s"
-                                % (gid, n, c["date"], date))
-            if k == "contest":
-                if n in g.contests:
-                    raise CorrError("game %s: claim %d is contested already" % (gid, n))
-                if date > parse_date(c["contest_by"]):
-                    raise CorrError("game %s: claim %d could be contested up to %s (15 days, "
-                                    "Art. 21); %s is late" % (gid, n, c["contest_by"], date))
-            elif n in g.decisions:
-                raise CorrError("game %s: claim %d is decided already" % (gid, n))
-        elif k == "claim":
-            if g.finished():
-                raise CorrError("game %s: %s" % (gid, g.state()))
-            if g.halting_claim() is not None:
-                raise CorrError("game %s: a claim is open already" % gid)
-        elif k == "result":
-            if g.withdrawn:
-                raise CorrError("game %s: %s" % (gid, g.state()))
-            if g.result is not None:
-                raise CorrError("game %s: result %s recorded already" % (gid, g.result["result"]))
+        _check_game_record(ev.game(gid, today), gid, k, d)
     ev = Event.from_records(eid, before + new)
     check_leaves(ev.leaves)
     for gid in set(r.get("game") for r in new if r.get("game")):
         ev.game(gid, today)
+
+
+def _check_game_record(g: GameLedger, gid: str, k: str, d: Record) -> None:
+    """A record of one game checked against its ledger as it stands."""
+    nxt = g.first_ply + len(g.moves)
+    last = g.moves[-1] if g.moves else None
+    if k == "move":
+        if g.finished():
+            raise CorrError("game %s: %s; no move can follow" % (gid, g.state()))
+        _check_notation(g, d)
+        halt = g.halting_claim()
+        if halt is not None and d["ply"] == nxt and SIDES[side_of(nxt)] != halt["by"]:
+            raise CorrError("game %s: halted by %s's claim %d until the director decides "
+                            "(Art. 20); only the claimant's move, which withdraws the claim "
+                            "(Art. 22 §2), can follow" % (gid, halt["by"], halt["claim"]))
+    elif k == "ack":
+        if last is None or d["ply"] != last.ply:
+            raise CorrError("game %s: only the last move sent (%s) can be acknowledged"
+                            % (gid, last.label if last else "none yet"))
+        if parse_date(d["received"]) < last.sent:
+            raise CorrError("game %s: move %s received on %s, before it was sent on %s"
+                            % (gid, last.label, d["received"], last.sent))
+    elif k == "notice":
+        if d["ply"] != nxt:
+            raise CorrError("game %s: a notice (Art. 13) is for the move being thought "
+                            "about, %s" % (gid, label(nxt)))
+        if (g.pending and not g.pending["received_estimated"]
+                and parse_date(d["date"]) < parse_date(g.pending["received"])):
+            raise CorrError("game %s: notice on %s, before %s" % (
+                gid, d["date"], "the start" if nxt == g.first_ply
+                else "move %s was received" % label(nxt - 1)))
+    elif k in ("fine", "void"):
+        p = d["ply"] if k == "fine" else d["from_ply"]
+        if not any(m.ply == p for m in g.moves):
+            raise CorrError("game %s: move %s is not in the ledger" % (gid, label(p)))
+    elif k in ("contest", "decide"):
+        n = d["claim"]
+        if not 1 <= n <= len(g.claims):
+            raise CorrError("game %s has no claim %d" % (gid, n))
+        c = g.claims[n - 1]
+        date = parse_date(d["date"])
+        if date < parse_date(c["date"]):
+            raise CorrError("game %s: claim %d was made on %s, after %s"
+                            % (gid, n, c["date"], date))
+        if k == "contest":
+            if n in g.contests:
+                raise CorrError("game %s: claim %d is contested already" % (gid, n))
+            if date > parse_date(c["contest_by"]):
+                raise CorrError("game %s: claim %d could be contested up to %s (15 days, "
+                                "Art. 21); %s is late" % (gid, n, c["contest_by"], date))
+        elif n in g.decisions:
+            raise CorrError("game %s: claim %d is decided already" % (gid, n))
+    elif k == "claim":
+        if g.finished():
+            raise CorrError("game %s: %s" % (gid, g.state()))
+        if g.halting_claim() is not None:
+            raise CorrError("game %s: a claim is open already" % gid)
+    elif k == "result":
+        if g.withdrawn:
+            raise CorrError("game %s: %s" % (gid, g.state()))
+        if g.result is not None:
+            raise CorrError("game %s: result %s recorded already" % (gid, g.result["result"]))
 
 
 def _check_director(ev: Event, k: str, d: Record) -> None:
