@@ -53,68 +53,98 @@ def check_wiring(profile, text):
         nets = trace_nets(connectors, doc["connections"])
     except (yaml.YAMLError, KeyError, TypeError, WiringError) as e:
         return ["%s: cannot read: %s" % (where, e)]
+    mcu = connectors.get("MCU") or {}
+    problems = _check_parts(where, profile, connectors, mcu)
+    labels = dict(zip(mcu.get("pins", []), mcu.get("pinlabels", []), strict=False))
+    want = functions(profile)
+    got = {}     # function -> gpio
+    for name, members in nets:
+        problems += _check_net(where, profile, name, members, labels, want, got)
+    problems += _check_functions(where, profile, want, got)
+    problems += _check_gauge(where, profile, connectors, nets, labels)
+    problems += _check_passives(where, profile, connectors)
+    return problems
+
+
+def _check_parts(where, profile, connectors, mcu):
+    """The MCU module and the displays are the profile's."""
     problems = []
     board = profile.mcu
-    mcu = connectors.get("MCU") or {}
     if mcu.get("type") != board.board_type:
         problems.append("%s: MCU is %r, the profile's MCU is on a %r"
                         % (where, mcu.get("type"), board.board_type))
-    header = board.header
-    power = {pid: name for name, ids in board.power.items() for pid in ids}
-    types, buses = _display_info(profile)
-    gauge_bus = _gauge_bus(profile)
+    types, _buses = _display_info(profile)
     for side in boardsmod.SIDES:
         des = "DISPLAY_" + side[0].upper()
         t = (connectors.get(des) or {}).get("type", "")
         if types[side].upper() not in t.upper():
             problems.append("%s: %s is %r, boards.toml has a %s there"
                             % (where, des, t, types[side]))
-    labels = dict(zip(mcu.get("pins", []), mcu.get("pinlabels", []), strict=False))
-    want = functions(profile)
-    got = {}     # function -> gpio
-    for name, members in nets:
-        gpios = []
-        for d, pid in members:
-            if d != "MCU":
-                continue
-            label = labels.get(pid, "")
-            m = re.match(r"^GP(?:IO)?(\d+)$", str(label))
-            if m:
-                g = int(m.group(1))
-                if header.get(g) != pid:
-                    problems.append("%s: MCU pin %s is labelled %s, but %s is pin %s"
-                                    % (where, pid, label, label, header.get(g)))
-                gpios.append(g)
-            elif power.get(pid) != label:
-                problems.append("%s: MCU pin %s is labelled %r, but that pin is %s"
-                                % (where, pid, label, power.get(pid, "not a power pin")))
-        parts = [(d, str(p)) for d, p in members if d != "MCU"]
-        sigs = sorted({s for d, p in parts
-                       if (s := signal_of(d, p, types, buses, gauge_bus)) is not None})
-        if len(gpios) > 1:
-            problems.append("%s: MCU pins %s are wired together (net %s)"
-                            % (where, ", ".join(profile.mcu.pin_name(g) for g in gpios),
-                               name))
-        if gpios:
-            g = gpios[0]
-            pn = profile.mcu.pin_name(g)
-            powered = [d + "." + p for d, p in parts if p in GROUND_PINS | SUPPLY_PINS]
-            if powered:
-                problems.append("%s: %s is wired to %s, a ground or supply pin"
-                                % (where, pn, ", ".join(powered)))
-            if len(sigs) > 1:
-                problems.append("%s: %s has two functions: %s" % (where, pn, ", ".join(sigs)))
-            if not sigs and not powered:
-                problems.append("%s: %s is wired to %s, which is no function of boards.toml"
-                                % (where, pn, ", ".join(d + "." + p for d, p in parts)))
-            for s in sigs:
-                got.setdefault(s, []).append(g)
-                role = want.get(s, (None, boardsmod.ROLE_IO))[1]
-                why = profile.mcu.pin_problem(g, role)
-                if why:
-                    problems.append("%s: %s (%s): %s" % (where, s, pn, why))
-        elif sigs:
+    return problems
+
+
+def _net_gpios(where, profile, members, labels, problems):
+    """The GPIOs of the MCU pins on a net (a pin's label checked against the header)."""
+    header = profile.mcu.header
+    power = {pid: name for name, ids in profile.mcu.power.items() for pid in ids}
+    gpios = []
+    for d, pid in members:
+        if d != "MCU":
+            continue
+        label = labels.get(pid, "")
+        m = re.match(r"^GP(?:IO)?(\d+)$", str(label))
+        if m:
+            g = int(m.group(1))
+            if header.get(g) != pid:
+                problems.append("%s: MCU pin %s is labelled %s, but %s is pin %s"
+                                % (where, pid, label, label, header.get(g)))
+            gpios.append(g)
+        elif power.get(pid) != label:
+            problems.append("%s: MCU pin %s is labelled %r, but that pin is %s"
+                            % (where, pid, label, power.get(pid, "not a power pin")))
+    return gpios
+
+
+def _check_net(where, profile, name, members, labels, want, got):
+    """One net: one MCU pin at most, wired to one function of boards.toml that the pin
+    can do; the functions found go into `got`."""
+    problems = []
+    gpios = _net_gpios(where, profile, members, labels, problems)
+    types, buses = _display_info(profile)
+    gauge_bus = _gauge_bus(profile)
+    parts = [(d, str(p)) for d, p in members if d != "MCU"]
+    sigs = sorted({s for d, p in parts
+                   if (s := signal_of(d, p, types, buses, gauge_bus)) is not None})
+    if len(gpios) > 1:
+        problems.append("%s: MCU pins %s are wired together (net %s)"
+                        % (where, ", ".join(profile.mcu.pin_name(g) for g in gpios), name))
+    if not gpios:
+        if sigs:
             problems.append("%s: %s not wired to an MCU pin" % (where, ", ".join(sigs)))
+        return problems
+    g = gpios[0]
+    pn = profile.mcu.pin_name(g)
+    powered = [d + "." + p for d, p in parts if p in GROUND_PINS | SUPPLY_PINS]
+    if powered:
+        problems.append("%s: %s is wired to %s, a ground or supply pin"
+                        % (where, pn, ", ".join(powered)))
+    if len(sigs) > 1:
+        problems.append("%s: %s has two functions: %s" % (where, pn, ", ".join(sigs)))
+    if not sigs and not powered:
+        problems.append("%s: %s is wired to %s, which is no function of boards.toml"
+                        % (where, pn, ", ".join(d + "." + p for d, p in parts)))
+    for s in sigs:
+        got.setdefault(s, []).append(g)
+        role = want.get(s, (None, boardsmod.ROLE_IO))[1]
+        why = profile.mcu.pin_problem(g, role)
+        if why:
+            problems.append("%s: %s (%s): %s" % (where, s, pn, why))
+    return problems
+
+
+def _check_functions(where, profile, want, got):
+    """Every function of boards.toml wired, to its pin, and nothing else."""
+    problems = []
     for key, (gpio, _role) in want.items():
         pn = profile.mcu.pin_name(gpio)
         if key not in got:
@@ -127,7 +157,12 @@ def check_wiring(profile, text):
         if key not in want:
             problems.append("%s: %s is wired (%s) but boards.toml has no such pin"
                             % (where, key, profile.mcu.pin_name(got[key][0])))
-    problems += _check_gauge(where, profile, connectors, nets, labels)
+    return problems
+
+
+def _check_passives(where, profile, connectors):
+    """The LEDs' series resistors and the battery divider, as boards.toml has them."""
+    problems = []
     for side in boardsmod.LEDS if profile.config["leds"] else ():
         des, r_ref, _d = LED_PARTS[side]
         notes = (connectors.get(des) or {}).get("notes", "")

@@ -163,11 +163,22 @@ class Wiring:
 
     # -- the circuit
     def _build(self):
-        p = self.profile
-        cfg = p.config
-        lab = self.gpio_label
-        vin = self.mcu.vin
         self.connectors["MCU"] = None  # first in the file; filled in at the end
+        self._inputs()
+        self._buzzer()
+        self._power()
+        for side, d in zip(boardsmod.SIDES, self.profile.config["displays"], strict=True):
+            self._display(side, d)
+        self._leds()
+        self._gauge()
+        ids = sorted(self._mcu_pins, key=_pin_sort)
+        self.connectors["MCU"] = {"type": self.mcu.board_type, "subtype": self.mcu.board_subtype,
+                                  "pins": ids, "pinlabels": [self._mcu_pins[i] for i in ids]}
+
+    def _inputs(self):
+        """The levers and the buttons: switches to GND."""
+        cfg = self.profile.config
+        lab = self.gpio_label
         for i, side in enumerate(("L", "R")):
             d = "LEVER_" + side
             self.connectors[d] = {
@@ -184,6 +195,12 @@ class Wiring:
                                   "pins": BUTTON_PINS}
             self._wire_mcu("W_" + d, ["BK", "WH"], d, ["GND", lab(cfg["buttons"][i])],
                            [2, 1])
+
+    def _buzzer(self):
+        """The buzzer's driver and its piezo."""
+        cfg = self.profile.config
+        lab = self.gpio_label
+        vin = self.mcu.vin
         self.connectors["BUZZER_DRV"] = {
             "type": "Buzzer driver (perfboard)", "pins": BUZZER_PINS,
             "notes": "Q1 NPN 2N3904: base via R3 1k from IN, emitter to GND, collector to "
@@ -194,6 +211,12 @@ class Wiring:
                                     "notes": "driven with PWM at the tone's frequency"}
         self._wire("W_PIEZO", ["RD", "BK"], "BUZZER_DRV", ["BZ+", "BZ-"], "PIEZO",
                    ["+", "-"], 0.05)
+
+    def _power(self):
+        """The battery, the power switch and the battery sense."""
+        cfg = self.profile.config
+        lab = self.gpio_label
+        vin = self.mcu.vin
         bat = cfg["battery"]
         self.connectors["BATTERY"] = {"type": "Battery: %s" % self.chem["description"],
                                       "subtype": cfg["battery"]["chemistry"],
@@ -210,9 +233,11 @@ class Wiring:
         self._wire("W_SWITCHED", ["RD"], "SW_POWER", [2], "POWER", ["BAT+"], 0.1)
         self._wire_mcu("W_POWER", ["BK", "RD", "VT"], "POWER",
                        ["GND", vin, lab(bat["pin"])], ["GND", "VOUT", "SENSE"], 0.15)
-        for side, d in zip(boardsmod.SIDES, cfg["displays"], strict=True):
-            self._display(side, d)
-        # the running-side LEDs last: the other parts keep their GND pins
+
+    def _leds(self):
+        """The running-side LEDs, after the displays: the other parts keep their GND pins."""
+        cfg = self.profile.config
+        lab = self.gpio_label
         for i, side in enumerate(boardsmod.LEDS):
             if not cfg["leds"]:
                 break
@@ -226,30 +251,32 @@ class Wiring:
                          % (r_ref, LED_R, d_ref, side, led_ma(LED_VF[1]))}
             self._wire_mcu("W_" + des, ["BK", "RD"], des, ["GND", lab(cfg["leds"][i])],
                            ["GND", "IN"], 0.2)
-        # the fuel gauge after them: the same for the parts above, with or without a gauge
+
+    def _gauge(self):
+        """The fuel gauge, after the LEDs: the parts above are the same with or without one."""
+        cfg = self.profile.config
+        lab = self.gpio_label
         gauge = cfg.get("fuel_gauge")
-        if gauge:
-            bus = i2c_bus(cfg, gauge["i2c"])
-            chip = GAUGE_PART[gauge["type"]][0]
-            shared = any(d.get("i2c") == bus["id"] for d in cfg["displays"])
-            self.connectors[GAUGE] = {
-                "type": "%s fuel-gauge module (LiPo state of charge)" % chip,
-                "subtype": "I2C%d, address 0x%02X%s" % (
-                    bus["id"], gauge["addr"], ", shared with the displays" if shared else ""),
-                "pins": list(GAUGE_PINS),
-                "notes": "CELL+ / CELL- on the cell itself, before the power switch: the chip "
-                         "runs from the cell, a few uA (3 uA hibernating, which it does by "
-                         "itself when idle), and keeps tracking the charge while the clock is "
-                         "off; VIN from 3V3 feeds its I2C side; the clock warns below %d %%"
-                         % gauge["low_pct"]}
-            self._wire_mcu("W_" + GAUGE, ["BK", "RD", "BU", "GN"], GAUGE,
-                           ["GND", "3V3", lab(bus["scl"]), lab(bus["sda"])],
-                           ["GND", "VIN", "SCL", "SDA"], 0.2)
-            self._wire("W_GAUGE_CELL", ["RD", "BK"], "BATTERY", ["+", "-"], GAUGE,
-                       ["CELL+", "CELL-"], 0.1)
-        ids = sorted(self._mcu_pins, key=_pin_sort)
-        self.connectors["MCU"] = {"type": self.mcu.board_type, "subtype": self.mcu.board_subtype,
-                                  "pins": ids, "pinlabels": [self._mcu_pins[i] for i in ids]}
+        if not gauge:
+            return
+        bus = i2c_bus(cfg, gauge["i2c"])
+        chip = GAUGE_PART[gauge["type"]][0]
+        shared = any(d.get("i2c") == bus["id"] for d in cfg["displays"])
+        self.connectors[GAUGE] = {
+            "type": "%s fuel-gauge module (LiPo state of charge)" % chip,
+            "subtype": "I2C%d, address 0x%02X%s" % (
+                bus["id"], gauge["addr"], ", shared with the displays" if shared else ""),
+            "pins": list(GAUGE_PINS),
+            "notes": "CELL+ / CELL- on the cell itself, before the power switch: the chip "
+                     "runs from the cell, a few uA (3 uA hibernating, which it does by "
+                     "itself when idle), and keeps tracking the charge while the clock is "
+                     "off; VIN from 3V3 feeds its I2C side; the clock warns below %d %%"
+                     % gauge["low_pct"]}
+        self._wire_mcu("W_" + GAUGE, ["BK", "RD", "BU", "GN"], GAUGE,
+                       ["GND", "3V3", lab(bus["scl"]), lab(bus["sda"])],
+                       ["GND", "VIN", "SCL", "SDA"], 0.2)
+        self._wire("W_GAUGE_CELL", ["RD", "BK"], "BATTERY", ["+", "-"], GAUGE,
+                   ["CELL+", "CELL-"], 0.1)
 
     def _display(self, side, d):
         """One display module (the display registry's kind) and its cable from the MCU:
