@@ -1,6 +1,6 @@
 """The host package's shape: no import circle anywhere in host/chessclock (imports inside
-functions count) and no domain module importing from chessclock.commands. Read from the
-sources with `ast`: nothing is imported."""
+functions count), no domain module importing from chessclock.commands, no module over 600
+lines and no function over 80. Read from the sources with `ast`: nothing is imported."""
 
 import ast
 from pathlib import Path
@@ -117,6 +117,19 @@ def test_no_domain_module_imports_from_commands():
                    if not n.startswith("chessclock.commands") and n != "chessclock.cli"
                    and m.startswith("chessclock.commands"))
     assert wrong == []
+
+
+def test_no_module_over_600_lines():
+    big = sorted("%s (%d lines)" % (n, len(p.read_text(encoding="utf-8").splitlines()))
+                 for n, p in modules().items() if n not in KNOWN_EXCEPTIONS
+                 and len(p.read_text(encoding="utf-8").splitlines()) > MAX_MODULE_LINES)
+    assert big == []
+
+
+def test_no_function_over_80_lines():
+    long = [f for n, p in modules().items() if n not in KNOWN_EXCEPTIONS
+            for f in long_functions(p)]
+    assert long == []
 
 
 def test_the_known_exceptions_are_modules_that_exist():

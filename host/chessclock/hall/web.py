@@ -170,40 +170,58 @@ def create_app(hub, stations=(), title="Hall", arbiter_key=None, hosts=(),
     Host names allowed besides IP addresses and this machine's names."""
     with open(PAGE, encoding="utf-8") as f:
         page = f.read().replace("{{TITLE}}", _html(title))
-    throttle = throttle or Throttle()
-    known = {"digest": _key_digest(arbiter_key) if arbiter_key else None}
+    h = _Handlers(hub, stations, page, throttle or Throttle(), arbiter_key)
+    hub.is_local = lambda key: h.worker(key) is not None
+    routes = [Route("/", h.index), Route("/events", h.events), Route("/api/boards", h.boards),
+              Route("/api/action", h.action, methods=["POST"]),
+              Route("/broadcast/round.pgn", h.round_pgn),
+              Route("/broadcast/board/{n}.pgn", h.board_pgn),
+              Route("/results.csv", h.results_csv), Route("/results.trf", h.results_trf)]
+    names = _own_names() | {n.lower() for n in hosts}
+    return HostGuard(Starlette(routes=routes), names)
 
-    def worker(key):
-        for st in stations:
+
+class _Handlers:
+    """The page's routes over one hub."""
+
+    def __init__(self, hub, stations, page, throttle, arbiter_key):
+        self.hub = hub
+        self.stations = stations
+        self.page = page
+        self.throttle = throttle
+        self.digest = _key_digest(arbiter_key) if arbiter_key else None
+
+    def worker(self, key):
+        for st in self.stations:
             w = st.worker_for(key)
             if w is not None:
                 return w
         return None
 
-    hub.is_local = lambda key: worker(key) is not None
-
-    def snapshot(since=0):
+    def snapshot(self, since=0):
+        hub = self.hub
         version, rows, flags, stations_seen = hub.view(since)
         return version, {"v": version, "boards": rows, "flags": flags,
                          "event": hub.pairings.event if hub.pairings else "",
                          "round": hub.pairings.round if hub.pairings else "",
                          "unpaired": _unpaired(hub, rows) if since == 0 else None}
 
-    async def index(request):
-        return HTMLResponse(page)
+    async def index(self, request):
+        return HTMLResponse(self.page)
 
-    async def boards(request):
-        hub.check_stale()
-        return JSONResponse(snapshot()[1])
+    async def boards(self, request):
+        self.hub.check_stale()
+        return JSONResponse(self.snapshot()[1])
 
-    async def events(request: Request) -> Response:
+    async def events(self, request: Request) -> Response:
+        hub = self.hub
         loop = asyncio.get_running_loop()
         wake = asyncio.Event()
         hub.subscribe(loop, wake)
 
         async def stream():
             try:
-                since, data = snapshot()
+                since, data = self.snapshot()
                 yield "data: %s\n\n" % json.dumps(data)
                 while True:
                     try:
@@ -217,7 +235,7 @@ def create_app(hub, stations=(), title="Hall", arbiter_key=None, hosts=(),
                     wake.clear()
                     await asyncio.sleep(COALESCE_S)
                     wake.clear()
-                    since, data = snapshot(since)
+                    since, data = self.snapshot(since)
                     if data["boards"] or data["flags"]:
                         yield "data: %s\n\n" % json.dumps(data)
             finally:
@@ -228,74 +246,67 @@ def create_app(hub, stations=(), title="Hall", arbiter_key=None, hosts=(),
                                  headers={"Cache-Control": "no-store",
                                           "X-Accel-Buffering": "no"})
 
-    async def action(request: Request) -> Response:
+    async def action(self, request: Request) -> Response:
         client = request.client.host if request.client else "?"
         now = time.monotonic()
-        wait = throttle.wait(client, now)
+        wait = self.throttle.wait(client, now)
         if wait > 0:
             return _refuse(429, "too many refused actions from here: wait %d s" % (wait + 1),
                            {"Retry-After": str(int(wait) + 1)})
-        raw = await _body(request, MAX_BODY)
-        if raw is None:
-            return _refuse(413, "an action is at most %d bytes" % MAX_BODY)
-        try:
-            req = json.loads(raw)
-        except ValueError:
-            return _refuse(400, "not a JSON request")
-        if not isinstance(req, dict):
-            return _refuse(400, "not a JSON object")
-        key_hex = str(req.get("key") or "").strip().lower()
-        try:
-            key = bytes.fromhex(key_hex)
-        except ValueError:
-            key = b""
-        if len(key) != 32:   # nothing happens without the arbiter's key
-            throttle.failed(client, now)
-            return _refuse(401, "the arbiter's key is needed (64 hex digits, the key file's "
-                           "text)")
-        if known["digest"] is not None and not hmac.compare_digest(
-                _key_digest(key), known["digest"]):
-            throttle.failed(client, now)   # the clock never sees it
-            return _refuse(403, "auth-failed: not the arbiter's key (the hall checked it; "
-                           "nothing went to the clock)")
-        op = req.get("op")
-        if op not in ACTIONS:
-            return _refuse(400, "no such action: %r" % op)
-        args = req.get("args") or []
-        if not isinstance(args, list) or len(args) > 2:
-            return _refuse(400, "args: a list of at most two values")
-        args = [str(a) for a in args]
-        if op in ("adjust", "settime"):
-            try:
-                args = _side_ms(args, op)
-            except ValueError as e:
-                return _refuse(400, str(e))
-        w = worker(str(req.get("clock", "")))
+        req = await _action_request(request)
+        if isinstance(req, Response):
+            return req
+        key = self._key(req, client, now)
+        if isinstance(key, Response):
+            return key
+        op_args = _op_args(req)
+        if isinstance(op_args, Response):
+            return op_args
+        w = self.worker(str(req.get("clock", "")))
         if w is None:
             return _refuse(404, "that clock is not at this station: act from its station's "
                            "page")
         if w.actions.qsize() >= QUEUE_MAX:
             return _refuse(503, "the clock's worker is busy: try again")
         try:
-            fields = await asyncio.to_thread(w.act, op, args, key)
+            fields = await asyncio.to_thread(w.act, op_args[0], op_args[1], key)
         except L.ClockError as e:
             if e.code == L.EXIT_AUTH:
-                throttle.failed(client, now)
+                self.throttle.failed(client, now)
             status = {L.EXIT_AUTH: 403, L.EXIT_INPUT: 400, L.EXIT_REFUSED: 409}.get(
                 e.code, 504)
             return _refuse(status, e.message)   # the CLI's hint (--key FILE) is not for here
         except TimeoutError:
             return _refuse(504, "the clock's worker did not answer in time")
-        throttle.ok(client)
-        if known["digest"] is None:   # a clock took it: the hall's key from now on
-            known["digest"] = _key_digest(key)
+        self.throttle.ok(client)
+        if self.digest is None:   # a clock took it: the hall's key from now on
+            self.digest = _key_digest(key)
         return JSONResponse({"ok": True, "result": fields})
 
-    async def round_pgn(request):
+    def _key(self, req, client, now):
+        """The arbiter's key of an action (bytes), or the refusal (a Response)."""
+        key_hex = str(req.get("key") or "").strip().lower()
+        try:
+            key = bytes.fromhex(key_hex)
+        except ValueError:
+            key = b""
+        if len(key) != 32:   # nothing happens without the arbiter's key
+            self.throttle.failed(client, now)
+            return _refuse(401, "the arbiter's key is needed (64 hex digits, the key file's "
+                           "text)")
+        if self.digest is not None and not hmac.compare_digest(_key_digest(key), self.digest):
+            self.throttle.failed(client, now)   # the clock never sees it
+            return _refuse(403, "auth-failed: not the arbiter's key (the hall checked it; "
+                           "nothing went to the clock)")
+        return key
+
+    async def round_pgn(self, request):
+        hub = self.hub
         games = [_game(hub, n, b) for n, b in sorted(hub.by_board().items())]
         return PlainTextResponse(broadcast.round_pgn(games), media_type="application/x-chess-pgn")
 
-    async def board_pgn(request):
+    async def board_pgn(self, request):
+        hub = self.hub
         try:
             n = int(request.path_params["n"])
         except ValueError:
@@ -306,21 +317,44 @@ def create_app(hub, stations=(), title="Hall", arbiter_key=None, hosts=(),
         return PlainTextResponse(_game(hub, n, body or {}),
                                  media_type="application/x-chess-pgn")
 
-    async def results_csv(request):
-        rows = pairings.results(hub.pairings, hub.by_board())
+    async def results_csv(self, request):
+        rows = pairings.results(self.hub.pairings, self.hub.by_board())
         return Response(pairings.results_csv(rows), media_type="text/csv")
 
-    async def results_trf(request):
-        rows = pairings.results(hub.pairings, hub.by_board())
-        return PlainTextResponse(pairings.results_trf(hub.pairings, rows))
+    async def results_trf(self, request):
+        rows = pairings.results(self.hub.pairings, self.hub.by_board())
+        return PlainTextResponse(pairings.results_trf(self.hub.pairings, rows))
 
-    routes = [Route("/", index), Route("/events", events), Route("/api/boards", boards),
-              Route("/api/action", action, methods=["POST"]),
-              Route("/broadcast/round.pgn", round_pgn),
-              Route("/broadcast/board/{n}.pgn", board_pgn),
-              Route("/results.csv", results_csv), Route("/results.trf", results_trf)]
-    names = _own_names() | {h.lower() for h in hosts}
-    return HostGuard(Starlette(routes=routes), names)
+
+async def _action_request(request):
+    """An action's JSON object (a dict), or the refusal (a Response)."""
+    raw = await _body(request, MAX_BODY)
+    if raw is None:
+        return _refuse(413, "an action is at most %d bytes" % MAX_BODY)
+    try:
+        req = json.loads(raw)
+    except ValueError:
+        return _refuse(400, "not a JSON request")
+    if not isinstance(req, dict):
+        return _refuse(400, "not a JSON object")
+    return req
+
+
+def _op_args(req):
+    """(op, [args]) of an action, or the refusal (a Response)."""
+    op = req.get("op")
+    if op not in ACTIONS:
+        return _refuse(400, "no such action: %r" % op)
+    args = req.get("args") or []
+    if not isinstance(args, list) or len(args) > 2:
+        return _refuse(400, "args: a list of at most two values")
+    args = [str(a) for a in args]
+    if op in ("adjust", "settime"):
+        try:
+            args = _side_ms(args, op)
+        except ValueError as e:
+            return _refuse(400, str(e))
+    return op, args
 
 
 def _game(hub, n, body):
