@@ -13,6 +13,7 @@ import errno
 import importlib
 import os
 import sys
+from argparse import Namespace
 
 from chessclock.errors import ChessclockError
 
@@ -86,7 +87,7 @@ COMMANDS = {
 }
 
 
-def _chosen(argv):
+def _chosen(argv: list[str]) -> str | None:
     """The command named on the command line (the first word that is one), or None."""
     for word in argv:
         if word in COMMANDS:
@@ -96,13 +97,13 @@ def _chosen(argv):
     return None
 
 
-def _version():
+def _version() -> str:
     from chessclock import __version__
     return "chessclock %s (firmware %s, serial protocol 1, log format 2)" % (
         __version__, __version__)
 
 
-def build_parser(argv=None):
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     """The parser; only the chosen command's module is imported to add its arguments, so
     `chessclock --help` imports no command module (nor pyserial, chess, ...)."""
     if argv is None:
@@ -125,7 +126,7 @@ def build_parser(argv=None):
     return p
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     if argv is None:
         argv = sys.argv[1:]
     args = build_parser(argv).parse_args(argv)
@@ -157,7 +158,7 @@ def main(argv=None):
         return _bug(args, e)
 
 
-def _bug(args, e):
+def _bug(args: Namespace, e: BaseException) -> int:
     if os.environ.get("CHESSCLOCK_DEBUG"):
         raise e
     sys.stderr.write("chessclock %s: unexpected error (a bug, please report it): %s: %s\n"
@@ -165,7 +166,7 @@ def _bug(args, e):
     return 1
 
 
-def _drop_stdout():
+def _drop_stdout() -> None:
     """What could not be written is dropped, so that the interpreter's own flush at exit
     fails no second time (it would print a second error)."""
     try:

@@ -16,6 +16,8 @@ Exit codes as the other clock commands (chessclock/link.py).
 import hashlib
 import os
 import re
+from argparse import ArgumentParser, Namespace
+from typing import Any, TextIO
 
 from chessclock import adjourned as A
 from chessclock import timetext as T
@@ -27,7 +29,7 @@ CHUNK = 90   # snapshot bytes per adjput request (a signed request line stays un
 DEFAULT_MS = 3600000   # RGC 12.4: absent an hour after the resumption's time, the game is lost
 
 
-def add_arguments_seal(p):
+def add_arguments_seal(p: ArgumentParser) -> None:
     p.add_argument("action", choices=("start", "done", "cancel"),
                    help="start: seal mode (the player to move seals, their clock runs); "
                    "done: the sealed move is handed in (their clock stops); cancel")
@@ -42,7 +44,7 @@ def add_arguments_seal(p):
     C.common_arguments(p)
 
 
-def add_arguments_adjourn(p):
+def add_arguments_adjourn(p: ArgumentParser) -> None:
     p.add_argument("action", choices=("export", "show", "resume"),
                    help="export: save the clock's sealed game to FILE; show: what FILE "
                    "holds; resume: load FILE into the clock for the next session")
@@ -63,7 +65,7 @@ def add_arguments_adjourn(p):
     C.common_arguments(p)
 
 
-def _pieces(text):
+def _pieces(text: str) -> str:
     """'12/11' -> ';pieces=12/11' (each side 1 to 16 pieces)."""
     m = re.fullmatch(r"\s*(\d{1,2})\s*/\s*(\d{1,2})\s*", text)
     if not m or not all(1 <= int(x) <= 16 for x in m.groups()):
@@ -72,7 +74,7 @@ def _pieces(text):
     return ";pieces=%d/%d" % (int(m.group(1)), int(m.group(2)))
 
 
-def _move_arg(args):
+def _move_arg(args: Namespace) -> tuple[str, str | None]:
     """What `seal done` sends as the sealed move ("" when none), and the salt."""
     if args.action != "done" and (args.move or args.move_hash or args.pieces):
         raise A.AdjournError("--move, --move-hash and --pieces go with `seal done`")
@@ -83,7 +85,7 @@ def _move_arg(args):
     return move + pieces, salt
 
 
-def _the_move(args):
+def _the_move(args: Namespace) -> tuple[str, str | None]:
     if args.move is not None:
         move = args.move.strip()
         if not move or len(move) > 20 or not move.isprintable():
@@ -100,7 +102,7 @@ def _the_move(args):
     return "", None
 
 
-def run_seal(args, stdout, stderr):
+def run_seal(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
     try:
         move, salt = _move_arg(args)
     except A.AdjournError as e:
@@ -108,7 +110,7 @@ def run_seal(args, stdout, stderr):
         return L.EXIT_INPUT
     op_args = [args.action] + ([move] if move else [])
 
-    def render(f):
+    def render(f: dict[str, Any]) -> str:
         if f["seal"] == "sealing":
             return ("seal mode: %s seals; %s's clock runs (alert at 15:00)"
                     % (f["sealer"], f["sealer"]))
@@ -123,7 +125,7 @@ def run_seal(args, stdout, stderr):
     return C.change(args, stdout, stderr, "seal", *op_args, render=render)
 
 
-def run_adjourn(args, stdout, stderr):
+def run_adjourn(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
     try:
         if (args.move or args.salt) and args.action != "show":
             raise A.AdjournError("--move and --salt go with `adjourn show`")
@@ -149,7 +151,7 @@ def run_adjourn(args, stdout, stderr):
     return _resume(args, data, at, stdout, stderr)
 
 
-def _default_ms(text):
+def _default_ms(text: str | None) -> int:
     """--default: the default time at the resumption (RGC 12.4: an hour), whole seconds."""
     if text is None:
         return DEFAULT_MS
@@ -162,7 +164,7 @@ def _default_ms(text):
     return ms
 
 
-def _at(text):
+def _at(text: str) -> float:
     """The epoch seconds of HH:MM[:SS] today, local time; refuses a time already past."""
     import time
     m = re.fullmatch(r"(\d{1,2}):(\d{2})(?::(\d{2}))?", text.strip())
@@ -178,7 +180,7 @@ def _at(text):
     return when
 
 
-def _show(args, stdout):
+def _show(args: Namespace, stdout: TextIO) -> int:
     data, d = A.read(args.file)
     sealed, _, extra = d["sealed_move"].partition(";")
     pieces = extra[len("pieces="):] if extra.startswith("pieces=") else ""
@@ -209,10 +211,10 @@ def _show(args, stdout):
     return 0
 
 
-def _export(args, stdout, stderr):
+def _export(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
     import base64
 
-    def fn(link):
+    def fn(link: L.Link) -> dict[str, Any]:
         r = link.request("adjexport")
         data = base64.b64decode(r["data"])
         if hashlib.sha256(data).hexdigest() != r["sha256"]:
@@ -234,14 +236,15 @@ def _export(args, stdout, stderr):
                      % (f["file"], f["sha256"]))
 
 
-def _resume(args, data, at, stdout, stderr):
+def _resume(args: Namespace, data: bytes, at: float | None, stdout: TextIO,
+            stderr: TextIO) -> int:
     import base64
     import time
 
     key = L.key_for(args)
     sha = hashlib.sha256(data).hexdigest()
 
-    def fn(link):
+    def fn(link: L.Link) -> dict[str, Any]:
         for i in range(0, len(data), CHUNK):
             link.request("adjput", i // CHUNK, base64.b64encode(data[i:i + CHUNK]).decode(),
                          change=True)
@@ -260,7 +263,7 @@ def _resume(args, data, at, stdout, stderr):
             r["started"] = r["turn"]
         return r
 
-    def render(f):
+    def render(f: dict[str, Any]) -> str:
         text = "adjourned game loaded (sha256 %s): %s  %s to move" % (
             f["sha256"], C.times(f), f["turn"])
         if f.get("started"):

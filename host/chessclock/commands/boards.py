@@ -1,10 +1,13 @@
 """`chessclock boards list|show|check`: the board profiles of boards.toml
 (chessclock.board.profiles)."""
 
+from argparse import ArgumentParser, Namespace
+from typing import TextIO
+
 from chessclock.board.profiles import BoardsFileError, load
 
 
-def add_arguments(p):
+def add_arguments(p: ArgumentParser) -> None:
     p.add_argument("--file", metavar="TOML", default=None,
                    help="the boards file (default: ./boards.toml, else the checkout's)")
     sub = p.add_subparsers(dest="action", metavar="ACTION")
@@ -15,7 +18,7 @@ def add_arguments(p):
     k.add_argument("path", metavar="FILE", nargs="?", default=None)
 
 
-def run(args, stdout, stderr):
+def run(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
     action = args.action or "list"
     path = args.file
     if action == "check" and args.path:

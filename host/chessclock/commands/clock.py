@@ -7,6 +7,8 @@ import json
 import re
 import sys
 import time
+from argparse import ArgumentParser, Namespace
+from typing import Any, TextIO
 
 from chessclock.commands import clockrun as C
 from chessclock.link import transport as L
@@ -16,27 +18,27 @@ from chessclock.log.pull import pull
 # ---- arguments ----------------------------------------------------------------------------
 
 
-def add_arguments_ports(p):
+def add_arguments_ports(p: ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
 
-def add_arguments_info(p):
+def add_arguments_info(p: ArgumentParser) -> None:
     C.common_arguments(p, key=False)
 
 
-def add_arguments_status(p):
+def add_arguments_status(p: ArgumentParser) -> None:
     C.common_arguments(p, key=False)
     C.board_arguments(p)
 
 
-def add_arguments_watch(p):
+def add_arguments_watch(p: ArgumentParser) -> None:
     C.common_arguments(p, key=False)
     C.board_arguments(p)
     p.add_argument("--interval", type=float, default=0.5, help="seconds between refreshes")
     p.add_argument("--count", type=int, default=0, help="stop after N refreshes (0: never)")
 
 
-def add_arguments_set(p):
+def add_arguments_set(p: ArgumentParser) -> None:
     p.add_argument("control", metavar="CONTROL", help="PGN tag, readable notation or preset")
     p.add_argument("--yes", action="store_true", help="send without asking")
     p.add_argument("--pgn", action="store_true", help="CONTROL is a PGN tag in seconds, "
@@ -44,17 +46,17 @@ def add_arguments_set(p):
     C.common_arguments(p)
 
 
-def add_arguments_start(p):
+def add_arguments_start(p: ArgumentParser) -> None:
     p.add_argument("side", nargs="?", choices=("white", "black"),
                    help="whose clock runs first (default: White's)")
     C.common_arguments(p)
 
 
-def add_arguments_pause(p):
+def add_arguments_pause(p: ArgumentParser) -> None:
     C.common_arguments(p)
 
 
-def add_arguments_undo(p):
+def add_arguments_undo(p: ArgumentParser) -> None:
     p.description = (
         "The last press was not a move: take it back (arbiter's key). The turn goes back "
         "to the side that pressed, whose clock runs: the presser's, again (at the resume "
@@ -69,26 +71,26 @@ add_arguments_end = add_arguments_pause
 add_arguments_wallclock = add_arguments_pause
 
 
-def add_arguments_settime(p):
+def add_arguments_settime(p: ArgumentParser) -> None:
     p.add_argument("side", choices=("white", "black"))
     p.add_argument("time", metavar="TIME", help="the side's time now: 5m, 4:30, 1:02:00")
     C.common_arguments(p)
 
 
-def add_arguments_stage(p):
+def add_arguments_stage(p: ArgumentParser) -> None:
     p.add_argument("side", choices=("white", "black"))
     p.add_argument("number", type=int, metavar="N", help="the stage, from 1")
     C.common_arguments(p)
 
 
-def add_arguments_addstage(p):
+def add_arguments_addstage(p: ArgumentParser) -> None:
     p.add_argument("side", choices=("white", "black", "both"))
     p.add_argument("stage", metavar="STAGE",
                    help="one stage as the notation writes it, e.g. 15m or 30m+30s")
     C.common_arguments(p)
 
 
-def add_arguments_split(p):
+def add_arguments_split(p: ArgumentParser) -> None:
     p.add_argument("elapsed", metavar="ELAPSED",
                    help="time since the scheduled start: 75m, 1h15m or 1:15:00 (with a unit)")
     p.add_argument("--visitor", required=True, choices=("white", "black"),
@@ -97,20 +99,20 @@ def add_arguments_split(p):
     C.common_arguments(p)
 
 
-def add_arguments_press(p):
+def add_arguments_press(p: ArgumentParser) -> None:
     p.add_argument("lever", choices=("left", "right"), help="which lever (simulated clocks "
                    "from `chessclock sim-serve` only)")
     p.add_argument("--hold", type=int, default=80, metavar="MS", help="held for MS ms")
     C.common_arguments(p, key=False)
 
 
-def add_arguments_resume(p):
+def add_arguments_resume(p: ArgumentParser) -> None:
     p.add_argument("side", nargs="?", choices=("white", "black"),
                    help="run this side's clock (default: whose turn it is)")
     C.common_arguments(p)
 
 
-def signed_values(p):
+def signed_values(p: ArgumentParser) -> None:
     """Let a positional value start with a minus and a digit (-30s, -1:30) on parser p:
     argparse takes only C.plain numbers (-30) as negative values and anything else that starts
     with '-' as an option, so `adjust black -30s` lost its AMOUNT. p has no option that
@@ -118,7 +120,7 @@ def signed_values(p):
     p._negative_number_matcher = re.compile(r"^-\d")
 
 
-def add_arguments_adjust(p):
+def add_arguments_adjust(p: ArgumentParser) -> None:
     p.add_argument("side", choices=("white", "black"))
     p.add_argument("amount", metavar="AMOUNT",
                    help="+2m, -30s, +1.5s, +1500ms, +1:30 (with a unit)")
@@ -131,20 +133,20 @@ def add_arguments_adjust(p):
     signed_values(p)
 
 
-def add_arguments_moves(p):
+def add_arguments_moves(p: ArgumentParser) -> None:
     p.add_argument("side", choices=("white", "black"))
     p.add_argument("count", type=int, metavar="N")
     C.common_arguments(p)
 
 
-def add_arguments_add_increment(p):
+def add_arguments_add_increment(p: ArgumentParser) -> None:
     p.add_argument("amount", metavar="INC", help="the increment a move, e.g. 5s")
     p.add_argument("--side", choices=("both", "white", "black"), default="both",
                    help="who gets it (default: both, as FIDE Guidelines III)")
     C.common_arguments(p)
 
 
-def add_arguments_log_pull(p):
+def add_arguments_log_pull(p: ArgumentParser) -> None:
     p.add_argument("--archive", default="chessclock-logs",
                    help="folder of the archive: ARCHIVE/CLOCK/GAME.log (default "
                    "chessclock-logs)")
@@ -160,7 +162,7 @@ def add_arguments_log_pull(p):
 
 
 # ---- commands -----------------------------------------------------------------------------
-def run_ports(args, stdout, stderr):
+def run_ports(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
     try:
         found = find_ports()
     except ImportError:
@@ -178,25 +180,25 @@ def run_ports(args, stdout, stderr):
     return 0
 
 
-def run_info(args, stdout, stderr):
-    def render(h):
+def run_info(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    def render(h: dict[str, str]) -> str:
         return "clock %s  board %s  firmware %s  protocol %s  key %s" % (
             h["clock"], h["board"], h["fw"], h["proto"], "set" if h["key"] == "1" else "none")
     return C.on_each(args, stdout, stderr, lambda link: link.request("hello"), render=render)
 
 
-def _table_out(rows, stdout):
+def _table_out(rows: list[C.Row], stdout: TextIO) -> None:
     from chessclock.link import view as V
     con = V.console(stdout)
     con.print(V.status_table(rows, V.title_for(rows), width=con.width))
 
 
-def run_status(args, stdout, stderr):
+def run_status(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
     C.check_timing(args)
     ports = ports_of(args)
     rnd = C.round_of(args)
 
-    def fn(link):
+    def fn(link: L.Link) -> dict[str, Any]:
         return C.named(link.request("status"), link.request("hello"), link.port, rnd)
     rows = C.gather(args, ports, fn)
     if args.json:
@@ -209,7 +211,7 @@ def run_status(args, stdout, stderr):
     return C.exit_code(rows)
 
 
-def run_watch(args, stdout, stderr):
+def run_watch(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """The status table, refreshed every --interval until Ctrl-C (or --count readings):
     in place on a terminal, a table a reading into a pipe, a JSON list a line with --json."""
     from concurrent.futures import ThreadPoolExecutor
@@ -219,7 +221,7 @@ def run_watch(args, stdout, stderr):
     links: dict[str, L.Link] = {}
     hellos = {}
 
-    def one(port):
+    def one(port: str) -> C.Row:
         try:
             if port not in links:
                 links[port] = L.Link(port, timeout=args.timeout)
@@ -272,7 +274,7 @@ def run_watch(args, stdout, stderr):
     return 0 if rows is None or any(r["ok"] for r in rows) else L.EXIT_UNREACHABLE
 
 
-def run_set(args, stdout, stderr):
+def run_set(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from chessclock.timecontrol import configured, describe, for_clock, terminal_ask
     try:
         spec, control, preset = configured(args.control, args.pgn,
@@ -313,7 +315,7 @@ def run_set(args, stdout, stderr):
     return C.change(args, stdout, stderr, "set", spec, wall=True)
 
 
-def run_start(args, stdout, stderr):
+def run_start(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
     return C.change(args, stdout, stderr, "start", *([args.side] if args.side else []),
                    wall=True)
 
@@ -324,32 +326,32 @@ def _undo_text(f: dict[str, str]) -> str:
     return C.times(f) + ("; %s to move" % turn if turn else "")
 
 
-def run_undo(args, stdout, stderr):
+def run_undo(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
     return C.change(args, stdout, stderr, "undo", render=_undo_text)
 
 
-def run_end(args, stdout, stderr):
+def run_end(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
     return C.change(args, stdout, stderr, "end")
 
 
-def run_wallclock(args, stdout, stderr):
+def run_wallclock(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
     return C.change(args, stdout, stderr, "wallclock", int(time.time()),
                    render=lambda f: "time of day set: %s UTC" % time.strftime(
                        "%Y-%m-%d %H:%M:%S", time.gmtime(int(f["wall"]))))
 
 
-def run_settime(args, stdout, stderr):
+def run_settime(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
     ms = L.parse_ms(args.time, signed=False)
     return C.change(args, stdout, stderr, "settime", args.side, ms, render=C.times)
 
 
-def run_stage(args, stdout, stderr):
+def run_stage(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if not 1 <= args.number <= 1000:
         raise L.ClockError(L.EXIT_INPUT, "a stage is numbered from 1")
     return C.change(args, stdout, stderr, "stage", args.side, args.number, render=C.times)
 
 
-def run_addstage(args, stdout, stderr):
+def run_addstage(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from clockcore import notation
     try:
         notation.parse_stage(args.stage)
@@ -359,13 +361,13 @@ def run_addstage(args, stdout, stderr):
     return C.change(args, stdout, stderr, "addstage", args.side, args.stage, render=C.times)
 
 
-def run_split(args, stdout, stderr):
+def run_split(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
     ms = L.parse_ms(args.elapsed, signed=False)
     white_pct = 60 if args.visitor == "white" else 40
     return C.change(args, stdout, stderr, "split", ms, white_pct, render=C.times)
 
 
-def run_press(args, stdout, stderr):
+def run_press(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if not 1 <= args.hold <= 60000:
         raise L.ClockError(L.EXIT_INPUT, "--hold is 1 to 60000 ms")
     return C.on_each(args, stdout, stderr,
@@ -373,11 +375,11 @@ def run_press(args, stdout, stderr):
                    render=lambda f: "%s lever pressed" % args.lever)
 
 
-def run_pause(args, stdout, stderr):
+def run_pause(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
     return C.change(args, stdout, stderr, "pause")
 
 
-def run_resume(args, stdout, stderr):
+def run_resume(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
     return C.change(args, stdout, stderr, "resume", *([args.side] if args.side else []))
 
 
@@ -405,19 +407,19 @@ def _ground(reason: str | None, article: str | None) -> list[str]:
     return out
 
 
-def run_adjust(args, stdout, stderr):
+def run_adjust(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
     ms = L.parse_ms(args.amount)
     ground = _ground(args.reason, args.article)
     return C.change(args, stdout, stderr, "adjust", args.side, ms, *ground, render=C.times)
 
 
-def run_moves(args, stdout, stderr):
+def run_moves(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if not 0 <= args.count <= 10000:
         raise L.ClockError(L.EXIT_INPUT, "a move count is 0 to 10000")
     return C.change(args, stdout, stderr, "moves", args.side, args.count, render=C.times)
 
 
-def run_add_increment(args, stdout, stderr):
+def run_add_increment(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """+INC a move from now on (FIDE Guidelines III): one arbiter action on each clock."""
     ms = L.parse_ms(args.amount)
     if ms <= 0:
@@ -429,7 +431,7 @@ def run_add_increment(args, stdout, stderr):
 # ---- log pull -------------------------------------------------------------------------------
 
 
-def _pull_line(r):
+def _pull_line(r: dict[str, Any]) -> str:
     text = "%d records -> %s" % (r["records"], r["file"])
     if not r.get("signed"):
         text += "  (the clock has no key: the log is not signed)"
@@ -442,7 +444,7 @@ def _pull_line(r):
     return text
 
 
-def run_log_pull(args, stdout, stderr):
+def run_log_pull(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Pull every clock's log; on a terminal a progress bar a clock (rich) on stderr."""
     key = L.key_for(args)
     game = args.game or time.strftime("%Y-%m-%d")
@@ -453,7 +455,7 @@ def run_log_pull(args, stdout, stderr):
         from chessclock.link import view as V
         bars = V.PullProgress(ports, V.console(stderr))
 
-    def fn(link):
+    def fn(link: L.Link) -> dict[str, Any]:
         port = link.port
 
         def ask(seconds: int) -> None:

@@ -5,13 +5,23 @@ One failing clock never stops the others; the exit status is the worst clock's
 
 import json
 import time
+from argparse import ArgumentParser, Namespace
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TextIO
 
 from chessclock import timetext as T
 from chessclock.link import transport as L
 from chessclock.link.ports import ports_of
 
+if TYPE_CHECKING:
+    from chessclock.hall import pairings
 
-def common_arguments(p, key=True):
+Row = dict[str, Any]                       # one clock's outcome: port, ok, result or error
+Op = Callable[[L.Link], Any]               # what is done on each clock
+Render = Callable[[Any], str] | None       # a result as text (None: its fields)
+
+
+def common_arguments(p: ArgumentParser, key: bool = True) -> None:
     p.add_argument("--port", action="append", default=[], metavar="PORT",
                    help="serial port of a clock (repeat for several)")
     p.add_argument("--all", action="store_true",
@@ -23,7 +33,7 @@ def common_arguments(p, key=True):
                        "one `chessclock key use` chose, or $CHESSCLOCK_KEY)")
 
 
-def board_arguments(p):
+def board_arguments(p: ArgumentParser) -> None:
     p.add_argument("--assign", action="append", default=[], metavar="BOARD=CLOCK",
                    help="board number of a clock (its id or port), e.g. --assign 3=sim-a; "
                    "repeat for several")
@@ -31,7 +41,7 @@ def board_arguments(p):
                    "TRF, as `chessclock hall`): boards and players of the clocks")
 
 
-def argparse_suppress():
+def argparse_suppress() -> str:
     import argparse
     return argparse.SUPPRESS
 
@@ -41,7 +51,8 @@ def fmt_ms(ms: int | str) -> str:
     return T.clock_text(ms)
 
 
-def on_each(args, stdout, stderr, fn, key=None, render=None):
+def on_each(args: Namespace, stdout: TextIO, stderr: TextIO, fn: Op, key: bytes | None = None,
+            render: Render = None) -> int:
     """fn(link) on every port concurrently; prints one result per clock; exit code."""
     check_timing(args)
     ports = ports_of(args)
@@ -50,11 +61,12 @@ def on_each(args, stdout, stderr, fn, key=None, render=None):
     return exit_code(results)
 
 
-def exit_code(results):
+def exit_code(results: list[Row]) -> int:
     return max([0] + [r["code"] for r in results if not r["ok"]])
 
 
-def gather(args, ports, fn, key=None, done=None):
+def gather(args: Namespace, ports: Sequence[str], fn: Op, key: bytes | None = None,
+           done: Callable[[str, Row], None] | None = None) -> list[Row]:
     """fn(link) on every port concurrently: [{"port", "ok", "result"} or {"port", "ok",
     "code", "error"}, with "simulated" (a sim-serve clock, not a board)] in the order of
     `ports`; done(port, row) as each finishes."""
@@ -62,14 +74,14 @@ def gather(args, ports, fn, key=None, done=None):
 
     from chessclock.sim import serve as simserve
 
-    def one(port):
+    def one(port: str) -> Row:
         row = one_row(port)
         row["simulated"] = simserve.simulated(port)   # said wherever the row is shown
         if done is not None:
             done(port, row)
         return row
 
-    def one_row(port):
+    def one_row(port: str) -> Row:
         try:
             with L.Link(port, key=key, timeout=args.timeout) as link:
                 return {"port": port, "ok": True, "result": fn(link)}
@@ -95,7 +107,7 @@ JSON_NAMES = {"t": "t_ms", "w": "white_ms", "b": "black_ms", "wmoves": "white_mo
 TEXT_FIELDS = ("clock", "spec", "players", "fw", "white", "black")   # never read as numbers
 
 
-def typed(result):
+def typed(result: Any) -> Any:
     """Protocol values arrive as text: numbers become numbers for --json, and the
     protocol's short names the names `simulate` and `log export` use. A status also gets
     `flags` in `simulate`'s final shape: [{"side", "t_ms"}] in the order they fell."""
@@ -116,7 +128,8 @@ def typed(result):
     return out
 
 
-def report(args, results, stdout, stderr, render=None):
+def report(args: Namespace, results: list[Row], stdout: TextIO, stderr: TextIO,
+           render: Render = None) -> None:
     from chessclock.sim import serve as simserve
     if args.json:
         # one shape for one clock or many: a list of {"port", "ok", "result"|"error",
@@ -142,13 +155,13 @@ def report(args, results, stdout, stderr, render=None):
         stdout.write("%-*s  %s\n" % (width, label, text.replace("\n", "; ")))
 
 
-def plain(fields):
+def plain(fields: Any) -> str:
     if isinstance(fields, dict):
         return " ".join("%s=%s" % kv for kv in fields.items())
     return str(fields)
 
 
-def round_of(args):
+def round_of(args: Namespace) -> "pairings.Round | None":
     """The boards of --pairings and --assign (a hall.pairings Round), or None."""
     if not (getattr(args, "pairings", None) or getattr(args, "assign", None)):
         return None
@@ -166,7 +179,8 @@ def round_of(args):
     return rnd
 
 
-def named(status, hello, port, rnd):
+def named(status: dict[str, str], hello: dict[str, str], port: str,
+          rnd: "pairings.Round | None") -> dict[str, Any]:
     """A status with the clock's id, and its board and players when the round names it."""
     status = dict(status, clock=hello["clock"])
     if rnd is not None:
@@ -182,7 +196,7 @@ def named(status, hello, port, rnd):
     return status
 
 
-def check_timing(args):
+def check_timing(args: Namespace) -> None:
     """--timeout and --interval: a number of seconds a person would wait."""
     for name in ("timeout", "interval"):
         v = getattr(args, name, None)
@@ -190,7 +204,7 @@ def check_timing(args):
             raise L.ClockError(L.EXIT_INPUT, "--%s is 0.01 to 3600 seconds" % name)
 
 
-def send_wall_clock(link):
+def send_wall_clock(link: L.Link) -> bool:
     """Give the clock the host's time of day (Unix seconds, UTC): its log and PGN then have
     real dates. A clock that refuses it (a game in progress on a clock without a key) still
     takes the command that follows if it may."""
@@ -203,16 +217,17 @@ def send_wall_clock(link):
         return False
 
 
-def change(args, stdout, stderr, op, *op_args, render=None, wall=False):
+def change(args: Namespace, stdout: TextIO, stderr: TextIO, op: str, *op_args: object,
+           render: Render = None, wall: bool = False) -> int:
     key = L.key_for(args)
 
-    def fn(link):
+    def fn(link: L.Link) -> dict[str, str]:
         if wall:
             send_wall_clock(link)
         return link.request(op, *op_args, change=True)
     return on_each(args, stdout, stderr, fn, key=key, render=render)
 
 
-def times(f):
+def times(f: dict[str, str]) -> str:
     return "white %s (%s moves)  black %s (%s moves)  %s" % (
         fmt_ms(f["w"]), f["wmoves"], fmt_ms(f["b"]), f["bmoves"], f["state"])

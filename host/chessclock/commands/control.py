@@ -2,12 +2,14 @@
 
 import json
 import sys
+from argparse import ArgumentParser, Namespace
+from typing import TextIO
 
 from chessclock.timecontrol import configured, describe, for_clock, terminal_ask
 from clockcore import notation, presets
 
 
-def add_arguments_control(p):
+def add_arguments_control(p: ArgumentParser) -> None:
     p.add_argument("spec", metavar="SPEC",
                    help="PGN TimeControl tag, readable notation or preset name")
     p.add_argument("--json", action="store_true", help="machine-readable output")
@@ -15,11 +17,11 @@ def add_arguments_control(p):
                    "written even where no real event plays it")
 
 
-def add_arguments_presets(p):
+def add_arguments_presets(p: ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
 
-def run_control(args, stdout, stderr):
+def run_control(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
     try:
         spec, control, preset = configured(args.spec, args.pgn,
                                            terminal_ask(sys.stdin, stderr))
@@ -48,7 +50,7 @@ def run_control(args, stdout, stderr):
     return 0
 
 
-def run_presets(args, stdout, stderr):
+def run_presets(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
     rows = [describe(p.control, p) for p in presets.PRESETS]
     for p, d in zip(presets.PRESETS, rows, strict=True):
         d["clock"] = for_clock(p)

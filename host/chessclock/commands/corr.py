@@ -10,6 +10,9 @@ that keep an event from being computed, with a new record.
 """
 
 import argparse
+from argparse import ArgumentParser, Namespace
+from collections.abc import Callable
+from typing import TextIO
 
 from chessclock.corr.actions import run_action
 from chessclock.corr.dates import CorrError
@@ -20,7 +23,7 @@ from chessclock.corr.model import (
 )
 
 
-def _common():
+def _common() -> ArgumentParser:
     # Accepted before or after the action: `corr --today D status EV` or `corr status EV --today D`.
     c = argparse.ArgumentParser(add_help=False)
     c.add_argument("--db", default=argparse.SUPPRESS,
@@ -33,7 +36,7 @@ def _common():
     return c
 
 
-def add_arguments(p):
+def add_arguments(p: ArgumentParser) -> None:
     common = _common()
     for a in common._actions:
         if a.option_strings:
@@ -41,7 +44,7 @@ def add_arguments(p):
     sub = p.add_subparsers(dest="corr_cmd", metavar="ACTION")
     sub.required = True
 
-    def cmd(name, help_text):
+    def cmd(name: str, help_text: str) -> ArgumentParser:
         return sub.add_parser(name, help=help_text, description=help_text, parents=[common])
 
     _setup_actions(cmd)
@@ -51,7 +54,7 @@ def add_arguments(p):
     _ledger_actions(cmd)
 
 
-def _setup_actions(cmd):
+def _setup_actions(cmd: Callable[[str, str], ArgumentParser]) -> None:
     """event, holiday, game."""
     s = cmd("event", "create an event (a phase of a tournament): dates, time zone, theme")
     s.add_argument("event")
@@ -78,7 +81,7 @@ def _setup_actions(cmd):
                         "(K Q R B N, by agreement, Art. 2 § único) or auto (either)")
 
 
-def _move_actions(cmd):
+def _move_actions(cmd: Callable[[str, str], ArgumentParser]) -> None:
     """move, ack, notice, fine, leave, remind."""
     s = cmd("move", "record a move sent: its date and the date its predecessor was received")
     s.add_argument("event")
@@ -132,7 +135,7 @@ def _move_actions(cmd):
     s.add_argument("--date", required=True)
 
 
-def _claim_actions(cmd):
+def _claim_actions(cmd: Callable[[str, str], ArgumentParser]) -> None:
     """claim, contest, decide, result, correct."""
     s = cmd("claim", "an excess claim sent to the director (Art. 17-20)")
     s.add_argument("event")
@@ -167,7 +170,7 @@ def _claim_actions(cmd):
     s.add_argument("--reason", required=True)
 
 
-def _director_actions(cmd):
+def _director_actions(cmd: Callable[[str, str], ArgumentParser]) -> None:
     """ask, answer, withdraw, verify, repair, import."""
     s = cmd("ask", "the director asked a player about their games: 7 days to answer (Art. 23)")
     s.add_argument("event")
@@ -198,7 +201,7 @@ def _director_actions(cmd):
     s.add_argument("--format", choices=("csv", "pgn"), help="default: from the file name")
 
 
-def _ledger_actions(cmd):
+def _ledger_actions(cmd: Callable[[str, str], ArgumentParser]) -> None:
     """What is read: status, due, ledger, email, pgn, claim-file, package."""
     s = cmd("status", "one screen: who is over time, who owes a reply, what is due today")
     s.add_argument("event")
@@ -224,7 +227,7 @@ def _ledger_actions(cmd):
 
 
 # ---- running -------------------------------------------------------------------
-def run(args, out, err):
+def run(args: Namespace, out: TextIO, err: TextIO) -> int:
     try:
         return run_action(args, out, err)
     except CorrError:   # LedgerDamaged (exit 3) and bad input (2): chessclock.cli says it

@@ -2,7 +2,9 @@
 copied onto the board and verified (chessclock.board.deploy says how)."""
 
 import json
+from argparse import ArgumentParser, Namespace
 from pathlib import Path
+from typing import TextIO
 
 from chessclock import sources
 from chessclock.board.deploy import (
@@ -20,7 +22,7 @@ from chessclock.board.deploy import (
 )
 
 
-def add_arguments_build(p):
+def add_arguments_build(p: ArgumentParser) -> None:
     p.add_argument("--board", required=True, metavar="NAME", help="a profile of boards.toml")
     p.add_argument("--out", metavar="DIR", help="output folder (default: build/NAME)")
     p.add_argument("--boards-file", metavar="TOML", help="default: boards.toml")
@@ -28,7 +30,7 @@ def add_arguments_build(p):
                    help="also rewrite the repo's package.json (mip) from the module list")
 
 
-def run_build(args, stdout, stderr):
+def run_build(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if args.package_json and sources.checkout_root() is None:
         stderr.write("chessclock build: --package-json rewrites a checkout's package.json; "
                      "this chessclock is installed, not run from a checkout\n")
@@ -43,7 +45,7 @@ def run_build(args, stdout, stderr):
     return 0
 
 
-def add_arguments(p):
+def add_arguments(p: ArgumentParser) -> None:
     p.add_argument("--board", required=True, metavar="NAME", help="a profile of boards.toml")
     p.add_argument("--port", required=True, metavar="PORT",
                    help="the board's serial device, e.g. /dev/ttyACM0 or COM3")
@@ -54,7 +56,7 @@ def add_arguments(p):
                    help="copy nothing; compare the device with the build's manifest")
 
 
-def run(args, stdout, stderr):
+def run(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
     build_dir = Path(args.build) if args.build else build_base() / "build" / args.board
     if not (build_dir / MANIFEST).is_file():
         stderr.write("chessclock deploy: no build at %s: run `make firmware BOARD=%s`\n"
@@ -69,7 +71,7 @@ def run(args, stdout, stderr):
                      % (build_dir, board, args.board))
         return EXIT_INPUT
 
-    def log(s):
+    def log(s: str) -> None:
         stdout.write(s + "\n")
         stdout.flush()
 

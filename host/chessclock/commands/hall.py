@@ -9,13 +9,14 @@
 
 import os
 import socket
-from typing import Any
+from argparse import ArgumentParser, Namespace
+from typing import Any, TextIO
 
 from chessclock.link import transport as L
 from chessclock.link.ports import ports_of
 
 
-def add_arguments(p):
+def add_arguments(p: ArgumentParser) -> None:
     p.add_argument("--port", action="append", default=[], metavar="PORT",
                    help="serial port of a clock (repeat for several)")
     p.add_argument("--all", action="store_true",
@@ -72,12 +73,12 @@ def add_arguments(p):
                    "$CHESSCLOCK_KEY; none: logs are pulled, not acknowledged)")
 
 
-def _fail(stderr, msg):
+def _fail(stderr: TextIO, msg: str) -> int:
     stderr.write("chessclock hall: %s\n" % msg)
     return L.EXIT_INPUT
 
 
-def write_broker(args, stdout, stderr):
+def write_broker(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """--write-broker DIR: the broker's files for --stations (docs/HALL.md)."""
     import os
 
@@ -109,7 +110,7 @@ def write_broker(args, stdout, stderr):
     return 0
 
 
-def run(args, stdout, stderr):
+def run(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from clockcore.hallmsg import name_ok, safe_name
 
     if args.write_broker:
@@ -185,7 +186,8 @@ def run(args, stdout, stderr):
     return serve(args, stdout, stderr, ports, station, rnd, broker, key, host, int(port))
 
 
-def serve(args, stdout, stderr, ports, station_name, rnd, broker, key, host, port):
+def serve(args: Namespace, stdout: TextIO, stderr: TextIO, ports: list[str], station_name: str,
+          rnd: Any, broker: Any, key: bytes | None, host: str, port: int) -> int:
     import threading
 
     from chessclock.hall.hub import Hub, LocalSink

@@ -2,12 +2,14 @@
 checked against them."""
 
 import os
+from argparse import ArgumentParser, Namespace
+from typing import TextIO
 
 from chessclock.commands import clockrun as C
 from chessclock.link import transport as L
 
 
-def add_arguments_key(p):
+def add_arguments_key(p: ArgumentParser) -> None:
     p.add_argument("action", choices=("new", "use", "set", "check"),
                    help="new FILE: make a key file; use FILE: use it from now on; set: put "
                    "the key on the clocks (no game in progress); check: does the clock "
@@ -18,7 +20,7 @@ def add_arguments_key(p):
     C.common_arguments(p)
 
 
-def run_key(args, stdout, stderr):
+def run_key(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if args.action in ("new", "use"):
         if not args.file:
             raise L.ClockError(L.EXIT_INPUT, "key %s needs FILE" % args.action)
@@ -63,7 +65,7 @@ def run_key(args, stdout, stderr):
     old = None
     if args.old_key:
         old = L.read_key(args.old_key)
-    def put(lk):
+    def put(lk: L.Link) -> dict[str, str]:
         try:
             r = lk.request("keyset", key.hex(), change=True)
         except L.ClockError as e:

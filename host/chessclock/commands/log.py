@@ -6,8 +6,11 @@ otherwise (each problem printed); see chessclock.log.verify.
 """
 
 import importlib
+from argparse import ArgumentParser, Namespace
+from typing import Any, TextIO
 
 from chessclock.log.export import table, to_csv, to_jsonl, to_pgn
+from chessclock.log.records import Result
 from chessclock.log.verify import verification_lines, verify
 
 SUBCOMMANDS = {
@@ -18,7 +21,7 @@ SUBCOMMANDS = {
 }
 
 
-def add_arguments(p):
+def add_arguments(p: ArgumentParser) -> None:
     sub = p.add_subparsers(dest="log_command", metavar="SUBCOMMAND")
     sub.required = True
     for name, (module, help_text) in SUBCOMMANDS.items():
@@ -30,7 +33,7 @@ def add_arguments(p):
         adder(sp)
 
 
-def run(args, stdout, stderr):
+def run(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
     mod = importlib.import_module("chessclock." + args._log_module)
     runner = getattr(mod, "run_" + args.log_command, None) or mod.run
     return runner(args, stdout, stderr)
@@ -38,7 +41,7 @@ def run(args, stdout, stderr):
 
 
 # ---- the command ---------------------------------------------------------------------
-def _read(path, stderr, prog="chessclock log"):
+def _read(path: str, stderr: TextIO, prog: str = "chessclock log") -> bytes | None:
     try:
         with open(path, "rb") as f:
             return f.read()
@@ -47,20 +50,20 @@ def _read(path, stderr, prog="chessclock log"):
         return None
 
 
-def add_key_arguments(p):
+def add_key_arguments(p: ArgumentParser) -> None:
     p.add_argument("--key", metavar="FILE", help="the arbiter's key file, to check the "
                    "clock's signature (default: the one `chessclock key use` chose, or "
                    "$CHESSCLOCK_KEY)")
 
 
-def key_of(args):
+def key_of(args: Namespace) -> bytes | None:
     """The arbiter's key for checking signatures (None when none is chosen); ClockError
     when the file given is not a key."""
     from chessclock.link import transport as K
     return K.key_for(args)
 
 
-def add_arguments_verify(p):
+def add_arguments_verify(p: ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE", help="a log from `chessclock log pull` (or the "
                    "clock's log.bin, with --intact-only)")
     p.add_argument("--allow-torn-end", action="store_true",
@@ -72,7 +75,8 @@ def add_arguments_verify(p):
     add_key_arguments(p)
 
 
-def verify_file(args, stderr, prog="chessclock log"):
+def verify_file(args: Namespace, stderr: TextIO, prog: str = "chessclock log"
+                ) -> tuple[bytes | None, Any]:
     """(data, Result) of args.file, or (None, exit code) after one line on stderr."""
     data = _read(args.file, stderr, prog)
     if data is None:
@@ -86,7 +90,7 @@ def verify_file(args, stderr, prog="chessclock log"):
     return data, verify(data, getattr(args, "allow_torn_end", False), key)
 
 
-def run_verify(args, stdout, stderr):
+def run_verify(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
     data, res = verify_file(args, stderr)
     if data is None:
         return res
@@ -99,18 +103,18 @@ def run_verify(args, stdout, stderr):
     return 0
 
 
-def add_arguments_show(p):
+def add_arguments_show(p: ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE", help="log.bin from the clock or `log pull`")
 
 
-def _not_a_log(res, path, stderr, prog):
+def _not_a_log(res: Result, path: str, stderr: TextIO, prog: str) -> bool:
     if not res.records:
         stderr.write("%s: %s is not a clock's log (no log record in it)\n" % (prog, path))
         return True
     return False
 
 
-def run_show(args, stdout, stderr):
+def run_show(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
     data = _read(args.file, stderr)
     if data is None:
         return 2
@@ -123,7 +127,7 @@ def run_show(args, stdout, stderr):
     return 1 if res.problems else 0
 
 
-def add_arguments_export(p):
+def add_arguments_export(p: ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE", help="log.bin from the clock or `log pull`")
     p.add_argument("--format", choices=("jsonl", "csv", "pgn"), default="jsonl")
     p.add_argument("--pgn", metavar="GAME.pgn", help="the game's moves, merged into PGN")
@@ -131,7 +135,7 @@ def add_arguments_export(p):
                    help="PGN: which game of the log, from 1 (default: the last)")
 
 
-def run_export(args, stdout, stderr):
+def run_export(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
     data = _read(args.file, stderr)
     if data is None:
         return 2

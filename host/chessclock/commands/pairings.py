@@ -14,6 +14,9 @@ number at set-up. A clock whose game has ended is set up for the next game with 
 control. Names are cut to what the clock keeps (40 bytes of UTF-8 each, one request line).
 """
 
+from argparse import ArgumentParser, Namespace
+from typing import Any, TextIO
+
 from chessclock.commands import clockrun as C
 from chessclock.link import transport as L
 from clockcore import protocol as P
@@ -23,7 +26,7 @@ BOARD_MAX = 9999
 ROUND_MAX = 999
 
 
-def add_arguments(p):
+def add_arguments(p: ArgumentParser) -> None:
     p.add_argument("action", choices=("push", "show", "clear"),
                    help="push FILE: tell each clock its board and players; show FILE: the "
                    "boards as read; clear: remove the pairing from the clocks")
@@ -37,12 +40,12 @@ def add_arguments(p):
     C.common_arguments(p)
 
 
-def _fail(stderr, msg):
+def _fail(stderr: TextIO, msg: str) -> int:
     stderr.write("chessclock pairings: %s\n" % msg)
     return L.EXIT_INPUT
 
 
-def _cut(text, n):
+def _cut(text: str, n: int) -> str:
     """text in at most n bytes of UTF-8, cut at a character."""
     b = text.encode()
     while len(b) > n:
@@ -51,7 +54,8 @@ def _cut(text, n):
     return text
 
 
-def request_args(board, rnd, white, black, event):
+def request_args(board: int, rnd: int, white: str | None, black: str | None,
+                 event: str) -> tuple[list[Any], bool]:
     """The `pairing` arguments that fit one signed request line: each name at most
     NAME_MAX bytes; then, if the line is still too long, the event dropped and the longer
     name shortened. Returns (args, shortened)."""
@@ -59,7 +63,7 @@ def request_args(board, rnd, white, black, event):
     ev = _cut(event, NAME_MAX)
     short = names != [white or "?", black or "?"] or ev != event
 
-    def fits(ev):
+    def fits(ev: str) -> tuple[bool, list[Any]]:
         args = [board, rnd] + names + ([ev] if ev else [])
         line = P.encode_request(999999999, "pairing", args, b"\0" * 32, b"0" * 32)
         return len(line) <= P.LINE_MAX, args
@@ -76,7 +80,7 @@ def request_args(board, rnd, white, black, event):
     return args, short
 
 
-def _round_no(text):
+def _round_no(text: object) -> int:
     t = str(text or "").strip()
     if not t:
         return 0
@@ -86,7 +90,7 @@ def _round_no(text):
     return int(t)
 
 
-def run(args, stdout, stderr):
+def run(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from chessclock.hall import pairings as PR
 
     if args.action == "clear":
@@ -127,7 +131,7 @@ def run(args, stdout, stderr):
         return 0
     key = L.key_for(args)
 
-    def fn(link):
+    def fn(link: L.Link) -> dict[str, Any]:
         hello = link.request("hello")
         board = rnd.board_for(hello["clock"], link.port)
         if board is None:
@@ -144,7 +148,7 @@ def run(args, stdout, stderr):
         f = link.request("pairing", *req, change=True)
         return dict(f, clock=hello["clock"], white=req[2], black=req[3], short=short)
 
-    def render(f):
+    def render(f: dict[str, Any]) -> str:
         text = "board %s, round %s: %s - %s%s (clock %s)" % (
             f["board"], f["round"], f["white"], f["black"],
             "  (names shortened to fit the clock)" if f["short"] else "", f["clock"])

@@ -5,6 +5,8 @@ given (--port repeated, or --all), as the other clock commands do."""
 
 import datetime
 import time
+from argparse import ArgumentParser, Namespace
+from typing import Any, TextIO
 
 from chessclock.commands import clockrun as C
 from chessclock.link import transport as L
@@ -15,24 +17,24 @@ RESULTS = ("1-0", "0-1", "1/2-1/2", "1/2", "*")
 
 
 # ---- arguments ----------------------------------------------------------------------
-def add_arguments_selftest(p):
+def add_arguments_selftest(p: ArgumentParser) -> None:
     p.add_argument("--wait", type=float, default=0, metavar="S",
                    help="wait up to S seconds for the result (the levers must be pressed "
                    "at the clock within 15 s)")
     C.common_arguments(p)
 
 
-def add_arguments_result(p):
+def add_arguments_result(p: ArgumentParser) -> None:
     p.add_argument("result", choices=RESULTS, help="the game's result (ends the game if it "
                    "is not over)")
     C.common_arguments(p)
 
 
-def add_arguments_incident(p):
+def add_arguments_incident(p: ArgumentParser) -> None:
     C.common_arguments(p)
 
 
-def add_arguments_schedule(p):
+def add_arguments_schedule(p: ArgumentParser) -> None:
     p.add_argument("at", metavar="HH:MM|off", help="time of day (this computer's local "
                    "time, today; tomorrow when past) at which White's clock starts, or `off`")
     p.add_argument("--default", default="60m", metavar="TIME",
@@ -40,18 +42,18 @@ def add_arguments_schedule(p):
     C.common_arguments(p)
 
 
-def add_arguments_arrive(p):
+def add_arguments_arrive(p: ArgumentParser) -> None:
     p.add_argument("side", choices=("white", "black"))
     C.common_arguments(p)
 
 
 # ---- commands -----------------------------------------------------------------------
-def run_selftest(args, stdout, stderr):
+def run_selftest(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if not 0 <= args.wait <= 120:   # also refuses nan
         raise L.ClockError(L.EXIT_INPUT, "--wait is 0 to 120 seconds")
     key = L.key_for(args)
 
-    def fn(link):
+    def fn(link: L.Link) -> dict[str, Any]:
         link.request("selftest", change=True)
         end = time.monotonic() + args.wait
         st = link.request("status")
@@ -60,20 +62,20 @@ def run_selftest(args, stdout, stderr):
             st = link.request("status")
         return st
 
-    def render(st):
+    def render(st: dict[str, Any]) -> str:
         if st.get("testing") in RUNNING:
             return "self-test running: press both levers; `chessclock status` shows the result"
         return selftest_text(st.get("selftest", -1))
     return C.on_each(args, stdout, stderr, fn, key=key, render=render)
 
 
-def run_result(args, stdout, stderr):
+def run_result(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
     return C.change(args, stdout, stderr, "result", args.result,
                      render=lambda f: "result %s logged; the game is %s" % (f["result"],
                                                                           f["state"]))
 
 
-def run_incident(args, stdout, stderr):
+def run_incident(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
     return C.change(args, stdout, stderr, "incident",
                      render=lambda f: "incident %s marked: %s" % (f["incident"], C.times(f)))
 
@@ -120,13 +122,13 @@ def local_text(unix_s: int) -> str:
     return text
 
 
-def run_schedule(args, stdout, stderr):
+def run_schedule(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
     at = parse_at(args.at)
     default_ms = L.parse_ms(args.default, signed=False)
     if default_ms > 86400000 or default_ms % 1000:
         raise L.ClockError(L.EXIT_INPUT, "the default time is whole seconds, at most 24h")
 
-    def render(f):
+    def render(f: dict[str, Any]) -> str:
         if f["sched"] == "0":
             return "scheduled start cleared"
         return "White's clock starts at %s; default time %s" % (
@@ -135,6 +137,6 @@ def run_schedule(args, stdout, stderr):
                      wall=True)
 
 
-def run_arrive(args, stdout, stderr):
+def run_arrive(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
     return C.change(args, stdout, stderr, "arrive", args.side,
                      render=lambda f: "%s marked at the board" % args.side)

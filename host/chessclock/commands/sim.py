@@ -14,11 +14,13 @@ Keys typed faster than a press lasts are queued one after the other: each one co
 
 import os
 import sys
+from argparse import ArgumentParser, Namespace
+from typing import TextIO
 
 from chessclock.sim import terminal
 
 
-def add_arguments(p):
+def add_arguments(p: ArgumentParser) -> None:
     p.add_argument("--storage", default=os.path.join("build", "sim-storage"),
                    help="folder standing in for the board's flash (default build/sim-storage)")
     p.add_argument("--script", metavar="FILE",
@@ -33,7 +35,7 @@ def add_arguments(p):
                    help="with --serial: the firmware side under the MicroPython unix port")
 
 
-def run(args, stdout, stderr):
+def run(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from chessclock import sources
     sources.importable()  # the firmware's boards/ and clockapp/, as the board imports them
     if args.serial:

@@ -2,12 +2,13 @@
 prints its port and runs until Ctrl-C or SIGTERM."""
 
 import os
-from typing import NoReturn
+from argparse import ArgumentParser, Namespace
+from typing import NoReturn, TextIO
 
 from chessclock.sim.serve import SimServer, register
 
 
-def add_arguments(p):
+def add_arguments(p: ArgumentParser) -> None:
     p.add_argument("--storage", default=os.path.join("build", "sim-serve"),
                    help="folder standing in for the board's flash (default build/sim-serve)")
     p.add_argument("--clock-id", default="sim", help="the clock id it reports")
@@ -21,7 +22,7 @@ def _stop_on_sigterm(signum: int, frame: object) -> NoReturn:
     raise KeyboardInterrupt
 
 
-def run(args, stdout, stderr):
+def run(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
     import signal
     import time
     try:

@@ -11,13 +11,19 @@ when the replay completed, so an error never leaves output that looks like a run
 import json
 import os
 import sys
+from argparse import ArgumentParser, Namespace
+from typing import TYPE_CHECKING, Any, TextIO
 
 from chessclock.errors import InputError
 from chessclock.sim.script import ScriptError, replay
 from clockcore import engine as E
 
+if TYPE_CHECKING:
+    from clockcore import presets
+    from clockcore.control import Control
 
-def add_arguments(p):
+
+def add_arguments(p: ArgumentParser) -> None:
     p.add_argument("--control", metavar="SPEC",
                    help="PGN TimeControl tag, readable notation or preset name (required "
                    "unless --adjourned)")
@@ -45,9 +51,9 @@ def add_arguments(p):
                    help="script file (default: standard input)")
 
 
-def options_for(args, preset):
+def options_for(args: Namespace, preset: "presets.Preset | None") -> dict[str, Any]:
     """Clock options: the command line's, else the preset's, else the defaults."""
-    def pick(value, preset_attr, default):
+    def pick(value: Any, preset_attr: str, default: Any) -> Any:
         if value is not None:
             return value
         if preset is not None:
@@ -65,7 +71,7 @@ def options_for(args, preset):
     }
 
 
-def _adjourned_of(args):
+def _adjourned_of(args: Namespace) -> dict[str, Any] | None:
     """The adjourned game the replay starts from (--adjourned), or None; InputError."""
     from chessclock import adjourned as A
     if args.adjourned:
@@ -77,7 +83,8 @@ def _adjourned_of(args):
     return None
 
 
-def _control_of(args, adjourned):
+def _control_of(args: Namespace, adjourned: dict[str, Any] | None
+                ) -> "tuple[Control | None, presets.Preset | None]":
     """(Control, Preset) of --control (both None from an adjourned game); InputError."""
     from clockcore import presets
 
@@ -100,7 +107,7 @@ def _control_of(args, adjourned):
     return control, preset
 
 
-def _script_text(args):
+def _script_text(args: Namespace) -> str:
     """The script (the file, else standard input), not empty; InputError."""
     try:
         if args.script:
@@ -117,7 +124,7 @@ def _script_text(args):
     return text
 
 
-def run(args, stdout, stderr):
+def run(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Bad input is an InputError: chessclock.cli prints it, `chessclock simulate: ...`."""
     from chessclock import adjourned as A
 
