@@ -2,11 +2,14 @@
 a preset's name): read and checked for plausibility, described per side, and which presets a
 clock can be set to. The reading itself is the firmware's (clockcore.notation, plausible)."""
 
+from collections.abc import Callable
+from typing import Any, TextIO
+
 from clockcore import notation, presets
-from clockcore.control import DELAY_NAMES, MODE_NAMES
+from clockcore.control import DELAY_NAMES, MODE_NAMES, Control
 
 
-def _side_dict(sc):
+def _side_dict(sc: Any) -> dict[str, Any]:
     return {
         "mode": MODE_NAMES[sc.mode],
         "stages": [{"time_ms": st.time_ms, "moves": st.moves, "inc_ms": st.inc_ms,
@@ -16,14 +19,15 @@ def _side_dict(sc):
     }
 
 
-def _pgn_or_none(control):
+def _pgn_or_none(control: Control) -> str | None:
     try:
         return notation.format_pgn(control)
     except ValueError:
         return None
 
 
-def configured(spec, pgn=False, ask=None):
+def configured(spec: str, pgn: bool = False, ask: Callable[[str], bool] | None = None
+               ) -> tuple[str, Control, presets.Preset | None]:
     """(spec as the clock gets it, Control, Preset or None) for a control a person gives to
     configure a clock: a PGN reading no real event plays is refused (ValueError naming the
     likely meaning) unless `pgn` confirms it; then the spec goes out as "pgn:SPEC", so the
@@ -48,7 +52,7 @@ def configured(spec, pgn=False, ask=None):
     return spec, control, preset
 
 
-def _likely(spec: str) -> "tuple[object, str] | None":
+def _likely(spec: str) -> "tuple[Control, str] | None":
     """(Control, readable spelling) of what a refused PGN-shaped spec likely meant."""
     from clockcore import notation, plausible
     try:
@@ -57,7 +61,7 @@ def _likely(spec: str) -> "tuple[object, str] | None":
         return None
 
 
-def terminal_ask(stdin, stderr):
+def terminal_ask(stdin: TextIO, stderr: TextIO) -> Callable[[str], bool] | None:
     """An ask() for configured() when stdin is an interactive terminal, else None: scripts
     keep the refusal with its hint."""
     if not (hasattr(stdin, "isatty") and stdin.isatty()):
@@ -70,7 +74,7 @@ def terminal_ask(stdin, stderr):
     return ask
 
 
-def describe(control, preset=None):
+def describe(control: Control, preset: presets.Preset | None = None) -> dict[str, Any]:
     d = {"readable": notation.format_readable(control), "pgn": _pgn_or_none(control),
          "white": _side_dict(control.white), "black": _side_dict(control.black)}
     if preset is not None:

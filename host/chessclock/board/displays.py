@@ -8,6 +8,8 @@ An unknown display type is an UnknownDisplay (a one-line message) wherever it is
 there is no default kind.
 """
 
+from typing import Any
+
 from chessclock.errors import InputError
 from clockcore import parts as core
 
@@ -21,8 +23,10 @@ class DisplayKind:
     carries them: for a BUS_PINS kind the key is its boards.toml/board.json pin key, for a
     BUS_I2C kind the bus's pin ("sda", "scl")."""
 
-    def __init__(self, name, chip, geometry, module, module_pins, signals, pullup_pins,
-                 part, ma, addrs=(), notes=None):
+    def __init__(self, name: str, chip: str, geometry: str, module: str,
+                 module_pins: tuple[str, ...], signals: tuple[tuple[str, str], ...],
+                 pullup_pins: Any, part: tuple[str, str, float], ma: tuple[int, int, int],
+                 addrs: tuple[int, ...] = (), notes: str | None = None) -> None:
         if name not in core.DISPLAYS:
             raise UnknownDisplay("chessclock.board.displays: %r has no driver in "
                                  "clockcore.parts.DISPLAYS" % name)
@@ -40,7 +44,7 @@ class DisplayKind:
         self.notes = notes                # the wiring's note on the connector, or None
 
     @property
-    def on_i2c(self):
+    def on_i2c(self) -> bool:
         return self.bus == core.BUS_I2C
 
 
@@ -66,7 +70,7 @@ DISPLAYS = {k.name: k for k in KINDS}
 NAMES = tuple(DISPLAYS)
 
 
-def get(name):
+def get(name: object) -> DisplayKind:
     """The DisplayKind called `name`; UnknownDisplay for any other name."""
     if not isinstance(name, str) or name not in DISPLAYS:
         raise UnknownDisplay("unknown display type %r (known: %s)"

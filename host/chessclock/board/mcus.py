@@ -5,6 +5,8 @@ port, hard IRQs, ADC) is in clockcore.parts, which MCUS here must match
 (tests/host/test_parts.py).
 """
 
+from typing import Any
+
 from chessclock.errors import InputError
 from clockcore import parts as core
 
@@ -41,21 +43,21 @@ class Mcu:
     board_ma = (0, 0, 0)    # the board's own current at 3.3 V: low, typical, high case
 
     @property
-    def port(self):
+    def port(self) -> Any:
         """MicroPython's sys.platform on it (clockcore.parts, which the board checks)."""
         return core.MCUS[self.name][0]
 
-    def pin_name(self, pin):
+    def pin_name(self, pin: int) -> str:
         return "GPIO%d" % pin
 
-    def battery_ma(self, load_ma, battery_mv):
+    def battery_ma(self, load_ma: float, battery_mv: int) -> float:
         """The battery current for `load_ma` at 3.3 V, the battery at `battery_mv`."""
         raise NotImplementedError
 
-    def pin_problem(self, pin, role):
+    def pin_problem(self, pin: int, role: str) -> str | None:
         raise NotImplementedError
 
-    def i2c_problem(self, bus_id, sda, scl):
+    def i2c_problem(self, bus_id: int, sda: int, scl: int) -> str | None:
         """Why `sda`/`scl` cannot be hardware I2C bus `bus_id`, or None."""
         return None
 
@@ -83,14 +85,14 @@ class Rp2040(Mcu):
     board_ma = (20, 25, 30)
     buck_boost_eff = 0.85        # the Pico's RT6150 from VSYS to 3.3 V
 
-    def pin_name(self, pin):
+    def pin_name(self, pin: int) -> str:
         return "GP%d" % pin
 
-    def battery_ma(self, load_ma, battery_mv):
+    def battery_ma(self, load_ma: float, battery_mv: int) -> float:
         # switching regulator: the battery gives the power, at its voltage
         return load_ma * 3.3 / (battery_mv / 1000 * self.buck_boost_eff)
 
-    def pin_problem(self, pin, role):
+    def pin_problem(self, pin: int, role: str) -> str | None:
         if pin in self.on_board:
             return "%s is used on the Pico board (%s) and is not on the header" % (
                 self.pin_name(pin), self.on_board[pin])
@@ -100,7 +102,7 @@ class Rp2040(Mcu):
             return "%s has no ADC (the RP2040's ADC is on GP26..GP28 only)" % self.pin_name(pin)
         return None
 
-    def i2c_problem(self, bus_id, sda, scl):
+    def i2c_problem(self, bus_id: int, sda: int, scl: int) -> str | None:
         # I2C0: SDA on GP 4n, SCL on 4n+1; I2C1: SDA on 4n+2, SCL on 4n+3.
         want_sda, want_scl = (0, 1) if bus_id == 0 else (2, 3)
         if sda % 4 != want_sda:
@@ -140,10 +142,10 @@ class Esp32(Mcu):
     adc1 = frozenset(range(32, 40))
     adc2 = frozenset((0, 2, 4, 12, 13, 14, 15, 25, 26, 27))
 
-    def battery_ma(self, load_ma, battery_mv):
+    def battery_ma(self, load_ma: float, battery_mv: int) -> float:
         return load_ma + 5       # AMS1117: linear, ~5 mA of its own
 
-    def pin_problem(self, pin, role):
+    def pin_problem(self, pin: int, role: str) -> str | None:
         p = self.pin_name(pin)
         if pin not in self.exists:
             return "%s does not exist on the ESP32" % p
@@ -180,7 +182,7 @@ class Esp32(Mcu):
 MCUS = {m.name: m for m in (Rp2040(), Esp32())}
 
 
-def get(name):
+def get(name: str) -> Any:
     """The Mcu called `name`; UnknownMcu (a one-line message) for any other name."""
     if not isinstance(name, str) or name not in MCUS:
         raise UnknownMcu("unknown MCU %r (known: %s)" % (name, ", ".join(MCUS)))

@@ -54,6 +54,7 @@ import json
 import re
 import tomllib
 from pathlib import Path
+from typing import Any
 
 from chessclock.board import displays as displaysmod
 from chessclock.board import mcus as mcusmod
@@ -90,7 +91,7 @@ DEFAULT_I2C_FREQ = 400_000
 class BoardError(InputError):
     """One problem in boards.toml, naming the profile (or section) and the key."""
 
-    def __init__(self, where, key, problem):
+    def __init__(self, where: str, key: str | None, problem: str) -> None:
         self.where = where
         self.key = key
         self.problem = problem
@@ -101,7 +102,7 @@ class BoardError(InputError):
 class BoardsFileError(InputError):
     """All the problems found in one boards.toml (str: one per line)."""
 
-    def __init__(self, path, errors):
+    def __init__(self, path: Any, errors: list[Any]) -> None:
         self.path = path
         self.errors = list(errors)
         super().__init__("\n".join(str(e) for e in self.errors))
@@ -117,21 +118,21 @@ PROFILE_KEYS = {"mcu": True, "description": False, "watchdog_ms": False, "levers
 CHEMISTRY_KEYS = {"description": False, "full_mv": True, "low_mv": True, "critical_mv": True}
 
 
-def _is_int(v):
+def _is_int(v: object) -> bool:
     return type(v) is int  # not bool (TOML true is a Python bool, a subclass of int)
 
 
 class _Checker:
     """Collects the errors of one profile (or chemistry)."""
 
-    def __init__(self, where, errors):
+    def __init__(self, where: str, errors: list[Any]) -> None:
         self.where = where
         self.errors = errors
 
-    def err(self, key, problem):
+    def err(self, key: str | None, problem: str) -> None:
         self.errors.append(BoardError(self.where, key, problem))
 
-    def table(self, parent, key, prefix=""):
+    def table(self, parent: dict[str, Any], key: str, prefix: str = "") -> Any:
         """The sub-table parent[key] (or None, with the error recorded)."""
         full = prefix + key
         if key not in parent:
@@ -143,7 +144,7 @@ class _Checker:
             return None
         return v
 
-    def keys(self, table, spec, prefix=""):
+    def keys(self, table: dict[str, Any], spec: dict[str, bool], prefix: str = "") -> bool:
         """Unknown and missing keys of `table` against spec {key: required}."""
         ok = True
         for k in table:
@@ -157,7 +158,8 @@ class _Checker:
                 ok = False
         return ok
 
-    def int_in(self, table, key, lo, hi, prefix="", default=None):
+    def int_in(self, table: dict[str, Any], key: str, lo: int, hi: int, prefix: str = "",
+               default: int | None = None) -> Any:
         if key not in table:
             return default
         v = table[key]
@@ -166,7 +168,7 @@ class _Checker:
             return None
         return v
 
-    def text(self, table, key, prefix=""):
+    def text(self, table: dict[str, Any], key: str, prefix: str = "") -> str | None:
         v = table.get(key)
         if v is not None and not isinstance(v, str):
             self.err(prefix + key, "must be text, not %r" % (v,))
@@ -177,30 +179,31 @@ class _Checker:
 class Profile:
     """One validated board profile."""
 
-    def __init__(self, name, mcu, description, config):
+    def __init__(self, name: str, mcu: Any, description: str, config: dict[str, Any]) -> None:
         self.name = name
         self.mcu = mcu              # an Mcu instance
         self.description = description
         self.config = config        # the board.json dict
 
-    def to_json(self):
+    def to_json(self) -> str:
         return json.dumps(self.config, indent=2) + "\n"
 
 
 class Boards:
-    def __init__(self, path, profiles, chemistries):
+    def __init__(self, path: Any, profiles: dict[str, Profile],
+                 chemistries: dict[str, Any]) -> None:
         self.path = path
         self.profiles = profiles          # name -> Profile, in file order
         self.chemistries = chemistries    # name -> dict
 
-    def get(self, name):
+    def get(self, name: str) -> Any:
         if name not in self.profiles:
             raise BoardError(str(self.path), None, "unknown board %r (known: %s)"
                              % (name, ", ".join(self.profiles) or "none"))
         return self.profiles[name]
 
 
-def default_path():
+def default_path() -> Path:
     """boards.toml in the current folder, else the checkout's (or the installed copy)."""
     here = Path("boards.toml")
     if here.is_file():
@@ -209,7 +212,7 @@ def default_path():
     return sources.boards_toml()
 
 
-def load(path=None):
+def load(path: Any = None) -> Boards:
     """Read and validate boards.toml; raise BoardsFileError listing every problem."""
     path = Path(path) if path is not None else default_path()
     try:
@@ -223,7 +226,7 @@ def load(path=None):
     return loads(text, path)
 
 
-def loads(text, path="boards.toml"):
+def loads(text: str, path: Any = "boards.toml") -> Boards:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
@@ -253,7 +256,7 @@ def loads(text, path="boards.toml"):
     return Boards(path, profiles, chemistries)
 
 
-def _chemistries(raw, errors):
+def _chemistries(raw: dict[str, Any], errors: list[Any]) -> dict[str, Any]:
     out = {}
     if not isinstance(raw, dict):
         errors.append(BoardError("chemistry", None, "must be tables [chemistry.NAME]"))
@@ -277,7 +280,8 @@ def _chemistries(raw, errors):
     return out
 
 
-def _profile(name, raw, chemistries, errors):
+def _profile(name: str, raw: dict[str, Any], chemistries: dict[str, Any],
+             errors: list[Any]) -> Profile | None:
     """One [boards.NAME] table -> a Profile, or None with its problems added to `errors`.
     Each part of the profile is read by its own method of _ProfileReader, in this order
     (the order the problems are listed in)."""
@@ -330,7 +334,7 @@ def _profile(name, raw, chemistries, errors):
     return Profile(name, mcu, description, config)
 
 
-def _known(name, names):
+def _known(name: object, names: Any) -> bool:
     """`name` is one of `names` (a TOML array or table is no name, and not hashable)."""
     return isinstance(name, str) and name in names
 
@@ -339,7 +343,7 @@ class _ProfileReader:
     """The parts of one profile, a method each, on the pins and I2C buses they share: every
     pin taken (for the clash check at the end), the buses and the addresses on them."""
 
-    def __init__(self, name, raw, mcu, checker):
+    def __init__(self, name: str, raw: dict[str, Any], mcu: Any, checker: _Checker) -> None:
         self.name = name
         self.raw = raw
         self.mcu = mcu
@@ -350,7 +354,7 @@ class _ProfileReader:
         self.addrs = {}         # (bus, addr) -> the key that put a chip there
 
     # -- pins
-    def pin(self, table, key, role, prefix):
+    def pin(self, table: dict[str, Any], key: str, role: str, prefix: str) -> int | None:
         """The GPIO of table[key] for `role` (checked against the MCU), or None."""
         if key not in table:
             return None  # reported by keys()
@@ -364,7 +368,7 @@ class _ProfileReader:
         self.uses.append((v, prefix + key, role))
         return v
 
-    def pin_table(self, key, names, role):
+    def pin_table(self, key: str, names: Any, role: str) -> Any:
         """A table of pins, e.g. levers = { left, right }: [pin, ...] in `names` order."""
         t = self.c.table(self.raw, key)
         if t is None:
@@ -373,7 +377,7 @@ class _ProfileReader:
         self.c.keys(t, dict.fromkeys(names, True), pre)
         return [self.pin(t, k, role, pre) for k in names]
 
-    def pin_clashes(self):
+    def pin_clashes(self) -> None:
         """A pin may serve one job (an I2C bus's pins are the bus's, once)."""
         seen = {}
         for p, key, _role in self.uses:
@@ -383,7 +387,7 @@ class _ProfileReader:
                 seen[p] = key
 
     # -- the parts
-    def buzzer(self):
+    def buzzer(self) -> dict[str, Any] | None:
         c = self.c
         buzzer = c.table(self.raw, "buzzer")
         if buzzer is None:
@@ -393,7 +397,7 @@ class _ProfileReader:
                 "duty_u16": c.int_in(buzzer, "duty_u16", 1, 32768, "buzzer.",
                                      DEFAULT_DUTY_U16)}
 
-    def battery(self, chemistries):
+    def battery(self, chemistries: dict[str, Any]) -> dict[str, Any] | None:
         """The divider and its chemistry's thresholds; a full battery must stay inside the
         ADC's range at the pin."""
         c = self.c
@@ -424,7 +428,7 @@ class _ProfileReader:
         cfg.update(th)
         return cfg
 
-    def buses(self):
+    def buses(self) -> None:
         """The hardware I2C buses i2c0 / i2c1 (those the profile has)."""
         c = self.c
         for bus in I2C_BUSES:
@@ -445,7 +449,7 @@ class _ProfileReader:
                     c.err(pre + "sda", problem)
             self.bus_cfgs[bus] = {"id": bus_id, "sda": sda, "scl": scl, "freq": freq}
 
-    def _bus(self, key, bus):
+    def _bus(self, key: str, bus: Any) -> Any:
         """`bus` if the profile has that I2C bus, else None (the problem recorded)."""
         if _known(bus, self.bus_cfgs):
             return bus
@@ -453,7 +457,7 @@ class _ProfileReader:
                         "scl)" % (bus, self.name, bus if _known(bus, I2C_BUSES) else "i2c0"))
         return None
 
-    def _on_bus(self, bus, addr, key, clash):
+    def _on_bus(self, bus: Any, addr: int, key: str, clash: str) -> None:
         """Put a chip at `addr` on `bus`; `clash` % the other key when the address is taken."""
         self.used_buses.add(bus)
         other = self.addrs.get((bus, addr))
@@ -461,7 +465,7 @@ class _ProfileReader:
             self.c.err(key, clash % other)
         self.addrs[(bus, addr)] = key
 
-    def displays(self):
+    def displays(self) -> list[dict[str, Any]]:
         """displays.left and .right: each by its kind in the display registry."""
         c = self.c
         displays = c.table(self.raw, "displays")
@@ -488,7 +492,7 @@ class _ProfileReader:
                 out.append(cfg)
         return out
 
-    def _pins_display(self, kind, d, pre):
+    def _pins_display(self, kind: Any, d: dict[str, Any], pre: str) -> dict[str, Any]:
         """A display on its own pins (kind.pin_keys, e.g. a TM1637's clk and dio)."""
         self.c.keys(d, dict.fromkeys(("type",) + kind.pin_keys, True), pre)
         cfg = {"type": kind.name}
@@ -496,7 +500,7 @@ class _ProfileReader:
             cfg[k] = self.pin(d, k, ROLE_IO, pre)
         return cfg
 
-    def _i2c_display(self, kind, d, pre):
+    def _i2c_display(self, kind: Any, d: dict[str, Any], pre: str) -> dict[str, Any] | None:
         """A display on an I2C bus of the profile, at one of the kind's addresses."""
         c = self.c
         c.keys(d, {"type": True, "bus": True, "addr": True}, pre)
@@ -512,7 +516,7 @@ class _ProfileReader:
                      "0x%02X on %s is also %%s (address clash)" % (addr, bus))
         return {"type": kind.name, "i2c": self.bus_cfgs[bus]["id"], "addr": addr}
 
-    def fuel_gauge(self):
+    def fuel_gauge(self) -> dict[str, Any] | None:
         """The fuel gauge (optional): a state-of-charge chip on one of the I2C buses."""
         c = self.c
         if "fuel_gauge" not in self.raw:
@@ -537,7 +541,7 @@ class _ProfileReader:
         return {"type": kind, "i2c": self.bus_cfgs[bus]["id"], "addr": addr,
                 "low_pct": low_pct}
 
-    def unused_buses(self):
+    def unused_buses(self) -> None:
         for bus in self.bus_cfgs:
             if bus not in self.used_buses:
                 self.c.err(bus, "no display or fuel gauge uses this I2C bus")

@@ -38,8 +38,9 @@ def run_build(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
     out = Path(args.out) if args.out else build_base() / "build" / args.board
     entries = build(args.board, out, args.boards_file, log=lambda s: stdout.write(s + "\n"))
     stdout.write("%s: %d files, %s\n" % (out, len(entries), MANIFEST))
-    if args.package_json:
-        path = sources.checkout_root() / "package.json"
+    root = sources.checkout_root()
+    if args.package_json and root is not None:   # refused above when None
+        path = root / "package.json"
         path.write_text(format_package_json(package_json()))
         stdout.write("wrote %s\n" % path)
     return 0

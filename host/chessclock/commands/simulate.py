@@ -71,7 +71,7 @@ def options_for(args: Namespace, preset: "presets.Preset | None") -> dict[str, A
     }
 
 
-def _adjourned_of(args: Namespace) -> dict[str, Any] | None:
+def _adjourned_of(args: Namespace) -> bytes | None:
     """The adjourned game the replay starts from (--adjourned), or None; InputError."""
     from chessclock import adjourned as A
     if args.adjourned:
@@ -83,7 +83,7 @@ def _adjourned_of(args: Namespace) -> dict[str, Any] | None:
     return None
 
 
-def _control_of(args: Namespace, adjourned: dict[str, Any] | None
+def _control_of(args: Namespace, adjourned: bytes | None
                 ) -> "tuple[Control | None, presets.Preset | None]":
     """(Control, Preset) of --control (both None from an adjourned game); InputError."""
     from clockcore import presets

@@ -3,6 +3,7 @@
 $CHESSCLOCK_PORTS)."""
 
 import os
+from typing import Any
 
 from chessclock.link import transport as L
 
@@ -17,7 +18,7 @@ USB_IDS = {  # (vid, pid): what it is
 }
 
 
-def kind_of(vid, pid):
+def kind_of(vid: int | None, pid: int | None) -> str | None:
     """What a USB id is, when it is a clock's (else None)."""
     for (v, p), what in USB_IDS.items():
         if vid == v and (p is None or pid == p):
@@ -25,7 +26,7 @@ def kind_of(vid, pid):
     return None
 
 
-def find_ports():
+def find_ports() -> list[tuple[str, str, str]]:
     """[(device, description, serial)] of attached serial ports with a clock's USB ids,
     then the simulated clocks `chessclock sim-serve` runs on this computer."""
     from chessclock.sim import serve as simserve
@@ -45,7 +46,7 @@ def find_ports():
     return out
 
 
-def ports_of(args):
+def ports_of(args: Any) -> list[str]:
     ports = list(args.port)
     if args.all:
         ports += [d for d, _, _ in find_ports()]

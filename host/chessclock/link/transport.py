@@ -3,6 +3,7 @@ retries and the arbiter's authorisation. pyserial is imported only when a port o
 
 import os
 import time
+from typing import Any
 
 from chessclock import timetext as T
 from chessclock.errors import ChessclockError
@@ -29,11 +30,11 @@ class ClockError(ChessclockError):
         self.message = message
         self.hint = hint
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.message + (" (" + self.hint + ")" if self.hint else "")
 
 
-def _refusal(op, fields):
+def _refusal(op: str, fields: dict[str, Any]) -> ClockError:
     code = fields["code"]
     msg = "%s refused: %s%s" % (op, fields["name"],
                                 ": " + fields["detail"] if fields["detail"] else "")
@@ -51,12 +52,13 @@ class Link:
     """One clock on one serial port. `transport` is anything with read(n) (with a timeout),
     write(data) and close(): a pyserial Serial by default."""
 
-    def __init__(self, port, key=None, timeout=1.0, transport=None):
+    def __init__(self, port: str, key: bytes | None = None, timeout: float = 1.0,
+                 transport: Any = None) -> None:
         self.port = port
         self.key = key
         self.timeout = timeout
         self.rid = 0
-        self.nonce = None
+        self.nonce: bytes | None = None
         self.buf = b""
         if transport is None:
             try:
@@ -77,20 +79,20 @@ class Link:
                                  "check the cable and that no other program uses it") from None
         self.t = transport
 
-    def close(self):
+    def close(self) -> None:
         try:
             self.t.close()
         except OSError:
             pass
 
-    def __enter__(self):
+    def __enter__(self) -> "Link":
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     # ---- framing ----------------------------------------------------------------------
-    def _line(self, deadline):
+    def _line(self, deadline: float) -> bytes | None:
         while True:
             i = self.buf.find(b"\n")
             if i >= 0:
@@ -104,7 +106,7 @@ class Link:
             if chunk:
                 self.buf += chunk
 
-    def exchange(self, frame_bytes, rid, op):
+    def exchange(self, frame_bytes: bytes, rid: int, op: str) -> Any:
         """Send one frame and wait for the reply with this id: (ok, fields) or None."""
         self.t.write(frame_bytes)
         deadline = time.monotonic() + self.timeout
@@ -124,7 +126,7 @@ class Link:
                                                            P.E_TRUNCATED, P.E_TOO_LONG):
                 return ok, fields  # our frame arrived damaged
 
-    def request(self, op, *args, change=False):
+    def request(self, op: str, *args: object, change: bool = False) -> dict[str, str]:
         """Send op with args; the reply's fields (dict of str) or ClockError. Reading ops are
         retried on a lost or damaged frame; a CHANGE op is signed when a key is given and
         retried only when the clock says the frame arrived damaged."""
@@ -175,12 +177,12 @@ def parse_ms(text: str, signed: bool = True) -> int:
 
 
 # ---- keys -------------------------------------------------------------------------------
-def config_dir():
+def config_dir() -> str:
     return os.environ.get("CHESSCLOCK_HOME") or os.path.join(
         os.path.expanduser("~"), ".config", "chessclock")
 
 
-def read_key(path):
+def read_key(path: str) -> bytes:
     try:
         with open(path) as f:
             text = f.read().strip()
@@ -195,7 +197,7 @@ def read_key(path):
     return key
 
 
-def current_key_path():
+def current_key_path() -> str | None:
     p = os.path.join(config_dir(), "key-path")
     try:
         with open(p) as f:
@@ -204,7 +206,7 @@ def current_key_path():
         return None
 
 
-def key_for(args):
+def key_for(args: Any) -> bytes | None:
     """The key a command uses: --key FILE, $CHESSCLOCK_KEY, or the one `key use` chose."""
     path = getattr(args, "key", None) or os.environ.get("CHESSCLOCK_KEY") or current_key_path()
     return read_key(path) if path else None

@@ -20,7 +20,7 @@ from rich.text import Text
 from chessclock.log.records import ST_NAMES, rap_10g
 
 
-def selftest_text(bits):
+def selftest_text(bits: int | str) -> str:
     """A self-test's result in words (eventlog.ST_* bits; -1: none run since boot)."""
     bits = int(bits)
     if bits < 0:
@@ -40,7 +40,7 @@ def console(stream: IO[str], width: int | None = None) -> Console:
     return Console(file=stream, width=width, highlight=False, soft_wrap=False)
 
 
-def _i(fields, name, default=-1):
+def _i(fields: Mapping[str, Any], name: str, default: int = -1) -> int:
     try:
         return int(fields.get(name, default))
     except (TypeError, ValueError):
@@ -54,7 +54,7 @@ def fmt_clock(ms: int | str) -> str:
     return clock_text(max(0, int(ms)))
 
 
-def _flags(fields):
+def _flags(fields: Mapping[str, Any]) -> dict[str, str]:
     """{side: 'FLAG' or 'FLAG 1st'/'FLAG 2nd'} of the flags that fell."""
     at = {side: _i(fields, p + "flag") for side, p in (("white", "w"), ("black", "b"))}
     fell = sorted((t, side) for side, t in at.items() if t >= 0)
@@ -175,28 +175,28 @@ class PullProgress:
     """`log pull` of many clocks: a bar a clock (records pulled), then done or failed.
     On a terminal it redraws in place; elsewhere only the final state is printed."""
 
-    def __init__(self, ports, con):
+    def __init__(self, ports: list[str], con: Console) -> None:
         self.progress = Progress(TextColumn("{task.fields[name]:<24}"), BarColumn(),
                                  MofNCompleteColumn(), TextColumn("{task.fields[what]}"),
                                  console=con, transient=False)
         self.tasks = {p: self.progress.add_task("", total=None, name=p, what="waiting")
                       for p in ports}
 
-    def __enter__(self):
+    def __enter__(self) -> "PullProgress":
         self.progress.start()
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.progress.stop()
 
-    def named(self, port, clock):
+    def named(self, port: str, clock: str) -> None:
         self.progress.update(self.tasks[port], name="%s (%s)" % (clock, port)
                              if clock and clock != port else port)
 
-    def records(self, port, n):
+    def records(self, port: str, n: int) -> None:
         self.progress.update(self.tasks[port], completed=n, what="pulling")
 
-    def done(self, port, result):
+    def done(self, port: str, result: dict[str, Any]) -> None:
         t = self.tasks[port]
         if result["ok"]:
             n = result["result"]["records"]

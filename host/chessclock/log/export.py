@@ -4,11 +4,12 @@
 import csv
 import io
 import json
+from typing import Any
 
-from chessclock.log.records import hms
+from chessclock.log.records import Game, Result, hms
 
 
-def table(res):
+def table(res: Result) -> str:
     lines = ["%8s %12s  %-13s %-5s %12s %12s %5s  %s"
              % ("seq", "t", "event", "side", "white", "black", "moves", "details")]
     for d in res.events:
@@ -27,7 +28,7 @@ CSV_FIELDS = ("seq", "t_ms", "type", "side", "white_ms", "black_ms", "moves", "s
               "state", "arg")
 
 
-def to_csv(res):
+def to_csv(res: Result) -> str:
     out = io.StringIO()
     w = csv.DictWriter(out, fieldnames=list(CSV_FIELDS) + ["details"], lineterminator="\n")
     w.writeheader()
@@ -40,11 +41,11 @@ def to_csv(res):
     return out.getvalue()
 
 
-def to_jsonl(res):
+def to_jsonl(res: Result) -> str:
     return "".join(json.dumps(d) + "\n" for d in res.events)
 
 
-def to_pgn(game, moves_pgn=None):
+def to_pgn(game: Game, moves_pgn: str | None = None) -> str:
     """The game as PGN: [%clk] (time left after the move) and [%emt] (time used on it) per
     move, TimeControl tag, Date/UTCDate/UTCTime from the clock's wall clock, Result and
     Termination "time forfeit" after a flag; merged with a PGN's moves when given. Without
@@ -118,7 +119,7 @@ def to_pgn(game, moves_pgn=None):
     return pgnout.write(out, columns=None, end="\n")
 
 
-def _tc_pgn(control):
+def _tc_pgn(control: Any) -> str:
     from clockcore import notation
 
     try:

@@ -4,12 +4,14 @@ resumable, with the clock's signed head, then acknowledged or cleared on the clo
 import os
 import struct
 import time
+from collections.abc import Callable
+from typing import Any
 
 from chessclock.link import transport as L
 from clockcore.framing import frame as log_record  # a pulled record, framed as on the clock
 
 
-def unpack_records(blob):
+def unpack_records(blob: bytes) -> list[bytes]:
     out = []
     i = 0
     while i + 2 <= len(blob):
@@ -44,8 +46,10 @@ def _await_clear(link: L.Link, seconds: int, path: str) -> None:
         raise L.ClockError(L.EXIT_FAILED, "log pulled to %s but not cleared: %s" % (path, why))
 
 
-def pull(link, archive, game, clear=False, chunk=4096, progress=None, ack=True,
-         on_clock=None, on_ask=None):
+def pull(link: L.Link, archive: str, game: str, clear: bool = False, chunk: int = 4096,
+         progress: Callable[[int], None] | None = None, ack: bool = True,
+         on_clock: Callable[[str], None] | None = None,
+         on_ask: Callable[[int], None] | None = None) -> dict[str, Any]:
     """Pull a clock's log into ARCHIVE/CLOCK/GAME.log from where the last pull stopped
     (GAME.next holds the next sequence number), then the clock's signed head (an `HD`
     frame, for `log verify`); then acknowledge it (`logack`: the clock may remove those

@@ -6,6 +6,8 @@ format is clockcore/eventlog.py (docs/EVENT-LOG.md); chessclock.log.verify reads
 these."""
 
 
+from typing import Any
+
 from clockcore import engine as E
 from clockcore import events as EV
 from clockcore import framing as F
@@ -19,21 +21,21 @@ HEAD_MAGIC = b"HD"
 
 
 class Result:
-    def __init__(self):
+    def __init__(self) -> None:
         self.records = []
         self.problems = []   # what makes verify fail
         self.notes = []      # what an arbiter should know (torn write dropped, cut, ...)
         self.games = []      # [Game]
         self.events = []     # export dicts, in log order
         self.heads = []      # [Head] the clock's signed heads found in the file, in order
-        self.auth = None     # the head that authenticates the log (a Head) when it does
+        self.auth: Head | None = None   # the head that authenticates the log, when one does
         self.auth_problems = []  # why the log is not authenticated (see verify())
 
-    def played(self):
+    def played(self) -> "list[Game]":
         """Games in which a clock was started (not every control set)."""
         return [g for g in self.games if g.started]
 
-    def status(self):
+    def status(self) -> str:
         """One phrase: what the verification established."""
         if self.problems:
             return "FAILED"
@@ -46,7 +48,7 @@ class Head:
     """The clock's signed head (`chessclock log pull` stores the one of each pull, framed
     as b"HD" + length + CRC-32 + "TEXT MAC")."""
 
-    def __init__(self, offset, text, mac):
+    def __init__(self, offset: int, text: str, mac: str) -> None:
         self.offset = offset
         self.text = text
         self.mac = mac
@@ -59,7 +61,7 @@ class Head:
         self.t = int(parts[5])
         self.wall = int(parts[6])
 
-    def check(self, key):
+    def check(self, key: bytes | None) -> bool:
         """True when `mac` is the clock's HMAC with this arbiter key (32 bytes)."""
         import hmac
 
@@ -70,14 +72,14 @@ class Head:
         want = P.hmac_sha256(log_key, self.text.encode()).hex()
         return hmac.compare_digest(want, self.mac.lower())
 
-    def describe(self):
+    def describe(self) -> str:
         when = ("wall clock %s UTC" % _utc(self.wall)) if self.wall >= 0 else \
             "wall clock unknown"
         return "clock %s, up to seq %d, clock time %s, %s" % (
             self.clock, self.seq, hms(self.t, False), when)
 
 
-def _utc(wall_s):
+def _utc(wall_s: int) -> str:
     import datetime
     try:
         return datetime.datetime.fromtimestamp(wall_s, datetime.timezone.utc).strftime(
@@ -86,7 +88,7 @@ def _utc(wall_s):
         return "?"
 
 
-def iso_utc(wall_s):
+def iso_utc(wall_s: int) -> str | None:
     import datetime
     try:
         return datetime.datetime.fromtimestamp(wall_s, datetime.timezone.utc).strftime(
@@ -95,13 +97,13 @@ def iso_utc(wall_s):
         return None
 
 
-def head_frame(text, mac):
+def head_frame(text: str, mac: str) -> bytes:
     """The bytes `log pull` appends for a signed head: a frame (clockcore/framing.py) with
     the magic b"HD" in the log file."""
     return F.frame(("%s %s" % (text, mac)).encode("ascii"), HEAD_MAGIC)
 
 
-def find_heads(data):
+def find_heads(data: bytes) -> list[tuple[int, int, Head]]:
     """[(offset, length, Head)] of the valid signed-head frames in a log file's bytes."""
     out = []
     pos = data.find(HEAD_MAGIC)
@@ -119,7 +121,8 @@ def find_heads(data):
     return out
 
 
-def minus_heads(bad, heads):
+def minus_heads(bad: list[tuple[int, int]], heads: list[tuple[int, int, Head]]
+                ) -> list[tuple[int, int]]:
     """Bad regions (bytes in no log record) less the signed-head frames in them."""
     out = []
     for off, n in bad:
@@ -135,7 +138,7 @@ def minus_heads(bad, heads):
 
 
 class Game:
-    def __init__(self, rec):
+    def __init__(self, rec: Any) -> None:
         self.header = rec.header
         self.first_seq = rec.seq
         self.started = False
@@ -149,7 +152,7 @@ class Game:
         self.plies = []      # [(side, clk_ms, emt_ms, seq)]
         self.before = (0, 0)  # moves (White, Black) made before the log's first ply: an
                               # adjourned game loaded from an earlier session (record 51)
-        self.replay = None
+        self.replay: Any = None
         self.result = None   # the result entered on the clock or by the host ("1-0", ...)
         self.pairing = None  # the round's pairing the clock logged (code 62): board, names
 
@@ -161,7 +164,7 @@ REFUSALS = {8: "a change without the arbiter's key", 9: "a wrong key or mac, or 
             10: "a replayed request"}
 
 
-def app_dict(rec):
+def app_dict(rec: Any) -> dict[str, Any]:
     d = {"t_ms": rec.t, "type": rec.name()}
     if rec.side != E.NOBODY:
         d["side"] = E.SIDE_NAMES[rec.side]
@@ -215,12 +218,12 @@ SESSION_CODES = (EV.EV_SELF_TEST, EV.EV_RESULT, EV.EV_INCIDENT, EV.EV_RESUMED_BY
                  EV.EV_SCHEDULE, EV.EV_DEFAULT_TIME, EV.EV_ARRIVAL, EV.EV_LOW_TIME)
 
 
-def selftest_failures(bits):
+def selftest_failures(bits: int) -> list[str]:
     """The names of a self-test's failure bits (eventlog.ST_*)."""
     return [name for i, name in enumerate(ST_NAMES) if bits & (1 << i)]
 
 
-def _session_fields(rec, d):
+def _session_fields(rec: Any, d: dict[str, Any]) -> None:
     f = rec.fields
     a = rec.arg
     if rec.code == EV.EV_SELF_TEST:
@@ -253,13 +256,13 @@ def _session_fields(rec, d):
         d["mark_ms"] = a
 
 
-def rap_10g(own_ms, opp_ms):
+def rap_10g(own_ms: int, opp_ms: int) -> bool:
     """RAP 10g (FIDE 5-minute rules, 1990): a player may claim a draw in an obviously drawn
     position with at least 30 s left, or with less than 30 s but more than the opponent."""
     return own_ms >= 30000 or own_ms > opp_ms
 
 
-def _tc(control):
+def _tc(control: Any) -> str:
     from clockcore import notation
 
     try:
@@ -268,7 +271,7 @@ def _tc(control):
         return notation.format_readable(control)
 
 
-def hms(ms, frac=True):
+def hms(ms: int, frac: bool = True) -> str:
     """h:mm:ss and, with `frac`, the milliseconds that are not 0 (PGN's [%clk])."""
     from chessclock.timetext import clock_text
 

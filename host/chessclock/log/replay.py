@@ -82,7 +82,7 @@ def _drive(c: E.Clock, e: Event) -> bool:
 class LogReplay:
     """A Clock driven by a log's events, one record at a time (`step`)."""
 
-    def __init__(self, control: Control, options: dict[str, Any]):
+    def __init__(self, control: Control, options: dict[str, Any]) -> None:
         self.control = control
         self.options = options
         self.clock = E.Clock(control, self._heard, **options)

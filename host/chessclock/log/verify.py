@@ -5,11 +5,14 @@ with the same times and counters; the clock's signed head, checked with the arbi
 authenticates it."""
 
 
+from typing import Any
+
 from chessclock.log.records import (
     DRIVERS,
     NO_ARTICLE,
     RAP_SPECS,
     Game,
+    Head,
     Result,
     app_dict,
     find_heads,
@@ -29,7 +32,7 @@ from clockcore.control import Stage
 class _Engine:
     """One game's replay: a simulate.Replay (its dicts) plus the values eventlog records."""
 
-    def __init__(self, header):
+    def __init__(self, header: dict[str, Any]) -> None:
         self.r = Replay(header["control"], inc_at_turn_start=header["inc_at_turn_start"],
                         stage_on_flag=header["stage_on_flag"], freeze=header["freeze"],
                         move_limit=header.get("move_limit", 0))
@@ -37,7 +40,7 @@ class _Engine:
         self.clock.listener = self.on_event
         self.queue = []
 
-    def on_event(self, ev, side, t, arg):
+    def on_event(self, ev: int, side: int, t: int, arg: int) -> None:
         self.r.on_event(ev, side, t, arg)
         x = [0, 0, 0, 0, 0, 0]
         L.extras_into(self.clock, ev, side, 0, x)
@@ -45,7 +48,7 @@ class _Engine:
                            self.r.out[-1]))
 
 
-def _mismatch(rec, got):
+def _mismatch(rec: Any, got: tuple[Any, ...]) -> str | None:
     """Why the engine's event `got` is not the recorded `rec`, or None."""
     ev, side, t, arg, w, b, x, _ = got
     if ev != rec.code:
@@ -68,7 +71,7 @@ def _mismatch(rec, got):
     return None
 
 
-def _act(c, rec):
+def _act(c: Any, rec: Any) -> None:
     t = rec.t
     s = rec.side
     code = rec.code
@@ -98,11 +101,11 @@ def _act(c, rec):
         c.set_time(s, rec.arg, t)
 
 
-def _rec_main(rec, s):
+def _rec_main(rec: Any, s: int) -> int:
     return rec.w if s == 0 else rec.b
 
 
-def _adopt_adjourned(c, rec):
+def _adopt_adjourned(c: Any, rec: Any) -> None:
     """An adjourned game loaded (51): the header gave its control; the sealed state and
     the stages an arbiter added before the adjournment replace the replay's."""
     snap = rec.snapshot
@@ -113,7 +116,7 @@ def _adopt_adjourned(c, rec):
     _adopt(c, rec, None)
 
 
-def _adopt(c, rec, res):
+def _adopt(c: Any, rec: Any, res: Result | None) -> None:
     """A restoring boot: the clock's saved state replaces the replay's (a power cut)."""
     snap = rec.snapshot
     diffs = []
@@ -140,7 +143,7 @@ def _adopt(c, rec, res):
     c.undo_opp_gain = snap.get("undo_opp_gain", 0)
 
 
-def verify(data, allow_torn_end=False, key=None):
+def verify(data: bytes, allow_torn_end: bool = False, key: bytes | None = None) -> Result:
     """Check a log file's bytes; a Result. `problems` empty: the log is intact (every CRC,
     the sequence and the chain from its start, every game replays). `auth_problems` empty
     as well: it is authentic, i.e. the clock signed (with the arbiter's key `key`) a head
@@ -157,7 +160,8 @@ def verify(data, allow_torn_end=False, key=None):
     return res
 
 
-def _bad_regions(res, bad, first_off, end, allow_torn_end):
+def _bad_regions(res: Result, bad: list[tuple[int, int]], first_off: int, end: int,
+                 allow_torn_end: bool) -> None:
     """Bytes in no record: a torn last write, a damaged start, or a torn write inside."""
     for off, n in bad:
         if off + n == end:
@@ -172,7 +176,7 @@ def _bad_regions(res, bad, first_off, end, allow_torn_end):
                              "the chain across them" % (off, off + n - 1))
 
 
-def _replay(res, frames):
+def _replay(res: Result, frames: list[tuple[int, bytes]]) -> dict[int, str | None]:
     """Every record decoded, chained and replayed game by game; {seq: ISO UTC} of the
     records whose wall-clock time is known."""
     reader = LR.Reader()
@@ -219,7 +223,7 @@ def _replay(res, frames):
     return utc
 
 
-def _wall_ref(rec, wall_ref):
+def _wall_ref(rec: Any, wall_ref: tuple[int, int] | None) -> tuple[int, int] | None:
     """(t, unix seconds) that dates the records from `rec` on, on its boot's time line."""
     if rec.code == EV.EV_BOOT:
         return None     # a new time line
@@ -230,7 +234,7 @@ def _wall_ref(rec, wall_ref):
     return wall_ref
 
 
-def _check_chain(res, rec, off):
+def _check_chain(res: Result, rec: Any, off: int) -> None:
     if rec.link is False:
         res.problems.append("seq %d (byte %d): the chain or sequence is broken: a record "
                             "before it was changed, removed or reordered" % (rec.seq, off))
@@ -244,7 +248,7 @@ def _check_chain(res, rec, off):
                                 % rec.seq)
 
 
-def _new_game(res, rec):
+def _new_game(res: Result, rec: Any) -> tuple[Game, _Engine | None]:
     """(Game, its _Engine or None when its control does not run) from a header record."""
     game = Game(rec)
     res.games.append(game)
@@ -262,7 +266,7 @@ def _new_game(res, rec):
     return game, eng
 
 
-def _mark(game, rec, utc):
+def _mark(game: Any, rec: Any, utc: dict[int, str | None]) -> None:
     """What a record says of its game: started, flagged, ended, result, players."""
     if rec.code == EV.EV_START:
         game.started = True
@@ -280,7 +284,7 @@ def _mark(game, rec, utc):
         game.pairing = None
 
 
-def _after_replay(res, utc):
+def _after_replay(res: Result, utc: dict[int, str | None]) -> None:
     """Wall-clock times and pause lengths on the events; a log with no record, or cut
     without the clock's record of it, is a problem."""
     paused_at = None
@@ -303,7 +307,7 @@ def _after_replay(res, utc):
                                 "of older games up to there" % cut)
 
 
-def _authenticate(res, heads, key):
+def _authenticate(res: Result, heads: list[tuple[int, int, Head]], key: bytes | None) -> None:
     """Is the log the clock's own, whole up to its last signed head?"""
     ap = res.auth_problems
     if not heads:
@@ -346,13 +350,13 @@ def _authenticate(res, heads, key):
         res.auth = last
 
 
-def _left_over(eng, res):
+def _left_over(eng: Any, res: Result) -> None:
     names = ", ".join("%s at %d ms" % (LR.NAMES[q[0]], q[2]) for q in eng.queue)
     res.problems.append("the engine gives events the log lacks: %s" % names)
     eng.queue = []
 
 
-def _step(eng, game, rec, res):
+def _step(eng: Any, game: Any, rec: Any, res: Result) -> str | None:
     c = eng.clock
     q = eng.queue
     code = rec.code
@@ -426,7 +430,7 @@ def _step(eng, game, rec, res):
     return None
 
 
-def verification_lines(res, path, intact_only=False):
+def verification_lines(res: Result, path: str, intact_only: bool = False) -> list[str]:
     """What the verification established, in words (for every report)."""
     out = []
     played = len(res.played())

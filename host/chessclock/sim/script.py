@@ -9,6 +9,8 @@ when the replay completed, so an error never leaves output that looks like a run
 """
 
 
+from typing import Any
+
 from chessclock.errors import InputError
 from clockcore import engine as E
 from clockcore.control import DELAY_SIMPLE
@@ -22,7 +24,7 @@ class ScriptError(InputError):
     """A script line that cannot be run; the message names the line."""
 
 
-def _side(word, line_no, allow_both=False):
+def _side(word: str, line_no: int, allow_both: bool = False) -> int:
     if allow_both and word == "both":
         return E.NOBODY
     if word not in SIDES:
@@ -34,7 +36,7 @@ def _side(word, line_no, allow_both=False):
 MAX_DIGITS = 15   # any time in ms a game can have, and far beyond
 
 
-def _int(word, line_no, what, signed=False):
+def _int(word: str, line_no: int, what: str, signed: bool = False) -> int:
     # A change must carry its sign, so that `adjust white 5` is not read as "set to 5".
     body = word[1:] if signed and word[:1] in ("+", "-") else ("" if signed else word)
     if not body.isascii() or not body.isdigit():
@@ -47,7 +49,7 @@ def _int(word, line_no, what, signed=False):
     return int(word)
 
 
-def _stage_from(spec, line_no):
+def _stage_from(spec: str, line_no: int) -> Any:
     from clockcore import notation  # only scripts that add stages need the parser
 
     try:
@@ -57,10 +59,10 @@ def _stage_from(spec, line_no):
 
 
 # action: (argument count, builder turning words into the call on the clock)
-def _parse_action(action, args, line_no):
+def _parse_action(action: str, args: list[str], line_no: int) -> Any:
     n = len(args)
 
-    def need(count, usage):
+    def need(count: int, usage: str) -> None:
         if n != count:
             raise ScriptError("line %d: %s takes %s" % (line_no, action, usage))
 
@@ -115,7 +117,7 @@ def _parse_action(action, args, line_no):
     raise ScriptError("line %d: unknown action %r" % (line_no, action))
 
 
-def parse_script(text):
+def parse_script(text: str) -> list[tuple[int, int, Any]]:
     """Return [(line_no, t_ms, action-tuple)]; raise ScriptError naming the bad line."""
     steps = []
     last = 0
@@ -138,7 +140,7 @@ def parse_script(text):
 class Replay:
     """Runs a parsed script on a Clock and collects the events as dicts."""
 
-    def __init__(self, control, **options):
+    def __init__(self, control: Any, **options: Any) -> None:
         self.out = []
         self.clock = E.Clock(control, self.on_event, **options)
         sides = (control.white, control.black)
@@ -146,12 +148,12 @@ class Replay:
         self.has_byo = any(sc.byo_periods for sc in sides)
         # Seal mode (clockapp/seal.py does the same on the clock): None, or [phase (1
         # sealing, 2 sealed), sealer, since, alerted, session]
-        self.seal = None
+        self.seal: Any = None
         self.session = 1
         self.spec = ""
         self.sealed_data = None   # the sealed snapshot's bytes (for --export-adjourned)
 
-    def on_event(self, ev, side, t, arg):
+    def on_event(self, ev: int, side: int, t: int, arg: int) -> None:
         c = self.clock
         rec = {"t_ms": t, "type": NAMES[ev]}
         if side != E.NOBODY:
@@ -191,7 +193,7 @@ class Replay:
         self._times(rec)
         self.out.append(rec)
 
-    def _times(self, rec):
+    def _times(self, rec: Any) -> None:
         c = self.clock
         rec["white_ms"] = c.main[E.WHITE]
         rec["black_ms"] = c.main[E.BLACK]
@@ -201,19 +203,19 @@ class Replay:
             rec["white_periods"] = c.periods[E.WHITE]
             rec["black_periods"] = c.periods[E.BLACK]
 
-    def ignored(self, t, action):
+    def ignored(self, t: int, action: str) -> None:
         rec = {"t_ms": t, "type": "ignored", "action": action,
                "state": E.STATE_NAMES[self.clock.state]}
         self._times(rec)
         self.out.append(rec)
 
-    def _seal_event(self, t, kind, side, **fields):
+    def _seal_event(self, t: int, kind: str, side: int, **fields: Any) -> None:
         rec = {"t_ms": t, "type": kind, "side": E.SIDE_NAMES[side]}
         rec.update(fields)
         self._times(rec)
         self.out.append(rec)
 
-    def due(self, t):
+    def due(self, t: int) -> None:
         """The 15-minute seal alert (P6) when it falls at or before t, at its instant."""
         from chessclock.adjourned import S  # the firmware's seal module
         ALERT_MS = S.ALERT_MS
@@ -223,7 +225,7 @@ class Replay:
             sl[3] = True
             self._seal_event(sl[2] + ALERT_MS, "seal-alert", sl[1], sealing_ms=ALERT_MS)
 
-    def seal_step(self, t, name, move):
+    def seal_step(self, t: int, name: str, move: str) -> None:
         import hashlib
 
         from chessclock.adjourned import S  # the firmware's seal module
@@ -259,7 +261,7 @@ class Replay:
                          snapshot_sha256=hashlib.sha256(data).hexdigest(),
                          to_move=E.SIDE_NAMES[c.turn])
 
-    def step(self, t, act):
+    def step(self, t: int, act: Any) -> None:
         c = self.clock
         name = act[0]
         done = True
@@ -306,7 +308,7 @@ class Replay:
                 self.session += 1
             self.seal = None
 
-    def final(self, t):
+    def final(self, t: int) -> None:
         c = self.clock
         if self.seal is not None:
             self.due(t)
@@ -323,7 +325,8 @@ class Replay:
         })
 
 
-def replay(control, script_text, adjourned=None, spec="", keep=None, **options):
+def replay(control: Any, script_text: str, adjourned: bytes | None = None, spec: str = "",
+           keep: list[Any] | None = None, **options: Any) -> list[dict[str, Any]]:
     """Run a script; return the list of event dicts, the final one last. adjourned: an
     adjourned game's snapshot bytes to start from (control and options then are its own);
     keep: a list that receives the Replay (for the sealed snapshot)."""
@@ -345,7 +348,7 @@ def replay(control, script_text, adjourned=None, spec="", keep=None, **options):
     return r.out
 
 
-def _from_adjourned(data):
+def _from_adjourned(data: bytes) -> Replay:
     """A Replay that starts from an adjourned game's snapshot (paused, the side to move
     ready to start), with a first `adjourned-loaded` line as the clock logs it."""
     import hashlib

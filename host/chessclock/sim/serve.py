@@ -11,7 +11,7 @@ import tty
 from chessclock import sources
 
 
-def micropython_exe():
+def micropython_exe() -> str | None:
     exe = os.path.join(os.path.dirname(sys.executable), "micropython")
     return exe if os.path.exists(exe) else shutil.which("micropython")
 
@@ -19,7 +19,7 @@ def micropython_exe():
 class SimServer:
     """A running simulator clock: `.path` is its serial device; stop() ends it."""
 
-    def __init__(self, storage, clock_id="sim", micropython=False):
+    def __init__(self, storage: str, clock_id: str = "sim", micropython: bool = False) -> None:
         firmware = str(sources.firmware_dir())  # the checkout's firmware/, or the installed copy
         script = os.path.join(firmware, "boards", "sim_serve.py")
         os.makedirs(storage, exist_ok=True)
@@ -41,7 +41,7 @@ class SimServer:
         self.proc = subprocess.Popen(cmd, stdin=master, stdout=master, env=env,
                                      close_fds=True)
 
-    def stop(self):
+    def stop(self) -> None:
         if self.proc.poll() is None:
             self.proc.terminate()
             try:
@@ -55,20 +55,20 @@ class SimServer:
             except OSError:
                 pass
 
-    def __enter__(self):
+    def __enter__(self) -> "SimServer":
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.stop()
 
 
 # ---- where `chessclock ports` and `--all` find running sim-serve clocks ----------------
-def registry_dir():
+def registry_dir() -> str:
     from chessclock.link.transport import config_dir
     return os.path.join(config_dir(), "sim-serve")
 
 
-def register(path, clock_id):
+def register(path: str, clock_id: str) -> str:
     d = registry_dir()
     os.makedirs(d, exist_ok=True)
     f = os.path.join(d, "%d" % os.getpid())
@@ -77,13 +77,13 @@ def register(path, clock_id):
     return f
 
 
-def running():
+def running() -> list[tuple[str, str]]:
     """[(device path, clock id)] of the sim-serve clocks running on this computer (stale
     entries, whose process is gone, are removed)."""
     return [(path, clock_id) for path, clock_id, _ in running_with_pid()]
 
 
-def running_with_pid():
+def running_with_pid() -> list[tuple[str, str, int]]:
     """[(device path, clock id, process id)] of the sim-serve clocks running on this
     computer, as running()."""
     out = []
@@ -110,7 +110,7 @@ def running_with_pid():
     return out
 
 
-def simulated(port):
+def simulated(port: str) -> bool:
     """True when `port` is a simulated clock: one a `chessclock sim-serve` on this computer
     registered, or a pseudo-terminal (what sim-serve serves on; a clock on USB is never
     one)."""

@@ -17,6 +17,7 @@ import os
 import select
 import sys
 import time
+from typing import Any, TextIO
 
 SEGMENTS = {  # three rows of three characters per digit
     "0": (" _ ", "| |", "|_|"), "1": ("   ", "  |", "  |"), "2": (" _ ", " _|", "|_ "),
@@ -29,7 +30,7 @@ KEYS = {"a": ("lever", 0), "l": ("lever", 1), " ": ("button", 1), "m": ("button"
         "I": ("hold", 4)}
 
 
-def big(text):
+def big(text: str) -> list[str]:
     """Seven-segment rendering of a time like '4:59' or '19.9' (letters drawn plain)."""
     rows = ["", "", ""]
     for ch in text:
@@ -46,7 +47,7 @@ def big(text):
     return rows
 
 
-def describe(view):
+def describe(view: Any) -> dict[str, Any]:
     if view is None:
         return {}
     return {"time": bytes(view.time).decode().strip(),
@@ -77,7 +78,7 @@ CONFIRM_WORDS = {"CLr?": "erase the clock's log? (asked over the cable; this clo
                          "arbiter key)"}
 
 
-def menu_lines(app):
+def menu_lines(app: Any) -> list[str]:
     """The open menu under the displays: its items (the current one in brackets), the
     item's value in full (a preset's whole name), and the keys that work now."""
     from clockapp.menu import CONFIRM, EDITABLE, SETUP
@@ -108,7 +109,7 @@ def menu_lines(app):
     return out
 
 
-def screen(board, app):
+def screen(board: Any, app: Any) -> str:
     """The terminal picture of both displays (and the running-side LED above each)."""
     out = []
     panels = []
@@ -154,7 +155,7 @@ def screen(board, app):
     return "\x1b[K\n".join(out)  # clear each line's tail: shorter lines leave no debris
 
 
-def _make(storage, tick0=0, selftest=False):
+def _make(storage: str, tick0: int = 0, selftest: bool = False) -> tuple[Any, Any]:
     from boards.sim import BUTTONS, SimBoard
     from clockapp.app import App
     from clockapp.board import BTN_PLUS
@@ -179,13 +180,13 @@ class Session:
     first, as a clock switched off between moves. `P` cuts the power: what was not written
     yet is lost and the board boots again from the flash."""
 
-    def __init__(self, storage, selftest=False):
+    def __init__(self, storage: str, selftest: bool = False) -> None:
         self.storage = storage
         self.board, self.app = _make(storage, selftest=selftest)
         self.free = {}      # input -> board time (us) when its last queued press ends
         self.note = ""      # one line about the last stop or power cut
 
-    def key(self, ch, now_us):
+    def key(self, ch: str, now_us: int) -> str | None:
         """One key at board time now_us: 'quit' for q, else None."""
         if ch == "q":
             self.stop()
@@ -206,13 +207,13 @@ class Session:
             self.board.press_buttons(what, at, hold_us=hold)
         return None
 
-    def run_to(self, now_us):
+    def run_to(self, now_us: int) -> None:
         """The app's loop up to board time now_us (at least one pass)."""
         from boards.sim import run_until
         self.app.step()
         run_until(self.app, self.board, now_us)
 
-    def stop(self):
+    def stop(self) -> None:
         """A clean stop: every event on the flash, the game saved to come back paused."""
         app = self.app
         app.flush()
@@ -221,7 +222,7 @@ class Session:
             app.save_state()
         self.note = "stopped: saved in %s" % self.storage
 
-    def power_cut(self):
+    def power_cut(self) -> None:
         """The power fails now: no flush, no save; the board boots again on its flash."""
         t = self.board.ticks_us()
         self.board, self.app = _make(self.storage, tick0=t)
@@ -229,12 +230,12 @@ class Session:
         self.note = "power cut: the clock booted again from its flash"
         return t
 
-    def picture(self):
+    def picture(self) -> str:
         text = screen(self.board, self.app)
         return text + ("\x1b[K\n  " + self.note if self.note else "")
 
 
-def interactive(storage, stdout, selftest=False):
+def interactive(storage: str, stdout: TextIO, selftest: bool = False) -> int:
     import termios
     import tty
 
@@ -277,7 +278,8 @@ def interactive(storage, stdout, selftest=False):
     return 0
 
 
-def headless(storage, script_text, stdout, stderr, selftest=False):
+def headless(storage: str, script_text: str, stdout: TextIO, stderr: TextIO,
+             selftest: bool = False) -> int:
     """Script lines: `<ms> lever left|right [hold_ms]`, `<ms> button NAME [hold_ms]`,
     `<ms> show`, `<ms> power-cut` (restart the board on the same storage). A `show` line:
     {"t_ms", "led": the lit running-side LED "left"|"right"|null, "left", "right"}."""
