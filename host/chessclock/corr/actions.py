@@ -7,6 +7,7 @@ import json
 import os
 import re
 import zoneinfo
+from typing import Any
 
 from chessclock.corr.checks import check_new, records_to_set_aside
 from chessclock.corr.dates import CorrError, parse_date
@@ -19,7 +20,7 @@ DEFAULT_DB = "corr.sqlite3"
 
 
 class Ctx:
-    def __init__(self, args, out, err):
+    def __init__(self, args: Any, out: Any, err: Any) -> None:
         from chessclock.corr.store import Store
 
         self.args, self.out = args, out
@@ -31,10 +32,10 @@ class Ctx:
                       "computed now for its %d records\n" % (self.path, self.store.migrated))
         self.eid = args.event
 
-    def event(self):
+    def event(self) -> Any:
         return Event.from_records(self.eid, self.store.records(self.eid))
 
-    def today(self, tz=None):
+    def today(self, tz: str | None = None) -> dt.date:
         t = getattr(self.args, "today", None)
         if t:
             return parse_date(t, "--today")
@@ -42,14 +43,14 @@ class Ctx:
             tz = self.event().tz
         return dt.datetime.now(zoneinfo.ZoneInfo(tz)).date()   # the only clock read
 
-    def write(self, recs, today):
+    def write(self, recs: list[Any], today: Any) -> None:
         for r in recs:
             r["entered"] = str(today)
         self.store.append(self.eid, recs, lambda all_: check_new(
             self.eid, all_[:len(all_) - len(recs)], all_[len(all_) - len(recs):], today))
 
 
-def run_action(args, out, err):
+def run_action(args: Any, out: Any, err: Any) -> int:
     ctx = Ctx(args, out, err)
     try:
         handler = globals()["_do_" + args.corr_cmd.replace("-", "_")]
@@ -58,7 +59,7 @@ def run_action(args, out, err):
         ctx.store.close()
 
 
-def _say(ctx, text, data):
+def _say(ctx: Ctx, text: str, data: Any) -> int:
     if ctx.json:
         ctx.out.write(json.dumps(data, indent=1, sort_keys=True, default=str) + "\n")
     else:
@@ -66,11 +67,11 @@ def _say(ctx, text, data):
     return 0
 
 
-def _date(x, what):
+def _date(x: Any, what: str) -> Any:
     return str(parse_date(x, what)) if x else None
 
 
-def _theme_plies(theme):
+def _theme_plies(theme: str) -> int:
     if not theme.strip():
         return 0
     import chess
@@ -88,7 +89,7 @@ def _theme_plies(theme):
     return n
 
 
-def _do_event(ctx, a):
+def _do_event(ctx: Ctx, a: Any) -> int:
     try:
         zoneinfo.ZoneInfo(a.tz)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
@@ -106,26 +107,26 @@ def _do_event(ctx, a):
                                                  else ""), data)
 
 
-def _do_holiday(ctx, a):
+def _do_holiday(ctx: Ctx, a: Any) -> int:
     dates = [_date(d, "holiday") for d in a.dates]
     ctx.write([{"kind": "holiday", "game": None, "data": {"dates": dates}}], ctx.today())
     return _say(ctx, "event %s: holidays %s" % (a.event, ", ".join(dates)), {"holidays": dates})
 
 
-def _do_game(ctx, a):
+def _do_game(ctx: Ctx, a: Any) -> int:
     data = {"white": a.white, "black": a.black, "notation": a.notation}
     ctx.write([{"kind": "game", "game": a.game, "data": data}], ctx.today())
     return _say(ctx, "game %s: %s - %s" % (a.game, a.white, a.black), data)
 
 
-def _after(ctx, a, what):
+def _after(ctx: Ctx, a: Any, what: str) -> Any:
     g = ctx.event().game(a.game, ctx.today())
     return _say(ctx, "game %s: %s; totals %s %d, %s %d days; %s" % (
         a.game, what, g.players[0], g.totals[0], g.players[1], g.totals[1], g.state()),
         g.as_dict())
 
 
-def _do_move(ctx, a):
+def _do_move(ctx: Ctx, a: Any) -> int:
     number, san = split_move(a.move, a.san.strip())
     ply = parse_move(number)
     data = {"ply": ply, "san": san, "sent": _date(a.sent, "--sent"),
@@ -154,7 +155,7 @@ def _do_move(ctx, a):
         g.players[1], g.totals[1]), m.as_dict())
 
 
-def _accepted(ctx, a, data):
+def _accepted(ctx: Ctx, a: Any, data: Any) -> Any:
     """The moves after the reply in an accepted conditional sequence (Art. 9 §1, §3): the
     proposer's (and any later) moves, recorded as conditional moves on the reply's date.
     Whether the sequence is the one proposed is checked when the records are written."""
@@ -177,13 +178,13 @@ def _accepted(ctx, a, data):
             for i, s in enumerate(seq[1:], 1)]
 
 
-def _do_ack(ctx, a):
+def _do_ack(ctx: Ctx, a: Any) -> int:
     data = {"ply": parse_move(a.move), "received": _date(a.received, "--received")}
     ctx.write([{"kind": "ack", "game": a.game, "data": data}], ctx.today())
     return _after(ctx, a, "%s received %s" % (label(data["ply"]), data["received"]))
 
 
-def _do_notice(ctx, a):
+def _do_notice(ctx: Ctx, a: Any) -> int:
     g = ctx.event().game(a.game, ctx.today())
     ply = g.first_ply + len(g.moves)
     data = {"ply": ply, "date": _date(a.date, "--date")}
@@ -191,14 +192,14 @@ def _do_notice(ctx, a):
     return _after(ctx, a, "notice for %s on %s (Art. 13)" % (label(ply), data["date"]))
 
 
-def _do_fine(ctx, a):
+def _do_fine(ctx: Ctx, a: Any) -> int:
     data = {"ply": parse_move(a.move), "reason": a.reason, "date": _date(a.date, "--date"),
             "conditional": a.conditional, "late": a.late, "both": a.both}
     ctx.write([{"kind": "fine", "game": a.game, "data": data}], ctx.today())
     return _after(ctx, a, "fine on %s (%s)" % (label(data["ply"]), a.reason))
 
 
-def _do_leave(ctx, a):
+def _do_leave(ctx: Ctx, a: Any) -> int:
     ev = ctx.event()
     if not any(a.player in (g["white"], g["black"]) for g in ev.games.values()):
         raise CorrError("%s plays no game in event %s" % (a.player, a.event))
@@ -212,7 +213,7 @@ def _do_leave(ctx, a):
         a.player, data["start"], data["end"], a.kind, used), dict(data, normal_used=used))
 
 
-def _do_remind(ctx, a):
+def _do_remind(ctx: Ctx, a: Any) -> int:
     g = ctx.event().game(a.game, ctx.today())
     if not g.moves:
         raise CorrError("game %s: no move sent yet" % a.game)
@@ -221,7 +222,7 @@ def _do_remind(ctx, a):
     return _after(ctx, a, "%s of %s on %s" % (a.kind, g.moves[-1].label, data["date"]))
 
 
-def _do_claim(ctx, a):
+def _do_claim(ctx: Ctx, a: Any) -> int:
     data = {"by": a.by, "date": _date(a.date, "--date"),
             "notified": _date(a.notified, "--notified")}
     ctx.write([{"kind": "claim", "game": a.game, "data": data}], ctx.today())
@@ -232,33 +233,33 @@ def _do_claim(ctx, a):
         c["ordinal"], c["contest_by"]), c)
 
 
-def _do_contest(ctx, a):
+def _do_contest(ctx: Ctx, a: Any) -> int:
     ctx.write([{"kind": "contest", "game": a.game,
                 "data": {"claim": a.claim, "date": _date(a.date, "--date")}}], ctx.today())
     return _after(ctx, a, "claim %d contested" % a.claim)
 
 
-def _do_decide(ctx, a):
+def _do_decide(ctx: Ctx, a: Any) -> int:
     ctx.write([{"kind": "decide", "game": a.game,
                 "data": {"claim": a.claim, "date": _date(a.date, "--date"),
                          "upheld": a.upheld}}], ctx.today())
     return _after(ctx, a, "claim %d %s" % (a.claim, "upheld" if a.upheld else "unfounded"))
 
 
-def _do_result(ctx, a):
+def _do_result(ctx: Ctx, a: Any) -> int:
     ctx.write([{"kind": "result", "game": a.game,
                 "data": {"result": a.result, "date": _date(a.date, "--date"),
                          "reason": a.reason}}], ctx.today())
     return _after(ctx, a, "result %s" % a.result)
 
 
-def _do_correct(ctx, a):
+def _do_correct(ctx: Ctx, a: Any) -> int:
     data = {"from_ply": parse_move(a.start), "date": _date(a.date, "--date"), "reason": a.reason}
     ctx.write([{"kind": "void", "game": a.game, "data": data}], ctx.today())
     return _after(ctx, a, "moves from %s void (%s)" % (label(data["from_ply"]), a.reason))
 
 
-def _do_import(ctx, a):
+def _do_import(ctx: Ctx, a: Any) -> int:
     from chessclock.corr.exchange import read_csv, read_pgn
 
     ev = ctx.event()
@@ -291,7 +292,7 @@ def _do_import(ctx, a):
     return _after(ctx, a, "%d moves imported from %s" % (len(recs), name))
 
 
-def _do_ask(ctx, a):
+def _do_ask(ctx: Ctx, a: Any) -> int:
     from chessclock.corr.model import ANSWER_DAYS
 
     data = {"player": a.player, "date": _date(a.date, "--date"), "about": a.about}
@@ -303,13 +304,13 @@ def _do_ask(ctx, a):
                     a.player, data["date"], by, a.player), dict(data, answer_by=str(by)))
 
 
-def _do_answer(ctx, a):
+def _do_answer(ctx: Ctx, a: Any) -> int:
     data = {"player": a.player, "date": _date(a.date, "--date")}
     ctx.write([{"kind": "answer", "game": None, "data": data}], ctx.today())
     return _say(ctx, "%s answered the director on %s" % (a.player, data["date"]), data)
 
 
-def _do_withdraw(ctx, a):
+def _do_withdraw(ctx: Ctx, a: Any) -> int:
     data = {"player": a.player, "date": _date(a.date, "--date"), "reason": a.reason}
     ctx.write([{"kind": "withdraw", "game": None, "data": data}], ctx.today())
     ev = ctx.event()
@@ -328,7 +329,7 @@ def _do_withdraw(ctx, a):
                 dict(data, games=games))
 
 
-def _do_verify(ctx, a):
+def _do_verify(ctx: Ctx, a: Any) -> int:
     problems, info = ctx.store.verify(a.event)
     if not info["records"]:
         raise CorrError("no event %r in %s" % (a.event, ctx.path))
@@ -344,7 +345,7 @@ def _do_verify(ctx, a):
         a.event, info["records"], info["head"]), data)
 
 
-def _do_repair(ctx, a):
+def _do_repair(ctx: Ctx, a: Any) -> int:
     date = _date(a.date, "--date")
     today = ctx.today("UTC") if getattr(ctx.args, "today", None) else None
     recs = ctx.store.records(a.event)
@@ -371,19 +372,19 @@ def _do_repair(ctx, a):
 
 
 # ---- reading -------------------------------------------------------------------
-def _ledgers(ctx):
+def _ledgers(ctx: Ctx) -> tuple[Any, dt.date, list[Any]]:
     ev = ctx.event()
     today = ctx.today(ev.tz)
     return ev, today, [ev.game(gid, today) for gid in ev.games]
 
 
-def _console(out):
+def _console(out: Any) -> Any:
     from rich.console import Console
 
     return Console(file=out, width=130, color_system=None, highlight=False, soft_wrap=False)
 
 
-def _series(g, s):
+def _series(g: Any, s: int) -> str:
     p = g.pending
     if p is not None and SIDES.index(p["side"]) == s:
         return "%d (c%d %d/%d)%s" % (p["total"], p["count"], p["count_cum"], p["budget"],
@@ -396,7 +397,7 @@ def _series(g, s):
     return left + (" EXCESS" if last.excess else "")
 
 
-def _do_status(ctx, a):
+def _do_status(ctx: Ctx, a: Any) -> int:
     from rich.table import Table
 
     from chessclock.corr.reminders import event_items
@@ -442,7 +443,7 @@ def _do_status(ctx, a):
     return 0
 
 
-def _do_due(ctx, a):
+def _do_due(ctx: Ctx, a: Any) -> int:
     from chessclock.corr.reminders import event_items
 
     ev, today, gs = _ledgers(ctx)
@@ -453,7 +454,7 @@ def _do_due(ctx, a):
     return _say(ctx, text, {"today": str(today), "due": items})
 
 
-def _do_ledger(ctx, a):
+def _do_ledger(ctx: Ctx, a: Any) -> int:
     from rich.table import Table
 
     g = ctx.event().game(a.game, ctx.today())
@@ -502,7 +503,7 @@ def _do_ledger(ctx, a):
     return 0
 
 
-def _do_email(ctx, a):
+def _do_email(ctx: Ctx, a: Any) -> int:
     from chessclock.corr.exchange import email_text
 
     g = ctx.event().game(a.game, ctx.today())
@@ -510,7 +511,7 @@ def _do_email(ctx, a):
     return _say(ctx, text, {"text": text})
 
 
-def _do_pgn(ctx, a):
+def _do_pgn(ctx: Ctx, a: Any) -> int:
     from chessclock.corr.exchange import pgn
 
     g = ctx.event().game(a.game, ctx.today())
@@ -518,7 +519,7 @@ def _do_pgn(ctx, a):
     return _say(ctx, text, {"pgn": text})
 
 
-def _do_claim_file(ctx, a):
+def _do_claim_file(ctx: Ctx, a: Any) -> int:
     from chessclock.corr.package import claim_file
 
     g = ctx.event().game(a.game, ctx.today())
@@ -526,7 +527,7 @@ def _do_claim_file(ctx, a):
     return _say(ctx, text, {"text": text})
 
 
-def _do_package(ctx, a):
+def _do_package(ctx: Ctx, a: Any) -> int:
     from chessclock.corr.package import package
 
     ev, today, gs = _ledgers(ctx)

@@ -4,6 +4,7 @@
 from __future__ import annotations  # methods name classes defined after them
 
 import datetime as dt
+from typing import Any
 
 from .dates import CorrError, parse_date
 from .ledger import Event, GameLedger
@@ -18,7 +19,7 @@ def check_new(eid: str, before: list[Record], new: list[Record], today: dt.date)
         _check_one(eid, before + new[:i], [new[i]], today)
 
 
-def _check_one(eid, before, new, today):
+def _check_one(eid: str, before: list[Any], new: list[Any], today: Any) -> None:
     for r in new:
         for key in ("sent", "received", "date", "notified"):
             if r["data"].get(key) and parse_date(r["data"][key], key) > today:

@@ -31,7 +31,7 @@ from .model import (
 
 
 class Event:
-    def __init__(self, eid, data):
+    def __init__(self, eid: str, data: Any) -> None:
         self.id = eid
         self.name = data.get("name") or eid
         self.phase = data.get("phase", "")
@@ -114,7 +114,7 @@ class Event:
 class MoveRow:
     """One sent move and what it cost its sender."""
 
-    def __init__(self, ply, rec):
+    def __init__(self, ply: int, rec: Any) -> None:
         d = rec["data"]
         self.ply, self.side, self.label = ply, side_of(ply), label(ply)
         self.seq = rec["seq"]
@@ -127,7 +127,7 @@ class MoveRow:
         self.conditional = bool(d.get("conditional"))
         self.early = False   # a first move sent before the official start (Art. 12 §1)
         self.proposal = d.get("proposal") or ""   # conditional moves proposed (Art. 9)
-        self.transit = None
+        self.transit: int | None = None
         self.cats = {}
         self.counted = 0
         self.doubled = 0
@@ -139,7 +139,7 @@ class MoveRow:
         self.excess = False
         self.total = 0
 
-    def as_dict(self):
+    def as_dict(self) -> dict[str, Any]:
         return {
             "move": self.label, "ply": self.ply, "side": SIDES[self.side], "san": self.san,
             "typed": self.typed,
@@ -154,7 +154,8 @@ class MoveRow:
             "budget": self.budget, "excess": self.excess}
 
 
-def _classify(ev, after, upto, leave, halted=()):
+def _classify(ev: Any, after: dt.date, upto: dt.date, leave: Any, halted: Any = ()
+              ) -> tuple[list[dt.date], dict[str, Any]]:
     """(counted dates, {category: days}) for the days in (after, upto]."""
     counted, cats = [], {}
     for d in day_range(after, upto):
@@ -175,7 +176,7 @@ def _classify(ev, after, upto, leave, halted=()):
     return counted, cats
 
 
-def _doubling(counted, notice):
+def _doubling(counted: list[dt.date], notice: Any) -> tuple[int, bool]:
     """Art. 13: days from the 13th counted day count double unless the player announced by
     the 12th. Returns (extra days, notice in time)."""
     if len(counted) <= ANNOUNCE_AFTER:
@@ -185,7 +186,7 @@ def _doubling(counted, notice):
 
 
 class GameLedger:
-    def __init__(self, ev, gid, gdata, recs, today):
+    def __init__(self, ev: Any, gid: str, gdata: Any, recs: list[Any], today: Any) -> None:
         self.ev, self.id, self.today = ev, gid, today
         self.players = (gdata["white"], gdata["black"])
         self.first_ply = ev.theme_plies + 1
@@ -208,7 +209,7 @@ class GameLedger:
         self._withdrawal()
         self._pending(penalties)
 
-    def _withdrawal(self):
+    def _withdrawal(self) -> None:
         """Art. 27: after a player's abandonment or elimination (or death, or suspension by
         the club) the results of finished games stand and every remaining game is lost for
         that player (for both, if both left)."""
@@ -231,7 +232,7 @@ class GameLedger:
                        "reason": "%s; remaining games lost (Art. 27)" % why}
 
     # ---- the records, in force ---------------------------------------------------
-    def _sort(self, recs):
+    def _sort(self, recs: list[Any]) -> None:
         moves, self.acks, self.notices, self.fine_recs = [], {}, {}, []
         self.claim_recs, self.contests, self.decisions, self.reminds = [], {}, {}, []
         self.result = None
@@ -264,7 +265,7 @@ class GameLedger:
         self.move_recs = moves
 
     # ---- the moves on the board (Art. 2, 5, 6) -----------------------------------
-    def _read_notation(self):
+    def _read_notation(self) -> None:
         """Standard SAN of every move in force, read from the notation as written on the
         board after the theme. `board` is the position now (None once a move has no
         notation or cannot be read: nothing after it can be checked), `before_last` the
@@ -310,7 +311,7 @@ class GameLedger:
         ts = [m.transit for m in self.moves[:upto] if m.transit is not None and not m.estimated]
         return (2 * sum(ts) + len(ts)) // (2 * len(ts)) if ts else 0
 
-    def _compute(self, penalties):
+    def _compute(self, penalties: Any) -> None:
         ev = self.ev
         self.moves = []
         prev = None
@@ -353,14 +354,14 @@ class GameLedger:
         self._fines(penalties)
         self._series()
 
-    def _charge(self, m, leave, after, upto):
+    def _charge(self, m: Any, leave: Any, after: dt.date, upto: dt.date) -> None:
         counted, m.cats = _classify(self.ev, after, upto, leave, self.halted)
         m.counted = len(counted)
         m.notice = self.notices.get(m.ply)
         m.doubled, m.notice_ok = _doubling(counted, m.notice)
         m.counted_dates = counted
 
-    def _fines(self, penalties):
+    def _fines(self, penalties: Any) -> None:
         by_ply = {m.ply: m for m in self.moves}
         nxt = self.first_ply + len(self.moves)
         self.pending_fines = []
@@ -391,7 +392,7 @@ class GameLedger:
                     m.fines.append((days, "unfounded excess claim (Art. 22 §1)"))
             m.charged = m.counted + m.doubled + sum(f for f, _ in m.fines)
 
-    def _series(self):
+    def _series(self) -> None:
         """Art. 12 §2, 16, 19: per side, cumulative days against budget(n) of the count;
         an excess starts a new count from the next move, for the offender only."""
         self.count = [[1, 0, 0], [1, 0, 0]]   # per side: count number, moves, days
@@ -410,7 +411,7 @@ class GameLedger:
                 self.excesses[m.side].append(m)
                 self.count[m.side] = [c[0] + 1, 0, 0]
 
-    def _pending(self, penalties):
+    def _pending(self, penalties: Any) -> None:
         """The move being thought about now, counted up to today."""
         self.pending = None
         if self.finished():
@@ -452,7 +453,7 @@ class GameLedger:
             else None}
 
     # ---- claims (Art. 17-22) -----------------------------------------------------
-    def _claims(self):
+    def _claims(self) -> tuple[dict[Any, Any], set[dt.date]]:
         """Run every claim through its states; returns the penalties it imposes
         ({claimant's ply: days}) and the days the game stood halted by a 2nd-excess claim
         (from the day after the claim to its decision, withdrawal or today). State per
@@ -582,7 +583,7 @@ class GameLedger:
         cats["opponent_or_transit"] = span - own
         return counted, cats
 
-    def as_dict(self):
+    def as_dict(self) -> dict[str, Any]:
         return {
             "event": self.ev.id, "game": self.id, "white": self.players[0],
             "black": self.players[1], "state": self.state(), "today": str(self.today),

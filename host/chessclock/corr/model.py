@@ -95,12 +95,12 @@ def split_move(number: str, san: str) -> tuple[str, str]:
     return m.group(1).replace("\u2026", "..."), m.group(2)
 
 
-def as_date(x):
+def as_date(x: Any) -> Any:
     return parse_date(x) if x is not None else None
 
 
 class Leave:
-    def __init__(self, rec):
+    def __init__(self, rec: Any) -> None:
         d = rec["data"]
         self.seq = rec["seq"]
         self.player = d["player"]

@@ -6,6 +6,7 @@ skip the recess ("ficam suspensas ... outros prazos regulamentares", comment on 
 """
 
 import datetime as dt
+from typing import Any
 
 from .dates import parse_date
 from .model import ANNOUNCE_AFTER, ANSWER_DAYS, SIDES, label
@@ -14,7 +15,7 @@ RESEND, REITERATE, REPLY_REITERATION, BOTH_ABANDON = 5, 15, 7, 40   # Art. 15, �
 PAPERS = 30                                                           # Art. 31
 
 
-def _nth_day(cal, start, n, skip):
+def _nth_day(cal: Any, start: dt.date, n: int, skip: Any) -> dt.date:
     """The n-th day after start that is neither in the recess nor in `skip`."""
     d = start
     while n > 0:
@@ -24,11 +25,11 @@ def _nth_day(cal, start, n, skip):
     return d
 
 
-def game_items(g):
+def game_items(g: Any) -> list[dict[str, Any]]:
     ev, today, cal = g.ev, g.today, g.ev.calendar
     items = []
 
-    def add(who, what, due, art):
+    def add(who: str, what: str, due: dt.date, art: str) -> None:
         items.append({"game": g.id, "who": who, "what": what, "due": str(due), "art": art,
                       "overdue": due < today})
 
@@ -50,7 +51,7 @@ def game_items(g):
     return items
 
 
-def _claim_items(g, add):
+def _claim_items(g: Any, add: Any) -> None:
     """Open claims to contest (Art. 21), contested ones to decide (Art. 21 §2)."""
     names = g.players
     for c in g.claims:
@@ -64,7 +65,7 @@ def _claim_items(g, add):
                 parse_date(c["decide_by"]), "Art. 21 §2")
 
 
-def _excess_items(g, add):
+def _excess_items(g: Any, add: Any) -> None:
     """An opponent's excess not claimed yet, while the claim is still open (Art. 16-18)."""
     names = g.players
     claimed = set(c["excess"] for c in g.claims)
@@ -82,7 +83,7 @@ def _excess_items(g, add):
                 seen or g.today, "Art. 16-17")
 
 
-def _pending_items(g, add):
+def _pending_items(g: Any, add: Any) -> None:
     """The move being thought about: over time, a slow transit, no reply (Art. 15), the
     12-day notice (Art. 13)."""
     today, cal, p = g.today, g.ev.calendar, g.pending
@@ -106,7 +107,7 @@ def _pending_items(g, add):
             "from the 13th count double" % p["move"], parse_date(day12), "Art. 13")
 
 
-def _silence_items(g, add, side, last):
+def _silence_items(g: Any, add: Any, side: int, last: Any) -> None:
     """No confirmation of the last move sent: resend, reiterate, abandonment (Art. 15)."""
     today, cal = g.today, g.ev.calendar
     mover, other = g.players[side], g.players[1 - side]
@@ -137,7 +138,7 @@ def _silence_items(g, add, side, last):
         add(other, "resend %s: 5 days without a reply" % last.label, due5, "Art. 15")
 
 
-def director_items(ev, today):
+def director_items(ev: Any, today: Any) -> list[dict[str, Any]]:
     """Art. 23: a player answers the director's request within 7 days (recess excluded),
     or may be counted as withdrawn from the games or eliminated."""
     items = []
@@ -153,7 +154,7 @@ def director_items(ev, today):
     return items
 
 
-def event_items(ev, ledgers, today=None):
+def event_items(ev: Any, ledgers: Any, today: Any = None) -> list[dict[str, Any]]:
     items = []
     for g in ledgers:
         items += game_items(g)

@@ -179,7 +179,7 @@ class Store:
         return out
 
     # ---- writing -----------------------------------------------------------------
-    def append(self, event, new, check):
+    def append(self, event: str, new: list[Any], check: Any) -> None:
         """Append records (dicts with game, kind, data, entered) for `event` once
         `check(all records with the new ones)` has passed; all or nothing. The records are
         read, checked and chained inside the write transaction, so no other writer can
