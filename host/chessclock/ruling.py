@@ -1405,7 +1405,7 @@ def note_appeal(r: Ruling, filed: str | None, ruled: str | None) -> None:
         return
     import datetime as dt
 
-    from chessclock import deadlines as D
+    from chessclock.competition import deadlines as D
 
     try:
         on = D.parse_date(filed, "--appealed-on")

@@ -4,9 +4,10 @@ turns any of them into one line `chessclock COMMAND: MESSAGE` and its exit_code.
 
 import pytest
 
-from chessclock import adjourned, cli, deadlines, timetext
+from chessclock import adjourned, cli, timetext
 from chessclock.board import deploy, displays, mcus, profiles
-from chessclock.commands import deadline, knockout, retention, rounds, team
+from chessclock.commands import deadline
+from chessclock.competition import deadlines, knockout, retention, rounds, teams
 from chessclock.corr import dates, notation, store
 from chessclock.errors import ChessclockError, InputError
 from chessclock.hall import pairings
@@ -35,7 +36,7 @@ ERRORS = [
     (trace.WiringError("no connector"), 2, True),
     (knockout.KnockoutError("one player"), 2, True),
     (rounds.RoundsError("no rounds"), 2, True),
-    (team.TeamError("no board"), 2, True),
+    (teams.TeamError("no board"), 2, True),
     (retention.RetentionError("no date"), 2, True),
 ]
 

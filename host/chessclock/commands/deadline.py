@@ -18,7 +18,7 @@ import datetime as dt
 import json
 from typing import IO, Any
 
-from chessclock.deadlines import (
+from chessclock.competition.deadlines import (
     APPEALS,
     CXEB_BODIES,
     KINDS,

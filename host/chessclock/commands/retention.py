@@ -18,44 +18,7 @@ import json
 import os
 from typing import IO, Any
 
-from chessclock.errors import InputError
-
-RETENTION_DAYS = 60     # S0 Art. 10: «até 60 dias após a publicação do resultado»
-
-
-class RetentionError(InputError):
-    pass
-
-
-def _date(text: str, name: str) -> dt.date:
-    try:
-        return dt.date.fromisoformat(text.strip())
-    except ValueError:
-        raise RetentionError("%s %r: a date is YYYY-MM-DD" % (name, text[:30])) from None
-
-
-def report(root: str, published: dt.date, today: dt.date, days: int = RETENTION_DAYS,
-           hold: tuple[str, ...] = ()) -> dict[str, Any]:
-    keep_until = published + dt.timedelta(days=days)
-    held = {os.path.realpath(h) for h in hold}
-    files = []
-    for folder, dirs, names in os.walk(root):
-        dirs.sort()
-        for n in sorted(names):
-            path = os.path.join(folder, n)
-            rel = os.path.relpath(path, root)
-            if os.path.realpath(path) in held:
-                files.append({"file": rel, "action": "keep", "why": "held: an appeal rests "
-                              "on it"})
-            elif today > keep_until:
-                files.append({"file": rel, "action": "may discard",
-                              "why": "past %s" % keep_until.isoformat()})
-            else:
-                files.append({"file": rel, "action": "keep",
-                              "why": "until %s" % keep_until.isoformat()})
-    return {"article": "S0 Art. 10", "published": published.isoformat(),
-            "keep_until": keep_until.isoformat(), "today": today.isoformat(),
-            "days": days, "files": files}
+from chessclock.competition.retention import RETENTION_DAYS, RetentionError, parse_date, report
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -75,8 +38,8 @@ def answer(args: argparse.Namespace) -> dict[str, Any]:
         raise RetentionError("%s is not a folder" % args.archive)
     if not args.published:
         raise RetentionError("give --published YYYY-MM-DD (when the results were published)")
-    published = _date(args.published, "--published")
-    today = _date(args.today, "--today") if args.today else dt.date.today()
+    published = parse_date(args.published, "--published")
+    today = parse_date(args.today, "--today") if args.today else dt.date.today()
     if today < published:
         raise RetentionError("--today %s is before --published %s" % (today, published))
     if not 0 <= args.days <= 3650:
