@@ -5,8 +5,10 @@ import csv
 import io
 import re
 from pathlib import Path
+from typing import Any
 
 from chessclock.board import profiles as boardsmod
+from chessclock.board.profiles import Profile
 from chessclock.hardware.bom import BOM_COLUMNS
 from chessclock.hardware.files import (
     RENDERED,
@@ -30,20 +32,20 @@ from chessclock.hardware.model import (
 from chessclock.hardware.trace import WiringError, trace_nets
 
 
-def _gauge_bus(profile):
+def _gauge_bus(profile: Profile) -> Any:
     """The I2C bus id of the profile's fuel gauge, or None (no gauge)."""
     g = profile.config.get("fuel_gauge")
     return g["i2c"] if g else None
 
 
-def _display_info(profile):
+def _display_info(profile: Profile) -> tuple[dict[str, str], dict[str, Any]]:
     cfg = profile.config
     types = {s: d["type"] for s, d in zip(boardsmod.SIDES, cfg["displays"], strict=True)}
     buses = {s: d.get("i2c") for s, d in zip(boardsmod.SIDES, cfg["displays"], strict=True)}
     return types, buses
 
 
-def check_wiring(profile, text):
+def check_wiring(profile: Profile, text: str) -> list[str]:
     """Problems of one wiring file against its profile (a list of strings; [] is good)."""
     import yaml
     where = "hardware/%s/wiring.yaml" % profile.name
@@ -66,7 +68,8 @@ def check_wiring(profile, text):
     return problems
 
 
-def _check_parts(where, profile, connectors, mcu):
+def _check_parts(where: str, profile: Profile, connectors: dict[str, Any],
+                 mcu: dict[str, Any]) -> list[str]:
     """The MCU module and the displays are the profile's."""
     problems = []
     board = profile.mcu
@@ -83,7 +86,8 @@ def _check_parts(where, profile, connectors, mcu):
     return problems
 
 
-def _net_gpios(where, profile, members, labels, problems):
+def _net_gpios(where: str, profile: Profile, members: Any, labels: dict[Any, Any],
+               problems: list[str]) -> list[int]:
     """The GPIOs of the MCU pins on a net (a pin's label checked against the header)."""
     header = profile.mcu.header
     power = {pid: name for name, ids in profile.mcu.power.items() for pid in ids}
@@ -105,7 +109,8 @@ def _net_gpios(where, profile, members, labels, problems):
     return gpios
 
 
-def _check_net(where, profile, name, members, labels, want, got):
+def _check_net(where: str, profile: Profile, name: str, members: Any, labels: dict[Any, Any],
+               want: dict[str, Any], got: dict[str, Any]) -> list[str]:
     """One net: one MCU pin at most, wired to one function of boards.toml that the pin
     can do; the functions found go into `got`."""
     problems = []
@@ -142,7 +147,8 @@ def _check_net(where, profile, name, members, labels, want, got):
     return problems
 
 
-def _check_functions(where, profile, want, got):
+def _check_functions(where: str, profile: Profile, want: dict[str, Any],
+                     got: dict[str, Any]) -> list[str]:
     """Every function of boards.toml wired, to its pin, and nothing else."""
     problems = []
     for key, (gpio, _role) in want.items():
@@ -160,7 +166,7 @@ def _check_functions(where, profile, want, got):
     return problems
 
 
-def _check_passives(where, profile, connectors):
+def _check_passives(where: str, profile: Profile, connectors: dict[str, Any]) -> list[str]:
     """The LEDs' series resistors and the battery divider, as boards.toml has them."""
     problems = []
     for side in boardsmod.LEDS if profile.config["leds"] else ():
@@ -178,7 +184,8 @@ def _check_passives(where, profile, connectors):
     return problems
 
 
-def _check_gauge(where, profile, connectors, nets, labels):
+def _check_gauge(where: str, profile: Profile, connectors: dict[str, Any], nets: Any,
+                 labels: dict[Any, Any]) -> list[str]:
     """The fuel gauge of boards.toml against the wiring: the part, its bus pins (from
     boards.toml, shared with the displays), 3V3 and GND, and the cell before the switch."""
     gauge = profile.config.get("fuel_gauge")
@@ -197,7 +204,7 @@ def _check_gauge(where, profile, connectors, nets, labels):
                         % (where, GAUGE, part.get("type"), gauge["type"]))
     net_of = {(d, str(p)): members for _name, members in nets for d, p in members}
 
-    def mcu_labels(pin):
+    def mcu_labels(pin: Any) -> Any:
         return [labels.get(p, "") for d, p in net_of.get((GAUGE, pin), ()) if d == "MCU"]
 
     for pin in ("SDA", "SCL"):
@@ -225,7 +232,7 @@ def _check_gauge(where, profile, connectors, nets, labels):
     return problems
 
 
-def check_bom(profile, text):
+def check_bom(profile: Profile, text: str) -> list[str]:
     where = "hardware/%s/bom.csv" % profile.name
     rows = list(csv.DictReader(io.StringIO(text)))
     problems = []
@@ -239,7 +246,7 @@ def check_bom(profile, text):
             problems.append("%s: line %d: quantity or price is not a number" % (where, i))
     text_of = [(r["part"] + " " + r["typical_part_number"]).lower() for r in rows]
 
-    def qty(*words):
+    def qty(*words: str) -> int:
         return sum(int(r["quantity"]) for r, t in zip(rows, text_of, strict=True)
                    if all(wd in t for wd in words) and r["quantity"].isdigit())
 
@@ -270,7 +277,7 @@ def check_bom(profile, text):
     return problems
 
 
-def check_all(root=None):
+def check_all(root: Any = None) -> list[str]:
     """Every problem of hardware/ against boards.toml (a list of strings; [] is good)."""
     root = Path(root) if root is not None else root_dir()
     b, models = load_models(root)

@@ -1,5 +1,7 @@
 """README.md of hardware/<profile>/: the build guide (pin table, steps, battery life)."""
 
+from typing import TYPE_CHECKING, Any
+
 from chessclock.hardware.model import (
     GAUGE,
     GAUGE_PART,
@@ -12,8 +14,11 @@ from chessclock.hardware.model import (
     ohms,
 )
 
+if TYPE_CHECKING:
+    from chessclock.hardware.model import Wiring
 
-def _life_table(life):
+
+def _life_table(life: dict[str, Any]) -> str:
     rows = ["| current case | load at 3.3 V | from the battery | full pack | after the "
             "warning | warning for 10 h would be at |", "|---|---|---|---|---|---|"]
     gauge = life.get("fuel_gauge")
@@ -29,7 +34,7 @@ def _life_table(life):
     return "\n".join(rows)
 
 
-def _life_intro(life):
+def _life_intro(life: dict[str, Any]) -> str:
     gauge = life.get("fuel_gauge")
     if not gauge:
         return ("%d mAh pack, warning at %d mV (%.1f %% of the charge left on the assumed "
@@ -44,7 +49,7 @@ def _life_intro(life):
                           round(life["capacity_mah"] * gauge["low_pct"] / 100)))
 
 
-def readme_text(w, life):
+def readme_text(w: "Wiring", life: dict[str, Any]) -> str:
     p = w.profile
     lab = w.gpio_label
     header = w.mcu.header
@@ -89,7 +94,7 @@ def readme_text(w, life):
     ])
 
 
-def _steps(w):
+def _steps(w: "Wiring") -> list[str]:
     """The build guide's steps, in order."""
     p = w.profile
     cfg = p.config
@@ -132,7 +137,7 @@ def _steps(w):
     return steps
 
 
-def _gauge_step(w, gauge):
+def _gauge_step(w: "Wiring", gauge: dict[str, Any]) -> str:
     """The fuel gauge's step: its bus, its power and where its cell wires go."""
     cfg = w.profile.config
     lab = w.gpio_label

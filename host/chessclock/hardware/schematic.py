@@ -1,11 +1,17 @@
 """schematic.svg: the circuit drawn with schemdraw."""
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
 from chessclock.board import displays as displaysmod
 from chessclock.board import profiles as boardsmod
 from chessclock.hardware.model import GAUGE, GAUGE_PART, LED_PARTS, LED_R, i2c_bus, ohms
 
+if TYPE_CHECKING:
+    from chessclock.hardware.model import Wiring
 
-def _bus_chips(cfg, bus_id):
+
+def _bus_chips(cfg: dict[str, Any], bus_id: int) -> list[str]:
     """What is on I2C bus `bus_id`, as the schematic names it: the displays ("both SSD1306"
     for two of a kind), then the fuel gauge's chip."""
     kinds = [displaysmod.get(d["type"]).chip for d in cfg["displays"]
@@ -18,7 +24,7 @@ def _bus_chips(cfg, bus_id):
     return names
 
 
-def schematic_svg(w):
+def schematic_svg(w: "Wiring") -> str:
     import schemdraw
     import schemdraw.elements as elm
     schemdraw.use("svg")
@@ -49,7 +55,7 @@ def schematic_svg(w):
     return svg.decode() if isinstance(svg, bytes) else svg
 
 
-def _pin_lists(w):
+def _pin_lists(w: "Wiring") -> tuple[list[Any], list[Any], list[Any]]:
     """The MCU's pins as drawn: left [(pin, text, is a lever)], right [(pin, text)], and
     the running-side LEDs [(side, gpio)]."""
     cfg = w.profile.config
@@ -72,7 +78,7 @@ def _pin_lists(w):
     return left, right, leds
 
 
-def _draw_pins(d, ic, left, right):
+def _draw_pins(d: Any, ic: Any, left: list[Any], right: list[Any]) -> None:
     """Switches to ground on the left pins, net labels on the right ones."""
     import schemdraw.elements as elm
     for i, (_n, text, is_lever) in enumerate(left):
@@ -88,7 +94,7 @@ def _draw_pins(d, ic, left, right):
         d += elm.Dot(open=True).label(text, loc="right", fontsize=9)
 
 
-def _draw_buzzer(d, x0, y, pin, vin):
+def _draw_buzzer(d: Any, x0: float, y: float, pin: Any, vin: str) -> None:
     """R3 -> Q1 base; collector -> piezo -> VIN; R4 across the piezo."""
     import schemdraw.elements as elm
     d += elm.Line().at((x0, y)).right().length(2.5).label(pin + " (buzzer)",
@@ -108,7 +114,7 @@ def _draw_buzzer(d, x0, y, pin, vin):
     d += elm.Line().left().tox(q.collector)
 
 
-def _draw_sense(d, xd, y, pin, bat):
+def _draw_sense(d: Any, xd: float, y: float, pin: Any, bat: dict[str, Any]) -> None:
     """The battery sense: the divider from the switched battery to the ADC pin."""
     import schemdraw.elements as elm
     d += elm.Line().at((xd, y)).right().length(3).label(
@@ -126,7 +132,7 @@ def _draw_sense(d, xd, y, pin, bat):
     d += elm.Ground()
 
 
-def _draw_leds(d, xl, y, leds, lab):
+def _draw_leds(d: Any, xl: float, y: float, leds: list[Any], lab: Callable[[int], str]) -> None:
     """The running-side LEDs: pin -> series resistor -> LED -> GND, one a side."""
     import schemdraw.elements as elm
     for i, (side, g) in enumerate(leds):
@@ -138,7 +144,7 @@ def _draw_leds(d, xl, y, leds, lab):
         d += elm.Ground()
 
 
-def _draw_power(d, x0, y, w):
+def _draw_power(d: Any, x0: float, y: float, w: "Wiring") -> None:
     """The battery, the switch, the Schottky into VIN (USB feeds VIN through the board's
     own), and the build's note."""
     import schemdraw.elements as elm
@@ -166,7 +172,7 @@ def _draw_power(d, x0, y, w):
     d += elm.Label().at((x0, y - 2)).label(text, halign="left", fontsize=10)
 
 
-def _schematic_gauge(d, w, ic):
+def _schematic_gauge(d: Any, w: "Wiring", ic: Any) -> None:
     """The fuel gauge: a labelled box right of the MCU, its pins to net labels (the bus
     pins by name, 3V3, GND, and the cell before the power switch)."""
     import schemdraw.elements as elm
