@@ -182,18 +182,18 @@ def round_of(args: Namespace) -> "pairings.Round | None":
 def named(status: dict[str, str], hello: dict[str, str], port: str,
           rnd: "pairings.Round | None") -> dict[str, Any]:
     """A status with the clock's id, and its board and players when the round names it."""
-    status = dict(status, clock=hello["clock"])
+    out: dict[str, Any] = dict(status, clock=hello["clock"])
     if rnd is not None:
         board = rnd.board_for(hello["clock"], port)
         if board is not None:
-            status["board"] = board
+            out["board"] = board
             p = rnd.pairing(board)
             if p and (p.get("white") or p.get("black")):
-                status["players"] = "%s - %s" % (p.get("white") or "?", p.get("black") or "?")
-    if "players" not in status and ("white" in status or "black" in status):
+                out["players"] = "%s - %s" % (p.get("white") or "?", p.get("black") or "?")
+    if "players" not in out and ("white" in out or "black" in out):
         # the pairing the clock was given (`chessclock pairings push`)
-        status["players"] = "%s - %s" % (status.get("white") or "?", status.get("black") or "?")
-    return status
+        out["players"] = "%s - %s" % (out.get("white") or "?", out.get("black") or "?")
+    return out
 
 
 def check_timing(args: Namespace) -> None:

@@ -27,6 +27,7 @@ import json
 import os
 import socket
 import time
+from typing import Any
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
@@ -48,7 +49,7 @@ FORGET_S = 600.0    # a client's failures are forgotten after this long without 
 QUEUE_MAX = 4       # actions waiting for one clock's worker; more are refused (busy)
 
 
-def _key_digest(key):
+def _key_digest(key: Any) -> bytes:
     return hashlib.sha256(b"chessclock hall: the arbiter's key\n" + key).digest()
 
 
@@ -56,11 +57,12 @@ class Throttle:
     """Failed actions by client address: after FAILS_FREE of them a client waits 1, 2, 4 ...
     WAIT_MAX_S seconds before the next action is even looked at."""
 
-    def __init__(self, free=FAILS_FREE, wait_max=WAIT_MAX_S, forget=FORGET_S, size=4096):
+    def __init__(self, free: int = FAILS_FREE, wait_max: float = WAIT_MAX_S,
+                 forget: float = FORGET_S, size: int = 4096) -> None:
         self.free, self.wait_max, self.forget, self.size = free, wait_max, forget, size
         self.clients: dict[str, list[float]] = {}   # client -> [failures, until, last]
 
-    def wait(self, client, now):
+    def wait(self, client: str, now: Any) -> float:
         """Seconds the client must still wait (0: go on)."""
         c = self.clients.get(client)
         if c is None:
@@ -70,7 +72,7 @@ class Throttle:
             return 0.0
         return max(0.0, c[1] - now)
 
-    def failed(self, client, now):
+    def failed(self, client: str, now: Any) -> None:
         c = self.clients.get(client)
         if c is None:
             if len(self.clients) >= self.size:   # bounded: the quiet ones go first
@@ -85,11 +87,11 @@ class Throttle:
         if over >= 0:
             c[1] = now + min(self.wait_max, 2.0 ** min(over, 16))
 
-    def ok(self, client):
+    def ok(self, client: str) -> None:
         self.clients.pop(client, None)
 
 
-def _own_names():
+def _own_names() -> set[str]:
     """This machine's names a browser may use for the page."""
     names = {"localhost"}
     for n in (socket.gethostname(), socket.getfqdn()):
@@ -98,7 +100,7 @@ def _own_names():
     return names
 
 
-def _split_host(host):
+def _split_host(host: str) -> str:
     """'name:port', '[v6]:port', 'name' -> the name or address, lower case."""
     host = host.strip().lower()
     if host.startswith("["):
@@ -106,7 +108,7 @@ def _split_host(host):
     return host.rpartition(":")[0] if host.count(":") == 1 else host
 
 
-def _ip(name):
+def _ip(name: str) -> bool:
     try:
         ipaddress.ip_address(name)
         return True
@@ -119,15 +121,15 @@ class HostGuard:
     points at this machine) gets 421; a request that changes something (not GET/HEAD)
     from another origin gets 403. An IP address as Host is no rebinding: allowed."""
 
-    def __init__(self, app, hosts):
+    def __init__(self, app: Any, hosts: Any) -> None:
         self.app = app
         self.hosts = {h.lower() for h in hosts}
 
-    def host_ok(self, host):
+    def host_ok(self, host: str) -> bool:
         name = _split_host(host)
         return bool(name) and (_ip(name) or name in self.hosts)
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http":
             headers = {k.lower(): v.decode("latin-1") for k, v in scope["headers"]}
             host = headers.get(b"host", "")
@@ -149,7 +151,7 @@ class HostGuard:
         await self.app(scope, receive, send)
 
 
-async def _body(request, limit):
+async def _body(request: Any, limit: int) -> bytes | None:
     """The request's body, at most `limit` bytes: None when it is longer (the rest is not
     read)."""
     length = request.headers.get("content-length")
@@ -163,8 +165,9 @@ async def _body(request, limit):
     return bytes(out)
 
 
-def create_app(hub, stations=(), title="Hall", arbiter_key=None, hosts=(),
-               throttle=None):
+def create_app(hub: Any, stations: Any = (), title: str = "Hall", arbiter_key: Any = None,
+               hosts: Any = (),
+               throttle: Any = None) -> Any:
     """The ASGI app of a hub; `stations` are this process's (their clocks take actions);
     arbiter_key: the key actions must give (else: the one a clock last accepted); hosts:
     Host names allowed besides IP addresses and this machine's names."""
@@ -184,21 +187,21 @@ def create_app(hub, stations=(), title="Hall", arbiter_key=None, hosts=(),
 class _Handlers:
     """The page's routes over one hub."""
 
-    def __init__(self, hub, stations, page, throttle, arbiter_key):
+    def __init__(self, hub: Any, stations: Any, page: str, throttle: Any, arbiter_key: Any) -> None:
         self.hub = hub
         self.stations = stations
         self.page = page
         self.throttle = throttle
         self.digest = _key_digest(arbiter_key) if arbiter_key else None
 
-    def worker(self, key):
+    def worker(self, key: Any) -> Any:
         for st in self.stations:
             w = st.worker_for(key)
             if w is not None:
                 return w
         return None
 
-    def snapshot(self, since=0):
+    def snapshot(self, since: int = 0) -> tuple[int, dict[str, Any]]:
         hub = self.hub
         version, rows, flags, stations_seen = hub.view(since)
         return version, {"v": version, "boards": rows, "flags": flags,
@@ -206,10 +209,10 @@ class _Handlers:
                          "round": hub.pairings.round if hub.pairings else "",
                          "unpaired": _unpaired(hub, rows) if since == 0 else None}
 
-    async def index(self, request):
+    async def index(self, request: Any) -> Any:
         return HTMLResponse(self.page)
 
-    async def boards(self, request):
+    async def boards(self, request: Any) -> Any:
         self.hub.check_stale()
         return JSONResponse(self.snapshot()[1])
 
@@ -219,7 +222,7 @@ class _Handlers:
         wake = asyncio.Event()
         hub.subscribe(loop, wake)
 
-        async def stream():
+        async def stream() -> Any:
             try:
                 since, data = self.snapshot()
                 yield "data: %s\n\n" % json.dumps(data)
@@ -283,7 +286,7 @@ class _Handlers:
             self.digest = _key_digest(key)
         return JSONResponse({"ok": True, "result": fields})
 
-    def _key(self, req, client, now):
+    def _key(self, req: dict[str, Any], client: str, now: Any) -> Any:
         """The arbiter's key of an action (bytes), or the refusal (a Response)."""
         key_hex = str(req.get("key") or "").strip().lower()
         try:
@@ -300,12 +303,12 @@ class _Handlers:
                            "nothing went to the clock)")
         return key
 
-    async def round_pgn(self, request):
+    async def round_pgn(self, request: Any) -> Any:
         hub = self.hub
         games = [_game(hub, n, b) for n, b in sorted(hub.by_board().items())]
         return PlainTextResponse(broadcast.round_pgn(games), media_type="application/x-chess-pgn")
 
-    async def board_pgn(self, request):
+    async def board_pgn(self, request: Any) -> Any:
         hub = self.hub
         try:
             n = int(request.path_params["n"])
@@ -317,16 +320,16 @@ class _Handlers:
         return PlainTextResponse(_game(hub, n, body or {}),
                                  media_type="application/x-chess-pgn")
 
-    async def results_csv(self, request):
+    async def results_csv(self, request: Any) -> Any:
         rows = pairings.results(self.hub.pairings, self.hub.by_board())
         return Response(pairings.results_csv(rows), media_type="text/csv")
 
-    async def results_trf(self, request):
+    async def results_trf(self, request: Any) -> Any:
         rows = pairings.results(self.hub.pairings, self.hub.by_board())
         return PlainTextResponse(pairings.results_trf(self.hub.pairings, rows))
 
 
-async def _action_request(request):
+async def _action_request(request: Any) -> Any:
     """An action's JSON object (a dict), or the refusal (a Response)."""
     raw = await _body(request, MAX_BODY)
     if raw is None:
@@ -340,7 +343,7 @@ async def _action_request(request):
     return req
 
 
-def _op_args(req):
+def _op_args(req: dict[str, Any]) -> Any:
     """(op, [args]) of an action, or the refusal (a Response)."""
     op = req.get("op")
     if op not in ACTIONS:
@@ -357,7 +360,7 @@ def _op_args(req):
     return op, args
 
 
-def _game(hub, n, body):
+def _game(hub: Any, n: int, body: dict[str, Any]) -> str:
     headers = hub.pairings.headers(n) if hub.pairings else {"Board": str(n)}
     for tag, k in (("White", "wn"), ("Black", "bn")):   # the clock's pushed pairing
         if headers.get(tag, "?") == "?" and body and body.get(k):
@@ -365,7 +368,7 @@ def _game(hub, n, body):
     return broadcast.game_pgn(headers, body)
 
 
-def _unpaired(hub, rows):
+def _unpaired(hub: Any, rows: list[dict[str, Any]]) -> list[Any]:
     """Boards of the pairings that no clock stands for (yet)."""
     if not hub.pairings:
         return []
@@ -373,7 +376,7 @@ def _unpaired(hub, rows):
     return [dict(bd=n, **p) for n, p in sorted(hub.pairings.boards.items()) if n not in have]
 
 
-def _side_ms(args, op):
+def _side_ms(args: list[str], op: str) -> list[str]:
     from chessclock.link.transport import parse_ms
     if len(args) != 2 or args[0] not in ("white", "black"):
         raise ValueError("%s needs a side (white or black) and a time" % op)
@@ -386,11 +389,11 @@ def _side_ms(args, op):
     return [args[0], str(ms)]
 
 
-def _refuse(status, message, headers=None):
+def _refuse(status: int, message: str, headers: dict[str, str] | None = None) -> Any:
     return JSONResponse({"ok": False, "error": message}, status_code=status, headers=headers)
 
 
-def _html(text):
+def _html(text: str) -> str:
     return (str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
             .replace('"', "&quot;"))
 
@@ -399,7 +402,7 @@ class ServerThread:
     """uvicorn serving an app from a thread (tests, the bench): start() returns once it
     listens; stop() ends it."""
 
-    def __init__(self, app, host="127.0.0.1", port=0):
+    def __init__(self, app: Any, host: str = "127.0.0.1", port: Any = 0) -> None:
         import socket
         import threading
 
@@ -414,7 +417,7 @@ class ServerThread:
                                                     timeout_graceful_shutdown=1))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
-    def start(self, wait=10.0):
+    def start(self, wait: float = 10.0) -> Any:
         import time
         self.thread.start()
         deadline = time.monotonic() + wait
@@ -424,6 +427,6 @@ class ServerThread:
             time.sleep(0.02)
         return self
 
-    def stop(self):
+    def stop(self) -> None:
         self.server.should_exit = True
         self.thread.join(5)
