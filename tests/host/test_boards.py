@@ -32,6 +32,15 @@ def test_the_three_required_profiles_exist():
     assert REAL.get("esp32-tm1637").mcu.name == "esp32"
 
 
+def test_a_profile_and_the_boards_read_are_frozen_values():
+    import dataclasses
+    prof = REAL.get("pico-tm1637")
+    for target, field in ((prof, "name"), (prof, "config"), (REAL, "profiles")):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(target, field, None)
+    assert boards.loads((ROOT / "boards.toml").read_text()).get("pico-tm1637") == prof
+
+
 @pytest.mark.parametrize("name", list(REAL.profiles))
 def test_every_profile_converts_to_the_documented_schema(name):
     cfg = json.loads(REAL.get(name).to_json())

@@ -53,6 +53,7 @@ still loads under schema 1; "fuel_gauge" likewise.
 import json
 import re
 import tomllib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -176,25 +177,26 @@ class _Checker:
         return v
 
 
+@dataclass(frozen=True)
 class Profile:
     """One validated board profile."""
 
-    def __init__(self, name: str, mcu: Any, description: str, config: dict[str, Any]) -> None:
-        self.name = name
-        self.mcu = mcu              # an Mcu instance
-        self.description = description
-        self.config = config        # the board.json dict
+    name: str
+    mcu: Any                    # an Mcu instance
+    description: str
+    config: dict[str, Any]      # the board.json dict
 
     def to_json(self) -> str:
         return json.dumps(self.config, indent=2) + "\n"
 
 
+@dataclass(frozen=True)
 class Boards:
-    def __init__(self, path: Any, profiles: dict[str, Profile],
-                 chemistries: dict[str, Any]) -> None:
-        self.path = path
-        self.profiles = profiles          # name -> Profile, in file order
-        self.chemistries = chemistries    # name -> dict
+    """A boards file read and checked: its profiles and battery chemistries."""
+
+    path: Any
+    profiles: dict[str, Profile]        # name -> Profile, in file order
+    chemistries: dict[str, Any]         # name -> dict
 
     def get(self, name: str) -> Any:
         if name not in self.profiles:
