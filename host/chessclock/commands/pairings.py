@@ -19,9 +19,8 @@ from typing import Any, TextIO
 
 from chessclock.commands import clockrun as C
 from chessclock.link import transport as L
-from clockcore import protocol as P
+from chessclock.link.pairing import request_args
 
-NAME_MAX = 40      # bytes of UTF-8 a clock keeps per name (firmware/clockapp/sessionops.py)
 BOARD_MAX = 9999
 ROUND_MAX = 999
 
@@ -43,41 +42,6 @@ def add_arguments(p: ArgumentParser) -> None:
 def _fail(stderr: TextIO, msg: str) -> int:
     stderr.write("chessclock pairings: %s\n" % msg)
     return L.EXIT_INPUT
-
-
-def _cut(text: str, n: int) -> str:
-    """text in at most n bytes of UTF-8, cut at a character."""
-    b = text.encode()
-    while len(b) > n:
-        text = text[:-1]
-        b = text.encode()
-    return text
-
-
-def request_args(board: int, rnd: int, white: str | None, black: str | None,
-                 event: str) -> tuple[list[Any], bool]:
-    """The `pairing` arguments that fit one signed request line: each name at most
-    NAME_MAX bytes; then, if the line is still too long, the event dropped and the longer
-    name shortened. Returns (args, shortened)."""
-    names = [_cut(x or "?", NAME_MAX) for x in (white, black)]
-    ev = _cut(event, NAME_MAX)
-    short = names != [white or "?", black or "?"] or ev != event
-
-    def fits(ev: str) -> tuple[bool, list[Any]]:
-        args = [board, rnd] + names + ([ev] if ev else [])
-        line = P.encode_request(999999999, "pairing", args, b"\0" * 32, b"0" * 32)
-        return len(line) <= P.LINE_MAX, args
-    ok, args = fits(ev)
-    if not ok and ev:
-        short = True
-        ev = ""
-        ok, args = fits(ev)
-    while not ok:
-        short = True
-        i = 0 if len(names[0].encode()) >= len(names[1].encode()) else 1
-        names[i] = names[i][:-1]
-        ok, args = fits(ev)
-    return args, short
 
 
 def _round_no(text: object) -> int:
