@@ -103,11 +103,7 @@ def _the_move(args: Namespace) -> tuple[str, str | None]:
 
 
 def run_seal(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    try:
-        move, salt = _move_arg(args)
-    except A.AdjournError as e:
-        stderr.write("chessclock seal: %s\n" % e)
-        return L.EXIT_INPUT
+    move, salt = _move_arg(args)
     op_args = [args.action] + ([move] if move else [])
 
     def render(f: dict[str, Any]) -> str:
@@ -126,26 +122,22 @@ def run_seal(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
 
 def run_adjourn(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    try:
-        if (args.move or args.salt) and args.action != "show":
-            raise A.AdjournError("--move and --salt go with `adjourn show`")
-        if (args.start or args.at or args.default is not None) and args.action != "resume":
-            raise A.AdjournError("--start, --at and --default go with `adjourn resume`")
-        if args.start and args.at:
-            raise A.AdjournError("--start (now) or --at (a time of day), not both")
-        if args.default is not None and not args.at:
-            raise A.AdjournError("--default counts from the scheduled resumption: give --at")
-        args.default_ms = _default_ms(args.default)
-        if args.action == "show":
-            return _show(args, stdout)
-        at = _at(args.at) if args.at else None
-        if args.action == "resume":
-            data, _ = A.read(args.file)   # checked before any clock is touched
-        elif os.path.exists(args.file):
-            raise A.AdjournError("%s exists: not overwritten" % args.file)
-    except A.AdjournError as e:
-        stderr.write("chessclock adjourn: %s\n" % e)
-        return L.EXIT_INPUT
+    if (args.move or args.salt) and args.action != "show":
+        raise A.AdjournError("--move and --salt go with `adjourn show`")
+    if (args.start or args.at or args.default is not None) and args.action != "resume":
+        raise A.AdjournError("--start, --at and --default go with `adjourn resume`")
+    if args.start and args.at:
+        raise A.AdjournError("--start (now) or --at (a time of day), not both")
+    if args.default is not None and not args.at:
+        raise A.AdjournError("--default counts from the scheduled resumption: give --at")
+    args.default_ms = _default_ms(args.default)
+    if args.action == "show":
+        return _show(args, stdout)
+    at = _at(args.at) if args.at else None
+    if args.action == "resume":
+        data, _ = A.read(args.file)   # checked before any clock is touched
+    elif os.path.exists(args.file):
+        raise A.AdjournError("%s exists: not overwritten" % args.file)
     if args.action == "export":
         return _export(args, stdout, stderr)
     return _resume(args, data, at, stdout, stderr)

@@ -5,6 +5,7 @@ import sys
 from argparse import ArgumentParser, Namespace
 from typing import TextIO
 
+from chessclock.errors import InputError
 from chessclock.timecontrol import configured, describe, for_clock, terminal_ask
 from clockcore import notation, presets
 
@@ -28,8 +29,7 @@ def run_control(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
         if preset is None or not preset.ledger:  # a ledger counts days, not milliseconds
             control.validate()
     except ValueError as e:
-        stderr.write("chessclock control: %r: %s\n" % (args.spec, e))
-        return 2
+        raise InputError("%r: %s" % (args.spec, e)) from None
     d = describe(control, preset)
     if args.json:
         stdout.write(json.dumps(d, indent=2) + "\n")

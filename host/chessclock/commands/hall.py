@@ -12,6 +12,7 @@ import socket
 from argparse import ArgumentParser, Namespace
 from typing import Any, TextIO
 
+from chessclock.errors import InputError
 from chessclock.link import transport as L
 from chessclock.link.ports import ports_of
 
@@ -73,11 +74,6 @@ def add_arguments(p: ArgumentParser) -> None:
                    "$CHESSCLOCK_KEY; none: logs are pulled, not acknowledged)")
 
 
-def _fail(stderr: TextIO, msg: str) -> int:
-    stderr.write("chessclock hall: %s\n" % msg)
-    return L.EXIT_INPUT
-
-
 def write_broker(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """--write-broker DIR: the broker's files for --stations (docs/HALL.md)."""
     import os
@@ -87,22 +83,23 @@ def write_broker(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
     stations = [s.strip() for s in args.stations.split(",") if s.strip()]
     if not stations:
-        return _fail(stderr, "--write-broker needs --stations NAME,... (the stations that "
-                     "publish)")
+        raise InputError("--write-broker needs --stations NAME,... (the stations that "
+                         "publish)")
     try:
         host, port = parse_broker(args.broker or "127.0.0.1:1883")
     except ValueError as e:
-        return _fail(stderr, str(e))
+        raise InputError(str(e)) from None
     for f in (args.broker_cert, args.broker_certkey):
         if f and not os.path.isfile(f):
-            return _fail(stderr, "cannot read %s" % f)
+            raise InputError("cannot read %s" % f)
     try:
         logins = write_config(args.write_broker, args.hall, stations, host, port,
                               args.broker_cert, args.broker_certkey)
     except ValueError as e:
-        return _fail(stderr, str(e))
+        raise InputError(str(e)) from None
     except OSError as e:
-        return _fail(stderr, "cannot write %s (%s)" % (args.write_broker, e.strerror or e))
+        raise InputError("cannot write %s (%s)"
+                         % (args.write_broker, e.strerror or e)) from None
     stdout.write("broker files in %s (run: python -m chessclock.hall.broker --dir %s)\n"
                  % (args.write_broker, args.write_broker))
     for user, path in logins.items():
@@ -117,72 +114,57 @@ def run(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
         return write_broker(args, stdout, stderr)
     host, _, port = args.listen.rpartition(":")
     if not host or not port.isdigit():
-        return _fail(stderr, "--listen: HOST:PORT, e.g. 127.0.0.1:8000")
+        raise InputError("--listen: HOST:PORT, e.g. 127.0.0.1:8000")
     ports = []
     if args.port or args.all:
-        try:
-            ports = ports_of(args)
-        except L.ClockError as e:
-            return _fail(stderr, str(e))
+        ports = ports_of(args)
     if not ports and not args.broker:
-        return _fail(stderr, "no clock given: --port PORT (repeat), --all, or --broker to "
-                     "show the stations of a broker")
+        raise InputError("no clock given: --port PORT (repeat), --all, or --broker to "
+                         "show the stations of a broker")
     station = args.station or safe_name(socket.gethostname())
     if not (name_ok(station) and name_ok(args.hall)):
-        return _fail(stderr, "--station and --hall: letters, digits, '-', '_', '.'")
+        raise InputError("--station and --hall: letters, digits, '-', '_', '.'")
     rnd = None
     if args.pairings:
         from chessclock.hall import pairings
-        try:
-            rnd = pairings.load(args.pairings, event=args.event, round_no=args.round)
-            for a in args.assign:
-                n, _, clock = a.partition("=")
-                rnd.assign_clock(clock.strip(), pairings._board_no(n, "--assign"))
-        except pairings.PairingError as e:
-            return _fail(stderr, str(e))
+        rnd = pairings.load(args.pairings, event=args.event, round_no=args.round)
+        for a in args.assign:
+            n, _, clock = a.partition("=")
+            rnd.assign_clock(clock.strip(), pairings._board_no(n, "--assign"))
     elif args.assign:
         from chessclock.hall import pairings
         rnd = pairings.Round(args.event, args.round or "")
-        try:
-            for a in args.assign:
-                n, _, clock = a.partition("=")
-                rnd.assign_clock(clock.strip(), pairings._board_no(n, "--assign"))
-        except pairings.PairingError as e:
-            return _fail(stderr, str(e))
+        for a in args.assign:
+            n, _, clock = a.partition("=")
+            rnd.assign_clock(clock.strip(), pairings._board_no(n, "--assign"))
     broker = key = None
     if args.broker:
         from chessclock.hall.mqtt import parse_broker
         try:
             broker = parse_broker(args.broker)
         except ValueError as e:
-            return _fail(stderr, str(e))
+            raise InputError(str(e)) from None
         if not args.hall_key:
-            return _fail(stderr, "--broker needs --hall-key FILE (the key that signs the "
-                         "hall's messages; `chessclock key new FILE`)")
-        try:
-            key = L.read_key(args.hall_key)
-        except L.ClockError as e:
-            return _fail(stderr, str(e))
+            raise InputError("--broker needs --hall-key FILE (the key that signs the "
+                             "hall's messages; `chessclock key new FILE`)")
+        key = L.read_key(args.hall_key)
         if not args.broker_login:
-            return _fail(stderr, "--broker needs --broker-login FILE (this station's "
-                         "login, from `chessclock hall --write-broker`)")
+            raise InputError("--broker needs --broker-login FILE (this station's "
+                             "login, from `chessclock hall --write-broker`)")
         from chessclock.hall.broker import read_login
         try:
             args.login = read_login(args.broker_login)
         except ValueError as e:
-            return _fail(stderr, str(e))
+            raise InputError(str(e)) from None
         if args.broker_ca and not os.path.isfile(args.broker_ca):
-            return _fail(stderr, "cannot read %s" % args.broker_ca)
+            raise InputError("cannot read %s" % args.broker_ca)
     for h in args.allow_host:
         if not h or not all(c.isalnum() or c in ".-" for c in h):
-            return _fail(stderr, "--allow-host %r: a host name (letters, digits, '.', '-')"
-                         % h)
-    try:
-        args.arbiter_key = L.key_for(args)
-    except L.ClockError as e:
-        return _fail(stderr, str(e))
+            raise InputError("--allow-host %r: a host name (letters, digits, '.', '-')"
+                             % h)
+    args.arbiter_key = L.key_for(args)
     if args.no_page and not broker:
-        return _fail(stderr, "--no-page is for a station that publishes to --broker")
+        raise InputError("--no-page is for a station that publishes to --broker")
     return serve(args, stdout, stderr, ports, station, rnd, broker, key, host, int(port))
 
 

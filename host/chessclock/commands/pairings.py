@@ -18,6 +18,7 @@ from argparse import ArgumentParser, Namespace
 from typing import Any, TextIO
 
 from chessclock.commands import clockrun as C
+from chessclock.errors import InputError
 from chessclock.link import transport as L
 from chessclock.link.pairing import request_args
 
@@ -39,11 +40,6 @@ def add_arguments(p: ArgumentParser) -> None:
     C.common_arguments(p)
 
 
-def _fail(stderr: TextIO, msg: str) -> int:
-    stderr.write("chessclock pairings: %s\n" % msg)
-    return L.EXIT_INPUT
-
-
 def _round_no(text: object) -> int:
     t = str(text or "").strip()
     if not t:
@@ -59,11 +55,11 @@ def run(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
     if args.action == "clear":
         if args.file:
-            return _fail(stderr, "clear takes no FILE")
+            raise InputError("clear takes no FILE")
         return C.change(args, stdout, stderr, "pairing", "clear",
                          render=lambda f: "pairing removed")
     if not args.file:
-        return _fail(stderr, "%s needs the pairings FILE (CSV or FIDE TRF)" % args.action)
+        raise InputError("%s needs the pairings FILE (CSV or FIDE TRF)" % args.action)
     try:
         rnd = PR.load(args.file, event=args.event, round_no=args.round)
         for a in args.assign:
@@ -73,10 +69,10 @@ def run(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
             rnd.assign_clock(clock.strip(), PR._board_no(n, "--assign"))
         round_no = _round_no(rnd.round)
     except (PR.PairingError, ValueError) as e:
-        return _fail(stderr, str(e))
+        raise InputError(str(e)) from None
     too_big = [b for b in rnd.boards if b > BOARD_MAX]
     if too_big:
-        return _fail(stderr, "board %d: a clock keeps boards 1 to %d" % (too_big[0], BOARD_MAX))
+        raise InputError("board %d: a clock keeps boards 1 to %d" % (too_big[0], BOARD_MAX))
     if args.action == "show" and args.json:
         import json
         on = {b: c for c, b in rnd.assign.items()}

@@ -17,6 +17,7 @@ import sys
 from argparse import ArgumentParser, Namespace
 from typing import TextIO
 
+from chessclock.errors import InputError
 from chessclock.sim import terminal
 
 
@@ -45,6 +46,5 @@ def run(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
         text = sys.stdin.read() if args.script == "-" else open(args.script).read()
         return terminal.headless(args.storage, text, stdout, stderr, args.selftest)
     if not sys.stdin.isatty():
-        stderr.write("chessclock sim: needs a terminal (or --script FILE)\n")
-        return 2
+        raise InputError("needs a terminal (or --script FILE)")
     return terminal.interactive(args.storage, stdout, args.selftest)

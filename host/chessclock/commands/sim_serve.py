@@ -5,6 +5,7 @@ import os
 from argparse import ArgumentParser, Namespace
 from typing import NoReturn, TextIO
 
+from chessclock.errors import InputError
 from chessclock.sim.serve import SimServer, register
 
 
@@ -28,14 +29,12 @@ def run(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
     try:
         os.makedirs(args.storage, exist_ok=True)
     except OSError as e:
-        stderr.write("chessclock sim-serve: cannot use %s as the clock's flash: %s\n"
-                     % (args.storage, e.strerror or e))
-        return 2
+        raise InputError("cannot use %s as the clock's flash: %s"
+                         % (args.storage, e.strerror or e)) from None
     try:
         server = SimServer(args.storage, args.clock_id, args.micropython)
     except FileNotFoundError as e:
-        stderr.write("chessclock sim-serve: %s\n" % e)
-        return 2
+        raise InputError(str(e)) from None
     stdout.write("%s\n" % server.path)
     stdout.flush()
     try:
