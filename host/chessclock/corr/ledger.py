@@ -76,7 +76,7 @@ class Event:
                 ev.games[r["game"]] = d
                 ev.game_recs[r["game"]] = []
             elif k == "leave":
-                ev.leaves.append(Leave(r))
+                ev.leaves.append(Leave.from_record(r))
             elif k == "request":
                 ev.requests.append({"seq": r["seq"], "player": d["player"], "date": d["date"],
                                     "about": d.get("about") or "", "answered": None})

@@ -17,6 +17,7 @@ from __future__ import annotations  # methods name classes defined after them
 
 import datetime as dt
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from clockcore import presets
@@ -99,15 +100,24 @@ def as_date(x: Any) -> Any:
     return parse_date(x) if x is not None else None
 
 
+@dataclass(frozen=True)
 class Leave:
-    def __init__(self, rec: Any) -> None:
+    """A player's leave in a phase (Art. 28-30), as its `leave` record gives it."""
+
+    seq: int
+    player: str
+    start: dt.date
+    end: dt.date
+    kind: str               # normal, special or outage
+    notified: dt.date       # when the opponents and the director were told (Art. 29)
+    retroactive: bool       # special leave granted from its start (Art. 28 §3)
+
+    @classmethod
+    def from_record(cls, rec: Any) -> "Leave":
         d = rec["data"]
-        self.seq = rec["seq"]
-        self.player = d["player"]
-        self.start, self.end = as_date(d["start"]), as_date(d["end"])
-        self.kind = d.get("kind", "normal")
-        self.notified = as_date(d.get("notified")) or self.start
-        self.retroactive = bool(d.get("retroactive"))
+        start = as_date(d["start"])
+        return cls(rec["seq"], d["player"], start, as_date(d["end"]), d.get("kind", "normal"),
+                   as_date(d.get("notified")) or start, bool(d.get("retroactive")))
 
     def days(self) -> list[dt.date]:
         """The days the leave stops the player's time: from the notice on (Art. 29), unless
