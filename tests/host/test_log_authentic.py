@@ -7,6 +7,7 @@ runs the real firmware; its serial link is driven in-process."""
 
 import os
 
+import pytest
 from inproc import KEY, InProcess, flagged_game, pulled
 
 from chessclock.link import transport as HL
@@ -36,6 +37,21 @@ def test_a_pulled_log_is_authentic_and_acknowledged(tmp_path):
     assert other.problems == [] and any("does not match" in p for p in other.auth_problems)
     # no key at all: intact, not authenticated, and it says why
     assert any("no arbiter key" in p for p in verify(data).auth_problems)
+
+
+def test_a_signed_head_is_a_frozen_value_read_from_its_text(tmp_path):
+    import dataclasses
+
+    from chessclock.log.records import Head
+    board, app = flagged_game()
+    r, data = pulled(tmp_path, app)
+    off, _, head = find_heads(data)[-1]
+    assert head == Head.parse(off, head.text, head.mac) and head.seq == r["acked"]
+    assert (head.clock, head.offset) == (app.board.clock_id(), off)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        head.seq = 0   # type: ignore[misc]
+    with pytest.raises(ValueError):
+        Head.parse(0, "ccl-head 2 x 1 00 0 0", "-")
 
 
 def test_every_cut_forgery_and_damage_fails(tmp_path):

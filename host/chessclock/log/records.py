@@ -6,6 +6,7 @@ format is clockcore/eventlog.py (docs/EVENT-LOG.md); chessclock.log.verify reads
 these."""
 
 
+from dataclasses import dataclass
 from typing import Any
 
 from clockcore import engine as E
@@ -44,22 +45,28 @@ class Result:
         return "AUTHENTIC"
 
 
+@dataclass(frozen=True)
 class Head:
     """The clock's signed head (`chessclock log pull` stores the one of each pull, framed
-    as b"HD" + length + CRC-32 + "TEXT MAC")."""
+    as b"HD" + length + CRC-32 + "TEXT MAC"): "ccl-head 1 CLOCK SEQ CHAIN T WALL"."""
 
-    def __init__(self, offset: int, text: str, mac: str) -> None:
-        self.offset = offset
-        self.text = text
-        self.mac = mac
+    offset: int     # where its frame starts in the file
+    text: str
+    mac: str        # hex HMAC, or "-" from a clock without a key
+    clock: str
+    seq: int        # the last record it covers
+    chain: bytes    # the hash chain up to that record
+    t: int          # the clock's time then, ms
+    wall: int       # Unix seconds then, -1 when the clock had no time of day
+
+    @classmethod
+    def parse(cls, offset: int, text: str, mac: str) -> "Head":
+        """The head in `text`; ValueError when it is not one."""
         parts = text.split(" ")
         if len(parts) != 7 or parts[0] != "ccl-head" or parts[1] != "1":
             raise ValueError("not a signed head")
-        self.clock = parts[2]
-        self.seq = int(parts[3])
-        self.chain = bytes.fromhex(parts[4])
-        self.t = int(parts[5])
-        self.wall = int(parts[6])
+        return cls(offset, text, mac, parts[2], int(parts[3]), bytes.fromhex(parts[4]),
+                   int(parts[5]), int(parts[6]))
 
     def check(self, key: bytes | None) -> bool:
         """True when `mac` is the clock's HMAC with this arbiter key (32 bytes)."""
@@ -112,7 +119,7 @@ def find_heads(data: bytes) -> list[tuple[int, int, Head]]:
         if end:
             try:
                 text, mac = bytes(data[pos + F.HEADER_SIZE:end]).decode("ascii").rsplit(" ", 1)
-                out.append((pos, end - pos, Head(pos, text, mac)))
+                out.append((pos, end - pos, Head.parse(pos, text, mac)))
                 pos = data.find(HEAD_MAGIC, end)
                 continue
             except ValueError:
