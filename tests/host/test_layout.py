@@ -132,6 +132,16 @@ def test_no_function_over_80_lines():
     assert long == []
 
 
+def test_every_command_of_the_table_is_a_module_of_commands():
+    from chessclock import cli
+    from chessclock.commands import log
+    mods = modules()
+    tables = list(cli.COMMANDS.values()) + list(log.SUBCOMMANDS.values())
+    wrong = sorted(m for m, _help in tables
+                   if not m.startswith("commands.") or "chessclock." + m not in mods)
+    assert wrong == []
+
+
 def test_the_known_exceptions_are_modules_that_exist():
     # a name here that is no module any more would except nothing: delete it instead
     assert KNOWN_EXCEPTIONS <= set(modules())
