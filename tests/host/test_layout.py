@@ -177,3 +177,15 @@ def test_a_long_function_is_found(tmp_path):
     root = _tree(tmp_path, {"m.py": "def f():\n" + "    x = 1\n" * 80 + "\n\ndef g():\n"
                             "    pass\n"})
     assert long_functions(root / "m.py") == ["m.py:1 f (81 lines)"]
+
+
+def test_no_command_help_names_a_module_alias():
+    # the moves rewrote calls to C.x (clockrun): none of that may leak into what users read
+    import re
+
+    from chessclock import cli
+    for name in cli.COMMANDS:
+        parser = cli.build_parser([name])
+        sub = next(a for a in parser._actions if a.dest == "command")
+        text = sub.choices[name].format_help()
+        assert not re.search(r"\b[A-Z]{1,2}\.[a-z_]+", text), (name, text)

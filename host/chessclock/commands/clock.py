@@ -114,7 +114,7 @@ def add_arguments_resume(p: ArgumentParser) -> None:
 
 def signed_values(p: ArgumentParser) -> None:
     """Let a positional value start with a minus and a digit (-30s, -1:30) on parser p:
-    argparse takes only C.plain numbers (-30) as negative values and anything else that starts
+    argparse takes only plain numbers (-30) as negative values and anything else that starts
     with '-' as an option, so `adjust black -30s` lost its AMOUNT. p has no option that
     starts with a digit, so every "-DIGIT..." word on it is a value."""
     p._negative_number_matcher = re.compile(r"^-\d")
@@ -126,7 +126,7 @@ def add_arguments_adjust(p: ArgumentParser) -> None:
                    help="+2m, -30s, +1.5s, +1500ms, +1:30 (with a unit)")
     p.add_argument("--reason", metavar="TEXT", help="the ground of the correction, e.g. "
                    "\"illegal move\" (at most %d bytes; logged with it, shown in rulings "
-                   "and the incident C.report)" % GROUND_MAX)
+                   "and the incident report)" % GROUND_MAX)
     p.add_argument("--article", metavar="TEXT", help="the rule applied, e.g. \"ACT 7\" "
                    "(with --reason)")
     C.common_arguments(p)
@@ -321,7 +321,7 @@ def run_start(args: Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
 
 def _undo_text(f: dict[str, str]) -> str:
-    """The C.times after an undo and whose turn it is again (the side that pressed)."""
+    """The times after an undo and whose turn it is again (the side that pressed)."""
     turn = f.get("turn")
     return C.times(f) + ("; %s to move" % turn if turn else "")
 
