@@ -4,7 +4,7 @@ broker, the page's server); the page is open in headless chromium (Debian's, dri
 Playwright), or, without chromium, read by an SSE client in this process (said so).
 
 Clocks: chessclock.hall.fakeclock (the engine behind the serial protocol, in-process, a
-real chessclock.link.Link and station worker each): a `chessclock sim-serve` process a
+real chessclock.link Link and station worker each): a `chessclock sim-serve` process a
 clock would be 200 processes. Each clock's levers are pressed at random, 2-6 s apart; a
 press's time is taken when it happens, the page's when it has drawn the card with it.
 

@@ -13,9 +13,9 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [os.path.join(ROOT, "firmware"), os.path.join(ROOT, "host")]
 
-from chessclock import clock_cmd  # noqa: E402
-from chessclock import link as L  # noqa: E402
-from chessclock.simserve import SimServer  # noqa: E402
+from chessclock.link import transport as L  # noqa: E402
+from chessclock.log.pull import pull  # noqa: E402
+from chessclock.sim.serve import SimServer  # noqa: E402
 from clockapp.storage import Store  # noqa: E402
 
 
@@ -56,7 +56,7 @@ def log_pull(tmp):
         ready(s.path)
         with L.Link(s.path, timeout=5) as lk:
             t = time.perf_counter()
-            r = clock_cmd.pull(lk, os.path.join(tmp, "archive"), "bench")
+            r = pull(lk, os.path.join(tmp, "archive"), "bench")
             dt = time.perf_counter() - t
     assert r["records"] >= 10000, r
     print("METRIC log_pull_10000_events_s %.3f s" % dt)

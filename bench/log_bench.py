@@ -3,7 +3,7 @@
 
 import time
 
-from chessclock import logtools
+from chessclock.log.verify import verify
 from clockcore import engine as E
 from clockcore import eventlog as L
 from clockcore import events as EV
@@ -45,7 +45,7 @@ def main():
     best = None
     for _ in range(5):
         t0 = time.perf_counter()
-        res = logtools.verify(data)
+        res = verify(data)
         dt = time.perf_counter() - t0
         best = dt if best is None or dt < best else best
     assert res.problems == [], res.problems

@@ -46,7 +46,7 @@ sys.path.insert(0, str(ROOT / "tests" / "rp2040"))
 import images  # noqa: E402
 from emu import BIN, EmuClock, build  # noqa: E402
 
-from chessclock.link import Link  # noqa: E402
+from chessclock.link.transport import Link  # noqa: E402
 from clockcore import protocol as P  # noqa: E402
 
 WORK = ROOT / "build" / "rp2040-bench"

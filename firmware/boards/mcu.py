@@ -1,5 +1,5 @@
 # The real board: clockapp.board.Board on an RP2040 (Raspberry Pi Pico) or an ESP32, from
-# the board.json that the host made from boards.toml (schema in host/chessclock/boards.py).
+# the board.json that the host made from boards.toml (schema in host/chessclock/board/profiles.py).
 #
 #   from boards.mcu import McuBoard
 #   board = McuBoard.from_config("board.json")

@@ -1,5 +1,5 @@
 # The simulator board: the Board interface with simulated time, for tests, benchmarks and
-# `make sim` (host/chessclock/sim.py draws it in a terminal and runs it in real time).
+# `make sim` (host/chessclock/sim/terminal.py draws it in a terminal and runs it in real time).
 # Runs under CPython and the MicroPython unix port.
 #
 # Time moves only when the app idles (or a flash write costs time). Inputs are scheduled

@@ -1,6 +1,6 @@
 # The simulator board as a serial device: the real app on SimBoard in real time, its serial
 # link on this process's stdin/stdout (a pty master, given by the host; see
-# host/chessclock/simserve.py). Runs under CPython and the MicroPython unix port:
+# host/chessclock/sim/serve.py). Runs under CPython and the MicroPython unix port:
 #
 #   MICROPYPATH=.frozen:firmware micropython firmware/boards/sim_serve.py STORAGE [CLOCK_ID]
 #   PYTHONPATH=firmware python firmware/boards/sim_serve.py STORAGE [CLOCK_ID]

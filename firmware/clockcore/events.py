@@ -1,6 +1,6 @@
 # Event codes: the one table. The engine emits 0-17, the app 32 and up; the log records
 # each as its code (clockcore/eventlog.py), the host reads them (clockcore/logread.py,
-# chessclock.logtools) and docs/EVENT-LOG.md describes them. Portable: MicroPython, CPython.
+# chessclock.log) and docs/EVENT-LOG.md describes them. Portable: MicroPython, CPython.
 #
 # A code's name is its constant's, without EV_, lower case, "_" as "-" (EV_SET_MOVES is
 # "set-moves"): logread.NAMES derives them from this module, so no second list exists
@@ -102,7 +102,7 @@ BOOT_NEW = const(0)          # no saved game: a new one was set up
 BOOT_RESTORED = const(1)     # the saved game was restored (a snapshot follows)
 BOOT_RESTORE_FAILED = const(2)  # a saved game could not be read: kept on flash, new game set
 
-# Self-test failure bits (EV_SELF_TEST arg; their names: chessclock/logtools.py ST_NAMES).
+# Self-test failure bits (EV_SELF_TEST arg; their names: chessclock/log/records.py ST_NAMES).
 ST_LEFT = const(1)       # the left lever was not pressed in time
 ST_RIGHT = const(2)      # the right lever was not pressed in time
 ST_BATTERY = const(4)    # the battery is low
@@ -110,7 +110,7 @@ ST_NO_BATTERY = const(8)  # no battery reading (not wired, no fuel gauge answeri
 ST_DISPLAY = const(16)   # a display did not acknowledge (TM1637 ACK, SSD1306 I2C)
 ST_CUT = const(32)       # cut short: a game started (the scheduled start) before its end
 RESULTS = ("*", "1-0", "0-1", "1/2-1/2")   # EV_RESULT arg: index
-# EV_RESUMED_BY arg (their names: chessclock/logtools.py BY_NAMES, host only)
+# EV_RESUMED_BY arg (their names: chessclock/log/records.py BY_NAMES, host only)
 BY_PLAYER = const(0)     # START on the clock (where the rules let players resume)
 BY_ARBITER = const(1)    # the arbiter menu's rES
 BY_HOST = const(2)       # over the serial link (the arbiter's key)

@@ -3,7 +3,7 @@
 # A frame is MAGIC (2 bytes), the payload's length u16 LE, the CRC-32 of those 4 bytes and
 # the payload (u32 LE), then the payload: 8 bytes of framing. The clock's log file
 # (clockapp/storage.py, b"LG") is a sequence of them, and the host appends the clock's signed
-# heads to a pulled log the same way (b"HD", chessclock.logtools). The CRC covers the
+# heads to a pulled log the same way (b"HD", chessclock.log.records). The CRC covers the
 # magic and the length too, so erased flash or a torn length is never taken for a record.
 # Readers resynchronise after bytes that are no frame (a torn append, a flipped bit): the
 # next MAGIC with a valid frame behind it starts the next record.

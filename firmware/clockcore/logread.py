@@ -1,6 +1,6 @@
 # The event log read back: records decoded from their bytes, with names. The host's
 # (chessclock log verify/export) and the tests': it is not in the image that goes onto a
-# board (chessclock/deploy.py HOST_ONLY, firmware/manifest.py), where only the Writer half
+# board (chessclock/board/deploy.py HOST_ONLY, firmware/manifest.py), where only the Writer half
 # (clockcore/eventlog.py) runs. Portable all the same: the core tests read the app's log
 # with it under MicroPython too. The format: docs/EVENT-LOG.md.
 

@@ -15,8 +15,10 @@ import hashlib
 import json
 import os
 import sys
+from typing import Any
 
 from chessclock import sources
+from chessclock.errors import InputError
 from clockcore import engine as E
 
 # The snapshot is the firmware's own format (clockapp/gamestate.py, clockapp/seal.py), read
@@ -31,17 +33,17 @@ from clockapp import seal as S  # noqa: E402
 FORMAT = "chessclock-adjourned 1"
 
 
-class AdjournError(ValueError):
+class AdjournError(InputError):
     """A file or an argument that cannot be used: one line saying why."""
 
 
-def salted_hash(move, salt):
+def salted_hash(move: str, salt: str) -> str:
     """What the clock keeps of a sealed move typed on the host: sha256 of "SALT MOVE"
     (the salt, written on the envelope, makes a guess of the move useless)."""
     return "sha256:" + hashlib.sha256(("%s %s" % (salt, move.strip())).encode()).hexdigest()
 
 
-def summary(data):
+def summary(data: bytes) -> dict[str, Any]:
     """The readable fields of a snapshot's bytes (raises AdjournError)."""
     try:
         clock, meta = gamestate.decode(data)
@@ -63,7 +65,7 @@ def summary(data):
     return out
 
 
-def to_file(data):
+def to_file(data: bytes) -> str:
     """The file's text for a snapshot's bytes."""
     d = {"format": FORMAT, "sha256": hashlib.sha256(data).hexdigest()}
     d.update(summary(data))
@@ -71,7 +73,7 @@ def to_file(data):
     return json.dumps(d, indent=1) + "\n"
 
 
-def write(path, data):
+def write(path: str, data: bytes) -> None:
     """Save a new file (never over an existing one: an envelope is not replaced)."""
     text = to_file(data)
     try:
@@ -86,7 +88,7 @@ def write(path, data):
         os.fsync(f.fileno())
 
 
-def read(path):
+def read(path: str) -> tuple[bytes, dict[str, Any]]:
     """(snapshot bytes, the file's fields) of an adjourned-game file, checked."""
     try:
         with open(path, encoding="utf-8") as f:

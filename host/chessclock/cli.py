@@ -3,7 +3,9 @@
 Subcommand modules are imported only when their command runs, so that `chessclock --help`
 starts fast. Exit codes: 0 success, 2 bad input (a wrong control, script or argument;
 the message says which), 74 the output could not be written (a full disk, `> /dev/full`, a
-quota), 1 an unexpected failure; the clock commands add theirs (chessclock/link.py).
+quota), 1 an unexpected failure; the clock commands add theirs (chessclock/link/transport.py).
+An error the user can act on is a chessclock.errors.ChessclockError: main() prints it as
+one line, `chessclock COMMAND: MESSAGE`, and exits with its exit_code.
 """
 
 import argparse
@@ -11,75 +13,81 @@ import errno
 import importlib
 import os
 import sys
+from argparse import Namespace
+
+from chessclock.errors import ChessclockError
 
 EXIT_OUTPUT = 74   # sysexits.h EX_IOERR: the output could not be written
 # What a full or failing output looks like (a broken pipe is no error: see main)
 _OUTPUT_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO)
 
-# name: (module under chessclock, one-line help)
+# name: (module under chessclock, one-line help); the modules are chessclock/commands/
 COMMANDS = {
-    "simulate": ("simulate", "replay a clock from a script of presses; JSON Lines out"),
-    "control": ("control_cmd", "show what a time control gives each side, as PGN and text"),
-    "presets": ("control_cmd", "list the presets the clock ships with"),
-    "boards": ("boards", "list, show (as board.json) and check the board profiles"),
-    "build": ("deploy", "compile the firmware for a board into build/BOARD/"),
-    "deploy": ("deploy", "copy build/BOARD/ to a board over USB serial and verify it"),
+    "simulate": ("commands.simulate", "replay a clock from a script of presses; JSON Lines out"),
+    "control": ("commands.control", "show what a time control gives each side, as PGN and text"),
+    "presets": ("commands.control", "list the presets the clock ships with"),
+    "boards": ("commands.boards", "list, show (as board.json) and check the board profiles"),
+    "build": ("commands.deploy", "compile the firmware for a board into build/BOARD/"),
+    "deploy": ("commands.deploy", "copy build/BOARD/ to a board over USB serial and verify it"),
     "ruling": ("commands.ruling", "rule on a flag, a late arrival or a clock replacement "
                "from a log"),
-    "sim": ("sim", "try the clock: the real firmware on a simulated board, in the terminal"),
-    "log": ("log_cmd", "the clock's event log: pull, verify, show, export"),
-    "sim-serve": ("simserve", "the simulator board as a serial device on a pty; prints "
+    "sim": ("commands.sim", "try the clock: the real firmware on a simulated board, in the "
+            "terminal"),
+    "log": ("commands.log", "the clock's event log: pull, verify, show, export"),
+    "sim-serve": ("commands.sim_serve", "the simulator board as a serial device on a pty; prints "
                   "its port"),
-    "ports": ("clock_cmd", "find attached clocks by their USB ids"),
-    "info": ("clock_cmd", "firmware, board, clock id and protocol of clocks"),
-    "status": ("clock_cmd", "times, running side, moves and flags of clocks"),
-    "watch": ("clock_cmd", "live view of one or many clocks, refreshing in place"),
-    "set": ("clock_cmd", "set the time control of clocks (shows what each side gets)"),
-    "start": ("clock_cmd", "start the game on clocks"),
-    "pause": ("clock_cmd", "pause clocks (arbiter's key)"),
-    "resume": ("clock_cmd", "resume paused clocks (arbiter's key)"),
-    "adjust": ("clock_cmd", "add or take time from a side, e.g. adjust white +2m"),
-    "moves": ("clock_cmd", "set a side's move counter, e.g. moves black 40"),
-    "add-increment": ("clock_cmd", "+INC a move from now on for both sides (FIDE Guidelines "
+    "ports": ("commands.clock", "find attached clocks by their USB ids"),
+    "info": ("commands.clock", "firmware, board, clock id and protocol of clocks"),
+    "status": ("commands.clock", "times, running side, moves and flags of clocks"),
+    "watch": ("commands.clock", "live view of one or many clocks, refreshing in place"),
+    "set": ("commands.clock", "set the time control of clocks (shows what each side gets)"),
+    "start": ("commands.clock", "start the game on clocks"),
+    "pause": ("commands.clock", "pause clocks (arbiter's key)"),
+    "resume": ("commands.clock", "resume paused clocks (arbiter's key)"),
+    "adjust": ("commands.clock", "add or take time from a side, e.g. adjust white +2m"),
+    "moves": ("commands.clock", "set a side's move counter, e.g. moves black 40"),
+    "add-increment": ("commands.clock", "+INC a move from now on for both sides (FIDE Guidelines "
                       "III), e.g. add-increment 5s"),
-    "settime": ("clock_cmd", "set a side's time, e.g. settime white 4:30 (arbiter's key)"),
-    "undo": ("clock_cmd", "the last press was not a move: take it back (arbiter's key)"),
-    "stage": ("clock_cmd", "put a side in stage N, e.g. stage black 2 (arbiter's key)"),
-    "addstage": ("clock_cmd", "add a stage to a side or both, e.g. addstage both 15m"),
-    "split": ("clock_cmd", "charge a late arrival: split 75m --visitor black (60/40)"),
-    "end": ("clock_cmd", "end the game on clocks (arbiter's key)"),
-    "wallclock": ("clock_cmd", "set clocks' time of day to this computer's (UTC)"),
-    "press": ("clock_cmd", "press a lever of a `sim-serve` clock: press left|right"),
-    "key": ("clock_cmd", "the arbiter's key: new, use, set on clocks, check"),
-    "log-pull": ("clock_cmd", "pull clocks' event logs into a local archive (resumable)"),
-    "seal": ("adjourn_cmd", "adjournment: seal start|done|cancel on a clock (the player to "
+    "settime": ("commands.clock", "set a side's time, e.g. settime white 4:30 (arbiter's key)"),
+    "undo": ("commands.clock", "the last press was not a move: take it back (arbiter's key)"),
+    "stage": ("commands.clock", "put a side in stage N, e.g. stage black 2 (arbiter's key)"),
+    "addstage": ("commands.clock", "add a stage to a side or both, e.g. addstage both 15m"),
+    "split": ("commands.clock", "charge a late arrival: split 75m --visitor black (60/40)"),
+    "end": ("commands.clock", "end the game on clocks (arbiter's key)"),
+    "wallclock": ("commands.clock", "set clocks' time of day to this computer's (UTC)"),
+    "press": ("commands.clock", "press a lever of a `sim-serve` clock: press left|right"),
+    "key": ("commands.key", "the arbiter's key: new, use, set on clocks, check"),
+    "log-pull": ("commands.clock", "pull clocks' event logs into a local archive (resumable)"),
+    "seal": ("commands.adjourn", "adjournment: seal start|done|cancel on a clock (the player to "
              "move seals; 15-minute alert; hashed snapshot)"),
-    "adjourn": ("adjourn_cmd", "an adjourned game: export FILE from the sealing clock, show "
+    "adjourn": ("commands.adjourn", "an adjourned game: export FILE from the sealing clock, show "
                 "FILE, resume FILE on a clock at the next session"),
-    "selftest": ("session_cmd", "run the clock's self-test: segments, levers, buzzer, battery"),
-    "result": ("session_cmd", "enter the game's result on clocks, e.g. result 1/2 (logged)"),
-    "incident": ("session_cmd", "mark an incident: both clocks and counters, no pause"),
-    "schedule": ("session_cmd", "start White's clock at a time of day: schedule 14:30"),
-    "arrive": ("session_cmd", "mark a player at the board: arrive black"),
-    "corr": ("corr.cmd", "correspondence chess ledger (CXEB e-mail rules): days, series, claims"),
-    "pairings": ("pairings_cmd", "a round's pairings (CSV or FIDE TRF) onto the clocks: "
+    "selftest": ("commands.session", "run the clock's self-test: segments, levers, buzzer, "
+                 "battery"),
+    "result": ("commands.session", "enter the game's result on clocks, e.g. result 1/2 (logged)"),
+    "incident": ("commands.session", "mark an incident: both clocks and counters, no pause"),
+    "schedule": ("commands.session", "start White's clock at a time of day: schedule 14:30"),
+    "arrive": ("commands.session", "mark a player at the board: arrive black"),
+    "corr": ("commands.corr", "correspondence chess ledger (CXEB e-mail rules): days, series, "
+             "claims"),
+    "pairings": ("commands.pairings", "a round's pairings (CSV or FIDE TRF) onto the clocks: "
                  "push FILE, show FILE, clear"),
-    "team": ("team_cmd", "FCE team matches: substitute, short team, no-shows, board colours "
+    "team": ("commands.team", "FCE team matches: substitute, short team, no-shows, board colours "
              "(RGC 12.3, 13.2, 14.1, 5.3.1.2)"),
-    "deadline": ("deadline_cmd", "disciplinary and competition deadlines from a date, and "
+    "deadline": ("commands.deadline", "disciplinary and competition deadlines from a date, and "
                  "where a ruling is appealed (DISC, RGC 5.5.1, S0 Art. 42-43)"),
-    "knockout": ("knockout_cmd", "a single-elimination event (seed S3): draw the bracket "
+    "knockout": ("commands.knockout", "a single-elimination event (seed S3): draw the bracket "
                  "and colours by lot, record winners"),
-    "rounds": ("rounds_cmd", "rapid events' schedule rules (rules posted 30 min before, 6 "
+    "rounds": ("commands.rounds", "rapid events' schedule rules (rules posted 30 min before, 6 "
                "Active rounds a day) and a round's length"),
-    "retention": ("retention_cmd", "which logs and scoresheets may be discarded, which must "
+    "retention": ("commands.retention", "which logs and scoresheets may be discarded, which must "
                   "be kept (60 days after the results: S0 Art. 10)"),
-    "hall": ("hall.command", "the arbiter's live page of every clock (web, MQTT stations, "
+    "hall": ("commands.hall", "the arbiter's live page of every clock (web, MQTT stations, "
              "broadcast PGN, pairings in, results out)"),
 }
 
 
-def _chosen(argv):
+def _chosen(argv: list[str]) -> str | None:
     """The command named on the command line (the first word that is one), or None."""
     for word in argv:
         if word in COMMANDS:
@@ -89,13 +97,13 @@ def _chosen(argv):
     return None
 
 
-def _version():
+def _version() -> str:
     from chessclock import __version__
     return "chessclock %s (firmware %s, serial protocol 1, log format 2)" % (
         __version__, __version__)
 
 
-def build_parser(argv=None):
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     """The parser; only the chosen command's module is imported to add its arguments, so
     `chessclock --help` imports no command module (nor pyserial, chess, ...)."""
     if argv is None:
@@ -118,7 +126,7 @@ def build_parser(argv=None):
     return p
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     if argv is None:
         argv = sys.argv[1:]
     args = build_parser(argv).parse_args(argv)
@@ -132,6 +140,9 @@ def main(argv=None):
         return 0
     except KeyboardInterrupt:
         return 130
+    except ChessclockError as e:  # the one place a user's error becomes an exit status
+        sys.stderr.write("chessclock %s: %s\n" % (args.command, e))
+        return e.exit_code
     except OSError as e:
         if e.errno not in _OUTPUT_ERRNOS or e.filename is not None:
             return _bug(args, e)
@@ -147,7 +158,7 @@ def main(argv=None):
         return _bug(args, e)
 
 
-def _bug(args, e):
+def _bug(args: Namespace, e: BaseException) -> int:
     if os.environ.get("CHESSCLOCK_DEBUG"):
         raise e
     sys.stderr.write("chessclock %s: unexpected error (a bug, please report it): %s: %s\n"
@@ -155,7 +166,7 @@ def _bug(args, e):
     return 1
 
 
-def _drop_stdout():
+def _drop_stdout() -> None:
     """What could not be written is dropped, so that the interpreter's own flush at exit
     fails no second time (it would print a second error)."""
     try:

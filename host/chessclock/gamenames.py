@@ -4,8 +4,11 @@ game) or, for a log without one, from the round's pairings file and the board nu
 
 A pairing is a dict {"board", "round" (0: not known), "white", "black", "event"}."""
 
+from collections.abc import Iterable, Mapping
+from typing import Any
 
-def from_events(events):
+
+def from_events(events: Iterable[Mapping[str, Any]]) -> dict[str, Any] | None:
     """The pairing the game's events name last (a later one corrects an earlier one; a
     `pairing-cleared` removes it), or None."""
     p = None
@@ -17,7 +20,7 @@ def from_events(events):
     return p
 
 
-def from_file(path, board, round_no=None):
+def from_file(path: str, board: int, round_no: str | None = None) -> dict[str, Any]:
     """Board `board` of a pairings file (CSV or FIDE TRF, as `chessclock hall` reads it);
     ValueError with a one-line reason."""
     from chessclock.hall import pairings
@@ -32,7 +35,7 @@ def from_file(path, board, round_no=None):
             "white": p["white"], "black": p["black"], "event": rnd.event}
 
 
-def pgn_headers(p):
+def pgn_headers(p: Mapping[str, Any]) -> dict[str, str]:
     """The PGN tags a pairing gives: White, Black, Round, Board, Event (those it knows)."""
     out = {}
     if p.get("event"):
@@ -47,7 +50,7 @@ def pgn_headers(p):
     return out
 
 
-def describe(p):
+def describe(p: Mapping[str, Any]) -> str:
     """One line: 'board 12, round 3 (Spring Open): White Anna Müller - Black Bob Li'."""
     where = "board %s" % p.get("board")
     if p.get("round"):

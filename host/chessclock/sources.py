@@ -13,7 +13,7 @@ from pathlib import Path
 _HERE = Path(__file__).resolve().parent
 
 
-def checkout_root():
+def checkout_root() -> Path | None:
     """The repository's root when this package runs from a checkout, else None."""
     root = _HERE.parents[1]
     if (root / "firmware" / "clockcore" / "version.py").is_file() and \
@@ -22,7 +22,7 @@ def checkout_root():
     return None
 
 
-def firmware_dir():
+def firmware_dir() -> Path:
     """The folder holding main.py, clockcore/, clockapp/, drivers/ and boards/."""
     packaged = _HERE / "firmware"
     if packaged.is_dir():
@@ -34,7 +34,7 @@ def firmware_dir():
     return root / "firmware"
 
 
-def boards_toml():
+def boards_toml() -> Path:
     """The boards.toml this package ships with (the checkout's when run from one)."""
     packaged = _HERE / "boards.toml"
     if packaged.is_file():
@@ -43,7 +43,7 @@ def boards_toml():
     return (root if root is not None else _HERE) / "boards.toml"
 
 
-def importable():
+def importable() -> str:
     """Put the firmware's folder on sys.path once, for running the app in this process
     (`chessclock sim`); returns the folder."""
     folder = str(firmware_dir())

@@ -15,6 +15,7 @@ a bare 0 is read (0 of any unit is 0).
 Nothing of 100 hours or more is a duration a clock holds.
 """
 
+from chessclock.errors import InputError
 from clockcore.notation import MS_H, MS_MIN, MS_S
 
 MAX_MS = 100 * MS_H
@@ -26,7 +27,7 @@ _EXAMPLES = "e.g. 75m, 1h15m, 90s, 1.5s, 250ms or 1:30"
 _DIGITS = "0123456789"
 
 
-class DurationError(ValueError):
+class DurationError(InputError):
     """A text that is not a duration; the message (one line) says why and what to write."""
 
 

@@ -1,6 +1,6 @@
 """The hall page in a real headless browser (Debian's chromium driven by Playwright)
 against simulated clocks (`chessclock sim-serve`'s SimServer: the firmware app on a pty),
-the station polling them through chessclock.link as `chessclock hall` does.
+the station polling them through chessclock.link.transport as `chessclock hall` does.
 
 Run by `make test-hall` (not `make test`: it needs chromium). HALL_SHOTS=DIR keeps the
 screenshots there (`make hall-shots` writes docs/).
@@ -12,12 +12,12 @@ import time
 
 import pytest
 
-from chessclock import link as L
 from chessclock.hall.hub import Hub, LocalSink
 from chessclock.hall.pairings import Round
 from chessclock.hall.station import Station
 from chessclock.hall.web import ServerThread, create_app
-from chessclock.simserve import SimServer
+from chessclock.link import transport as L
+from chessclock.sim.serve import SimServer
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="no chromium: "

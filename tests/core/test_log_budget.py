@@ -86,11 +86,11 @@ def test_unpulled_games_are_kept_and_the_arbiter_warned_then_pulled_ones_go_firs
     assert kept.count(EV.EV_HEADER) < events.count(EV.EV_HEADER) + 1
     # What stays is a log the host verifies (CPython: the host tools are not on the clock)
     try:
-        from chessclock import logtools
+        from chessclock.log.verify import verify
     except ImportError:  # MicroPython
         return
     with open(board.root + "log.bin", "rb") as f:
-        res = logtools.verify(f.read())
+        res = verify(f.read())
     assert res.problems == [], res.problems
     assert any("older games removed" in n for n in res.notes)
 

@@ -16,7 +16,7 @@ from chessclock.hall.fakeclock import FakeClock, opener
 from chessclock.hall.hub import Hub
 from chessclock.hall.mqtt import Publisher, Subscriber
 from chessclock.hall.station import Station
-from chessclock.simserve import micropython_exe
+from chessclock.sim.serve import micropython_exe
 from clockcore import engine as E
 from clockcore import hallmsg
 

@@ -6,7 +6,7 @@ import sys
 import time
 
 from chessclock import cli
-from chessclock import link as L
+from chessclock.link import transport as L
 
 
 class _Tty(io.StringIO):

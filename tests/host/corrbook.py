@@ -1,9 +1,11 @@
 """A correspondence event written record by record, as `chessclock corr` would store it:
-every record goes through the same check (model.check_new) before it is kept."""
+every record goes through the same check (chessclock.corr.checks.check_new) before it is kept."""
 
 import datetime as dt
 
-from chessclock.corr.model import Event, check_new, parse_move
+from chessclock.corr.checks import check_new
+from chessclock.corr.ledger import Event
+from chessclock.corr.model import parse_move
 
 
 def D(text):

@@ -3,8 +3,8 @@ tests of what the host commands do with a clock's answers."""
 
 from simutil import boot, until
 
-from chessclock import clock_cmd
-from chessclock import link as HL
+from chessclock.link import transport as HL
+from chessclock.log.pull import pull
 from clockapp.board import BTN_MENU, BTN_MINUS, BTN_PLUS, BTN_START, LEFT, RIGHT
 from clockcore import engine as E
 from clockcore import protocol as P
@@ -14,7 +14,7 @@ WALL = 1796000000    # 2026-11-30 00:53:20 UTC
 
 
 class InProcess(HL.Link):
-    """chessclock.link.Link over the app's own handler: no pty, same protocol."""
+    """chessclock.link.transport.Link over the app's own handler: no pty, same protocol."""
 
     def __init__(self, app, key=None):
         self.app = app
@@ -51,7 +51,7 @@ def flagged_game(key=KEY):
 
 
 def pulled(tmp_path, app, key=KEY):
-    r = clock_cmd.pull(InProcess(app, key), str(tmp_path), "g")
+    r = pull(InProcess(app, key), str(tmp_path), "g")
     with open(r["file"], "rb") as f:
         return r, f.read()
 

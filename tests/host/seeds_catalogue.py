@@ -313,7 +313,7 @@ ITEMS = [
     ('11.4', 'carry-over, cumulative excess',
      'done',
      '40, 80, 120... days checked after every move and on the move in progress '
-     '(`corr/model.py`)'),
+     '(`corr/ledger.py`)'),
     ('11.5', '12-day notice, double counting',
      'done',
      '`corr notice`; counted days from the 13th count twice without it'),
@@ -333,7 +333,7 @@ ITEMS = [
     ('11.9', 'excess claims',
      'done',
      '`corr claim`, `contest`, `decide`, `claim-file`: a state machine per claim '
-     '(`corr/model.py`, `corr/package.py`)'),
+     '(`corr/ledger.py`, `corr/package.py`)'),
     ('11.10', 'leave',
      'done',
      '`corr leave` (normal days split, one special leave, `--retroactive`, `--notified`)'),

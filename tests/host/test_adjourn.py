@@ -10,8 +10,8 @@ import time
 import pytest
 from test_link_e2e import INTERPRETERS, cc, status, wait_ready
 
-from chessclock import link as L
-from chessclock.simserve import SimServer
+from chessclock.link import transport as L
+from chessclock.sim.serve import SimServer
 
 SPEC = "90m/40+30m+30s"
 
@@ -283,7 +283,7 @@ def test_a_session_sealed_and_resumed_on_the_same_clock_verifies_with_its_alert(
     from simutil import boot, until
 
     from boards.sim import SimBoard, run_until
-    from chessclock import logtools
+    from chessclock.log.verify import verify
     from clockapp import seal as S
     from clockapp.app import App
     from clockapp.board import BTN_MENU, BTN_START, LEFT, RIGHT
@@ -319,7 +319,7 @@ def test_a_session_sealed_and_resumed_on_the_same_clock_verifies_with_its_alert(
     until(app, board, t + 8300)
     assert app.seal.session == 2 and app.clock.moves == [2, 1]
     with open(board.root + "log.bin", "rb") as f:
-        res = logtools.verify(f.read())
+        res = verify(f.read())
     assert res.problems == [], res.problems
     ev = res.events
     alert = [e for e in ev if e["type"] == "seal-alert"][0]

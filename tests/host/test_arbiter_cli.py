@@ -13,8 +13,8 @@ import pytest
 from cliutil import wait_ready
 
 from chessclock import cli
-from chessclock import link as L
-from chessclock.simserve import SimServer, micropython_exe
+from chessclock.link import transport as L
+from chessclock.sim.serve import SimServer, micropython_exe
 from clockcore import notation
 
 
@@ -151,7 +151,7 @@ def test_every_suggestion_of_a_refusal_means_what_was_meant(typed, meant):
         assert before.endswith(notation.describe(got).lower()), (hint, err)
     assert said == wanted, (typed, said, err)
     # and the suggestion itself is taken (by the clock's own check too)
-    from chessclock.control_cmd import configured
+    from chessclock.timecontrol import configured
     for spelling in said:
         configured(spelling)
 
@@ -199,7 +199,7 @@ def test_set_on_a_terminal_sends_the_reading_agreed(clock):
 
 def test_schedule_reads_the_local_time_of_day(local_zone):
     """At UTC-3 (America/Sao_Paulo), 15:30 typed is 18:30 UTC, today when still ahead."""
-    from chessclock import session_cmd
+    from chessclock.commands import session as session_cmd
     local_zone("America/Sao_Paulo")
     morning = 1796040000          # 2026-11-30 09:00:00 -03 (12:00 UTC)
     at = session_cmd.parse_at("15:30", morning)
@@ -225,7 +225,7 @@ def test_schedule_over_the_link_says_the_zone(clock, local_zone):
 
 
 def session_cmd_text(unix_s):
-    from chessclock import session_cmd
+    from chessclock.commands import session as session_cmd
     return session_cmd.local_text(unix_s)
 
 
@@ -334,7 +334,7 @@ def test_undo_help_says_whose_turn_it_is_and_the_clock_does_that(clock, tmp_path
 def test_ports_and_all_say_which_clocks_are_simulated(clock, tmp_path):
     """A sim-serve clock (this session's or another's on the same computer) is listed by
     `ports` and reached by --all: every listing says it is simulated, not a board."""
-    from chessclock import simserve
+    from chessclock.sim import serve as simserve
     entry = simserve.register(clock, "clock-arbiter")   # as `chessclock sim-serve` does
     try:
         code, out, err = cc("ports")
@@ -349,7 +349,7 @@ def test_ports_and_all_say_which_clocks_are_simulated(clock, tmp_path):
         assert [r["simulated"] for r in json.loads(out) if r["port"] == clock] == [True]
         code, out, err = cc("status", "--all")    # a narrow table: named under it
         assert "clock-arbiter: simulated, not boards" in " ".join(out.split()), out
-        from chessclock import clock_view as V
+        from chessclock.link import view as V
         rows = [{"port": clock, "ok": True, "simulated": True,
                  "result": {"clock": "clock-arbiter", "state": "idle"}}]
         con = V.console(io.StringIO())
@@ -520,7 +520,7 @@ def test_every_adjust_a_ruling_suggests_is_taken_with_its_ground():
     and passes the same checks as typed (at most 40 bytes a field)."""
     import shlex
 
-    from chessclock import clock_cmd
+    from chessclock.commands import clock as clock_cmd
     from chessclock.ruling import rules as R
     from chessclock.ruling import verdict
     for rs in R.RULESETS.values():

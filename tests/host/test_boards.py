@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from cliutil import run_cli
 
-from chessclock import boards, deploy
+from chessclock.board import deploy as deploy
+from chessclock.board import profiles as boards
 
 ROOT = Path(__file__).resolve().parents[2]
 MICROPYTHON = Path(sys.executable).parent / "micropython"
@@ -29,6 +30,15 @@ def test_the_three_required_profiles_exist():
     assert {"pico-tm1637", "pico-ssd1306", "esp32-tm1637"} <= set(REAL.profiles)
     assert REAL.get("pico-tm1637").mcu.name == "rp2040"
     assert REAL.get("esp32-tm1637").mcu.name == "esp32"
+
+
+def test_a_profile_and_the_boards_read_are_frozen_values():
+    import dataclasses
+    prof = REAL.get("pico-tm1637")
+    for target, field in ((prof, "name"), (prof, "config"), (REAL, "profiles")):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(target, field, None)
+    assert boards.loads((ROOT / "boards.toml").read_text()).get("pico-tm1637") == prof
 
 
 @pytest.mark.parametrize("name", list(REAL.profiles))

@@ -12,10 +12,10 @@ import time
 import pytest
 from cliutil import run_cli, wait_ready
 
-from chessclock import clock_cmd as C
-from chessclock import clock_view as V
-from chessclock import link as L
-from chessclock.simserve import SimServer
+from chessclock.commands import clockrun
+from chessclock.link import transport as L
+from chessclock.link import view as V
+from chessclock.sim.serve import SimServer
 
 RUNNING = {"state": "running", "run": "black", "w": "181976", "wmoves": "1", "b": "65000",
            "bmoves": "0", "wflag": "-1", "bflag": "-1", "batlow": "0", "bat": "4000",
@@ -78,13 +78,13 @@ def test_a_clock_without_board_shows_no_board_column():
 
 
 def test_json_one_shape_with_simulates_names():
-    t = C._typed(dict(RUNNING, clock="0123", spec="5400", wflag="190000", bflag="185000"))
+    t = clockrun.typed(dict(RUNNING, clock="0123", spec="5400", wflag="190000", bflag="185000"))
     assert t["clock"] == "0123" and t["spec"] == "5400"      # ids and specs stay text
     assert t["white_ms"] == 181976 and t["black_moves"] == 0 and t["running"] == "black"
     # flags as `simulate`'s final line has them: in the order they fell
     assert t["flags"] == [{"side": "black", "t_ms": 185000}, {"side": "white", "t_ms": 190000}]
-    assert C._typed(dict(RUNNING, run="-"))["running"] is None
-    assert C._typed(RUNNING)["flags"] == []
+    assert clockrun.typed(dict(RUNNING, run="-"))["running"] is None
+    assert clockrun.typed(RUNNING)["flags"] == []
 
 
 cc = run_cli

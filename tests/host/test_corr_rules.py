@@ -412,3 +412,17 @@ def test_art31_games_stop_on_the_official_end_date():
     (item,) = game_items(b.ledger(today=D("2026-03-11")))
     assert (item["who"], item["art"], item["overdue"]) == ("both", "Art. 41", True)
     assert "lost for both" in item["what"]
+
+
+def test_a_leave_record_is_a_frozen_value_with_its_days():
+    import dataclasses
+
+    from chessclock.corr.model import Leave
+    rec = {"seq": 7, "kind": "leave", "data": {"player": "Ana", "start": "2026-03-02",
+                                                "end": "2026-03-05", "notified": "2026-03-04"}}
+    lv = Leave.from_record(rec)
+    assert (lv.seq, lv.player, lv.kind, lv.retroactive) == (7, "Ana", "normal", False)
+    assert lv.days() == [D("2026-03-04"), D("2026-03-05")]   # from the notice on (Art. 29)
+    assert Leave.from_record(rec) == lv
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        lv.end = D("2026-03-09")   # type: ignore[misc]

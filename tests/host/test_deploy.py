@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from cliutil import run_cli
 
-from chessclock import deploy
+from chessclock.board import deploy as deploy
 
 MICROPYTHON = Path(sys.executable).parent / "micropython"
 BOARD = "pico-tm1637"

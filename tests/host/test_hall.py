@@ -613,18 +613,18 @@ def test_hall_command_errors(argv, says, monkeypatch, tmp_path):
 # ---- the station's own log pulls: with the arbiter's key, or not acknowledged --------------
 @pytest.mark.parametrize("arbiter_key", [None, KEY])
 def test_station_pulls_without_key_refusals(tmp_path, monkeypatch, arbiter_key):
-    from chessclock import clock_cmd
-    from chessclock import link as L
-    from chessclock.simserve import SimServer
+    from chessclock.link import transport as L
+    from chessclock.log import pull as log_pull
+    from chessclock.sim.serve import SimServer
 
     pulls = []
-    real_pull = clock_cmd.pull
+    real_pull = log_pull.pull
 
     def pull(*a, **kw):
         r = real_pull(*a, **kw)
         pulls.append(r)
         return r
-    monkeypatch.setattr(clock_cmd, "pull", pull)
+    monkeypatch.setattr(log_pull, "pull", pull)
     sim = SimServer(str(tmp_path / "flash"), "sim-pull")
     try:
         wait_ready(sim.path, 10)

@@ -11,8 +11,8 @@ import pytest
 
 yaml = pytest.importorskip("yaml")
 
-from chessclock import boards as boardsmod  # noqa: E402
 from chessclock import hardware as hw  # noqa: E402
+from chessclock.board import profiles as boardsmod  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 

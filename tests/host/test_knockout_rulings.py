@@ -358,7 +358,7 @@ def test_bad_input_gives_one_line_and_exit_2(tmp_path):
 def test_play_off_log_replays_exactly_and_the_ruling_reads_the_limit(tmp_path):
     from simutil import boot, until
 
-    from chessclock import logtools
+    from chessclock.log.verify import verify
     from clockapp.board import BTN_START, LEFT, RIGHT
 
     board, app = boot()
@@ -372,7 +372,7 @@ def test_play_off_log_replays_exactly_and_the_ruling_reads_the_limit(tmp_path):
         until(app, board, t + 100)
     with open(board.root + "log.bin", "rb") as f:
         data = f.read()
-    res = logtools.verify(data)
+    res = verify(data)
     assert res.problems == [], res.problems       # the replay gives every recorded event
     types = [d["type"] for d in res.events]
     i = types.index("limit")

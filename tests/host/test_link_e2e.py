@@ -9,8 +9,8 @@ import time
 import pytest
 from cliutil import run_cli, wait_ready
 
-from chessclock import link as L
-from chessclock.simserve import SimServer, micropython_exe
+from chessclock.link import transport as L
+from chessclock.sim.serve import SimServer, micropython_exe
 from clockapp.storage import Store
 
 INTERPRETERS = ["cpython", pytest.param("micropython", marks=pytest.mark.skipif(
@@ -90,7 +90,7 @@ def test_configure_start_press_correct_pull(clock):
     clock_log = list(Store(storage + "/").read_log())
     with open(r["file"], "rb") as f:
         data = f.read()
-    from chessclock.clock_cmd import log_record
+    from clockcore.framing import frame as log_record
     records = b"".join(log_record(p) for p in clock_log)
     assert data[:len(records)] == records       # the clock's records, then its signed head
     assert data[len(records):len(records) + 2] == b"HD"
@@ -138,7 +138,7 @@ def test_set_pgn_no_event_plays_needs_pgn_and_the_clock_checks_too(clock):
 
 
 def test_status_notes_name_a_low_battery():
-    from chessclock.clock_view import notes
+    from chessclock.link.view import notes
     s = {"state": "running", "w": "60000", "wmoves": "3", "b": "50000", "bmoves": "3",
          "run": "white", "wflag": "-1", "bflag": "-1", "bat": "3900", "batlow": "0", "soc": "-1"}
     assert "BATTERY" not in notes(s)
@@ -198,7 +198,7 @@ def test_every_arbiter_operation_has_a_command(clock):
     """Set a side's time, undo, add a stage, split a late arrival, end, start a
     chosen side, the time of day, and `press` on a sim-serve clock; `--all` and `ports`
     find sim-serve clocks."""
-    from chessclock import simserve
+    from chessclock.sim import serve as simserve
     server, storage, tmp = clock
     port = server.path
     entry = simserve.register(port, "clock-e2e")   # as `chessclock sim-serve` does

@@ -7,10 +7,12 @@ runs the real firmware; its serial link is driven in-process."""
 
 import os
 
+import pytest
 from inproc import KEY, InProcess, flagged_game, pulled
 
-from chessclock import link as HL
-from chessclock import logtools
+from chessclock.link import transport as HL
+from chessclock.log.records import find_heads
+from chessclock.log.verify import verify
 from clockcore import eventlog as L
 from clockcore import events as EV
 from clockcore import framing as F
@@ -26,26 +28,41 @@ def test_a_pulled_log_is_authentic_and_acknowledged(tmp_path):
     r, data = pulled(tmp_path, app)
     assert r["signed"] and r["acked"] == app.logw.writer.seq - 1
     assert app.logw.pulled == r["acked"]                       # the clock took the ack
-    res = logtools.verify(data, key=KEY)
+    res = verify(data, key=KEY)
     assert res.problems == [] and res.auth_problems == [], (res.problems, res.auth_problems)
     assert res.status() == "AUTHENTIC" and res.auth.seq == r["acked"]
     assert len(res.played()) == 1 and res.played()[0].flagged
     # the same file checked with another key is not authenticated
-    other = logtools.verify(data, key=bytes(32))
+    other = verify(data, key=bytes(32))
     assert other.problems == [] and any("does not match" in p for p in other.auth_problems)
     # no key at all: intact, not authenticated, and it says why
-    assert any("no arbiter key" in p for p in logtools.verify(data).auth_problems)
+    assert any("no arbiter key" in p for p in verify(data).auth_problems)
+
+
+def test_a_signed_head_is_a_frozen_value_read_from_its_text(tmp_path):
+    import dataclasses
+
+    from chessclock.log.records import Head
+    board, app = flagged_game()
+    r, data = pulled(tmp_path, app)
+    off, _, head = find_heads(data)[-1]
+    assert head == Head.parse(off, head.text, head.mac) and head.seq == r["acked"]
+    assert (head.clock, head.offset) == (app.board.clock_id(), off)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        head.seq = 0   # type: ignore[misc]
+    with pytest.raises(ValueError):
+        Head.parse(0, "ccl-head 2 x 1 00 0 0", "-")
 
 
 def test_every_cut_forgery_and_damage_fails(tmp_path):
     board, app = flagged_game()
     r, data = pulled(tmp_path, app)
     frames = frames_of(data)
-    head_at = logtools.find_heads(data)[-1][0]
+    head_at = find_heads(data)[-1][0]
     assert head_at == frames[-1][0] + 8 + len(frames[-1][1])   # the head ends the file
 
     def fails(blob, what):
-        res = logtools.verify(blob, key=KEY)
+        res = verify(blob, key=KEY)
         assert res.problems or res.auth_problems, what
         assert res.status() != "AUTHENTIC", what
 
@@ -75,16 +92,16 @@ def test_every_cut_forgery_and_damage_fails(tmp_path):
         ch = L.chain_of(chain, body)
         out += F.frame(body + ch)
         chain = ch
-    res = logtools.verify(out + data[head_at:], key=KEY)
+    res = verify(out + data[head_at:], key=KEY)
     assert [x for x in res.problems if "chain" in x] == []      # the chain holds
     assert any("holds changed" in x for x in res.auth_problems), res.auth_problems
     # records added after the head are not covered
     extra = F.frame(recs[-1])
-    assert logtools.verify(data + extra, key=KEY).status() != "AUTHENTIC"
+    assert verify(data + extra, key=KEY).status() != "AUTHENTIC"
     # a head signed by a clock without the key proves nothing
     board2, app2 = flagged_game(key=None)
     r2, data2 = pulled(tmp_path / "nokey", app2, key=None)
-    res2 = logtools.verify(data2, key=KEY)
+    res2 = verify(data2, key=KEY)
     assert res2.problems == [] and any("no arbiter key" in p for p in res2.auth_problems)
 
 
@@ -137,7 +154,7 @@ def test_ruling_reads_the_clocks_log_and_verifies_it_first(tmp_path, capsys):
     frames = frames_of(data)
     flag_at = [off for off, p in frames if p[4] & 0x3F == 4][0]
     cut = tmp_path / "cut.log"
-    cut.write_bytes(data[:flag_at] + data[logtools.find_heads(data)[-1][0]:])
+    cut.write_bytes(data[:flag_at] + data[find_heads(data)[-1][0]:])
     assert cli.main(["ruling", str(cut)] + k) == 2
     assert "did not verify" in capsys.readouterr().err
     assert cli.main(["ruling", str(cut), "--unverified"] + k) == 0

@@ -6,8 +6,8 @@ import pytest
 from inproc import KEY, InProcess, flagged_game
 from simutil import until
 
-from chessclock import clock_cmd
-from chessclock import link as HL
+from chessclock.link import transport as HL
+from chessclock.log import pull as log_pull
 from clockapp.board import BTN_MENU, BTN_START
 
 
@@ -35,7 +35,7 @@ def ended_game(key=None):
 
 @pytest.fixture(autouse=True)
 def no_sleep(monkeypatch):
-    monkeypatch.setattr(clock_cmd.time, "sleep", lambda s: None)
+    monkeypatch.setattr(log_pull.time, "sleep", lambda s: None)
 
 
 def test_a_keyless_clock_clears_its_log_when_menu_is_held_on_it(tmp_path):
@@ -46,7 +46,7 @@ def test_a_keyless_clock_clears_its_log_when_menu_is_held_on_it(tmp_path):
         asked.append(seconds)
         board.press_buttons(BTN_MENU, (app.now + 200) * 1000, hold_us=2500000)
 
-    r = clock_cmd.pull(Clocked(app, board), str(tmp_path), "g", clear=True, on_ask=hold_menu)
+    r = log_pull.pull(Clocked(app, board), str(tmp_path), "g", clear=True, on_ask=hold_menu)
     assert asked == [30] and r["cleared"] == r["records"] - 1
     assert list(app.store.read_log()) == []
     with open(r["file"], "rb") as f:
@@ -65,7 +65,7 @@ def test_a_keyless_clock_keeps_its_log_without_the_hold(tmp_path, answer, says):
             board.press_buttons(answer, (app.now + 200) * 1000)
 
     with pytest.raises(HL.ClockError) as e:
-        clock_cmd.pull(Clocked(app, board), str(tmp_path), "g", clear=True, on_ask=press)
+        log_pull.pull(Clocked(app, board), str(tmp_path), "g", clear=True, on_ask=press)
     assert says in str(e.value) and "log pulled to" in str(e.value)
     assert e.value.code == HL.EXIT_FAILED
     assert len(list(app.store.read_log())) > 5        # kept on the clock
@@ -74,7 +74,7 @@ def test_a_keyless_clock_keeps_its_log_without_the_hold(tmp_path, answer, says):
 def test_a_keyed_clock_clears_at_the_signed_request_without_asking(tmp_path):
     board, app = ended_game(KEY)
     asked = []
-    r = clock_cmd.pull(Clocked(app, board, KEY), str(tmp_path), "g", clear=True,
+    r = log_pull.pull(Clocked(app, board, KEY), str(tmp_path), "g", clear=True,
                        on_ask=asked.append)
     assert asked == [] and "cleared" in r
     assert list(app.store.read_log()) == []

@@ -9,8 +9,9 @@ import chess.pgn
 from simutil import boot, until
 
 from boards.sim import SimBoard, run_until
-from chessclock import logtools
 from chessclock.cli import main
+from chessclock.log import export, records
+from chessclock.log.verify import verify
 from clockapp import app as A
 from clockapp.board import BTN_START, LEFT, RIGHT
 from clockcore import engine as E
@@ -41,7 +42,7 @@ def log_bytes(board):
 
 
 def verified(board):
-    res = logtools.verify(log_bytes(board))
+    res = verify(log_bytes(board))
     assert res.problems == [], res.problems
     return res
 
@@ -134,19 +135,19 @@ def test_pauses_corrections_and_a_power_cut():
 def test_every_changed_byte_fails_verify():
     board, app = game("fide-blitz", 6, 2000)
     data = log_bytes(board)
-    assert logtools.verify(data).problems == []
+    assert verify(data).problems == []
     for i in range(len(data)):
         bad = bytearray(data)
         bad[i] ^= 0x01
-        assert logtools.verify(bytes(bad)).problems, i
+        assert verify(bytes(bad)).problems, i
 
 
 def test_torn_last_record_is_reported_and_a_restart_after_it_verifies():
     board, app = game("fide-blitz", 4, 2000)
     data = log_bytes(board)
-    res = logtools.verify(data[:-3])
+    res = verify(data[:-3])
     assert res.problems and "not a complete record" in res.problems[0]
-    assert logtools.verify(data[:-3], allow_torn_end=True).problems == []
+    assert verify(data[:-3], allow_torn_end=True).problems == []
     with open(board.root + "log.bin", "wb") as f:
         f.write(data[:-3])
     A.App(SimBoard(board.root)).step()   # the clock restarts after the cut
@@ -165,14 +166,14 @@ def test_cli_show_export_jsonl_csv_and_pgn_with_moves(tmp_path):
         assert main(["log", "show", path]) == 0
     assert "verification: INTACT" in out.getvalue() and "press" in out.getvalue()
     res = verified(board)
-    lines = logtools.to_jsonl(res).splitlines()
+    lines = export.to_jsonl(res).splitlines()
     first_press = [json.loads(x) for x in lines if '"press"' in x][0]
     assert {"t_ms", "type", "side", "white_ms", "black_ms", "credit_ms", "moves"} <= set(
         first_press)
-    assert logtools.to_csv(res).splitlines()[0].startswith("seq,t_ms,type")
+    assert export.to_csv(res).splitlines()[0].startswith("seq,t_ms,type")
     pgn = tmp_path / "g.pgn"
     pgn.write_text('[Event "t"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 *\n')
-    text = logtools.to_pgn(res.games[-1], pgn.read_text())
+    text = export.to_pgn(res.games[-1], pgn.read_text())
     g = chess.pgn.read_game(io.StringIO(text))
     assert g.headers["TimeControl"] == "40/5400+30:1800+30"
     plies = res.games[-1].plies
@@ -188,7 +189,7 @@ def test_cli_show_export_jsonl_csv_and_pgn_with_moves(tmp_path):
     # a clock-only PGN: no null moves (lichess and others refuse them), the times in words
     assert g.errors == [] and list(g.mainline_moves()) == []
     assert " -- " not in out.getvalue()
-    assert all(logtools._hms(p[1]) in g.comment for p in plies)
+    assert all(records.hms(p[1]) in g.comment for p in plies)
 
 
 def test_issue_10_time_mode_flags_undo_increment_alone_and_a_cut_replay(monkeypatch):

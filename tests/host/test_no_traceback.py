@@ -9,7 +9,8 @@ import sys
 
 import pytest
 
-from chessclock import cli, log_cmd
+from chessclock import cli
+from chessclock.commands import log as log_cmd
 
 NOPORT = ["--port", "/dev/no-such-clock"]
 BIG = "9" * 5000

@@ -13,8 +13,8 @@ import chess.pgn
 import pytest
 from test_link_e2e import cc, clock, status  # noqa: F401 (fixture)
 
-from chessclock import link as L
-from chessclock.pairings_cmd import request_args
+from chessclock.link import transport as L
+from chessclock.link.pairing import request_args
 from clockcore import protocol as P
 
 CSV = """board,white,black,clock,round,event

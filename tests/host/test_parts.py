@@ -1,6 +1,6 @@
 """The registries of display kinds and MCUs: clockcore.parts (what the board needs) and the
-host's chessclock.displays / chessclock.mcus (validation, wiring, BOM, current draw) hold
-the same kinds, each with all its data, and every kind boards.toml names is in both; an
+host's chessclock.board.displays / chessclock.board.mcus (validation, wiring, BOM, current
+draw) hold the same kinds, each with all its data, and every kind boards.toml names is in both; an
 unknown display or MCU is a one-line error everywhere, never a default kind."""
 
 import ast
@@ -13,8 +13,11 @@ from pathlib import Path
 import pytest
 from cliutil import run_cli
 
-from chessclock import boards, deploy, displays, mcus
 from chessclock import hardware as hw
+from chessclock.board import deploy as deploy
+from chessclock.board import displays as displays
+from chessclock.board import mcus as mcus
+from chessclock.board import profiles as boards
 from clockcore import parts as core
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,10 +32,10 @@ def display_problems(core_displays, host_displays):
     out = []
     for name in core_displays:
         if name not in host_displays:
-            out.append("%s: in clockcore.parts.DISPLAYS, not in chessclock.displays" % name)
+            out.append("%s: in clockcore.parts.DISPLAYS, not in chessclock.board.displays" % name)
     for name, k in host_displays.items():
         if name not in core_displays:
-            out.append("%s: in chessclock.displays, no driver in clockcore.parts" % name)
+            out.append("%s: in chessclock.board.displays, no driver in clockcore.parts" % name)
             continue
         module, cls, bus, pin_keys = core_displays[name]
         src = FIRMWARE / (module.replace(".", "/") + ".py")
@@ -67,10 +70,10 @@ def mcu_problems(core_mcus, host_mcus):
     out = []
     for name in core_mcus:
         if name not in host_mcus:
-            out.append("%s: in clockcore.parts.MCUS, not in chessclock.mcus" % name)
+            out.append("%s: in clockcore.parts.MCUS, not in chessclock.board.mcus" % name)
     for name, m in host_mcus.items():
         if name not in core_mcus:
-            out.append("%s: in chessclock.mcus, not in clockcore.parts.MCUS" % name)
+            out.append("%s: in chessclock.board.mcus, not in clockcore.parts.MCUS" % name)
             continue
         if not m.mpy_arch or m.mpy_arch == "?":
             out.append("%s: no mpy-cross -march" % name)
@@ -101,10 +104,10 @@ def test_the_completeness_checks_fail_on_a_kind_without_its_data():
     # with a driver that does not exist
     assert display_problems(dict(core.DISPLAYS, lcd=("drivers.lcd", "LCD", core.BUS_PINS,
                                                      ("clk",))), displays.DISPLAYS) == [
-        "lcd: in clockcore.parts.DISPLAYS, not in chessclock.displays"]
+        "lcd: in clockcore.parts.DISPLAYS, not in chessclock.board.displays"]
     host = dict(displays.DISPLAYS)
     host["lcd"] = host["tm1637"]
-    assert "lcd: in chessclock.displays, no driver in clockcore.parts" in \
+    assert "lcd: in chessclock.board.displays, no driver in clockcore.parts" in \
         display_problems(core.DISPLAYS, host)
     broken = dict(core.DISPLAYS, tm1637=("clockapp.displays.tm1637", "TM1638Display", core.BUS_PINS,
                                          ("clk", "dio")))
@@ -115,7 +118,7 @@ def test_the_completeness_checks_fail_on_a_kind_without_its_data():
     bare.part, bare.ma, bare.geometry = ("", "", 0), (), ""
     assert len(display_problems(core.DISPLAYS, dict(displays.DISPLAYS, ssd1306=bare))) == 3
     assert mcu_problems(dict(core.MCUS, stm32=("stm32", True, False)), mcus.MCUS) == [
-        "stm32: in clockcore.parts.MCUS, not in chessclock.mcus"]
+        "stm32: in clockcore.parts.MCUS, not in chessclock.board.mcus"]
 
 
 def test_every_display_and_mcu_in_boards_toml_is_in_both_registries():
@@ -131,7 +134,8 @@ def test_every_display_and_mcu_in_boards_toml_is_in_both_registries():
 def test_a_new_kind_needs_no_type_switch_in_the_host():
     # the kinds are looked up, never compared by name, outside the registries
     for path in list((ROOT / "host" / "chessclock" / "hardware").glob("*.py")) + [
-            ROOT / "host" / "chessclock" / "boards.py", FIRMWARE / "boards" / "mcu.py"]:
+            ROOT / "host" / "chessclock" / "board" / "profiles.py",
+            FIRMWARE / "boards" / "mcu.py"]:
         text = path.read_text()
         for name in list(core.DISPLAYS) + list(core.MCUS):
             assert '== "%s"' % name not in text, (path.name, name)

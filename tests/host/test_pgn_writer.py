@@ -10,8 +10,10 @@ import chess
 import chess.pgn
 import pytest
 
-from chessclock import logtools, pgnout
+from chessclock import pgnout
 from chessclock.hall import broadcast, pairings
+from chessclock.log.export import to_pgn
+from chessclock.log.records import Game
 from clockcore import presets
 
 EVIL = 'X"] [Result "1-0'
@@ -31,11 +33,11 @@ def tags(text):
 
 
 def log_game(plies, pairing=None):
-    """A logtools.Game as `log verify` makes it, without the log behind it."""
+    """A chessclock.log.records.Game as `log verify` makes it, without the log behind it."""
     rec = types.SimpleNamespace(seq=1, header={
         "wall_s": 0, "control": presets.resolve("300+2")[0], "firmware": "t",
         "clock_id": "c1"})
-    g = logtools.Game(rec)
+    g = Game(rec)
     g.plies = plies
     g.pairing = pairing
     return g
@@ -47,7 +49,7 @@ def test_a_name_stays_in_its_own_tag(name):
     rnd = pairings.Round("Open", 2)
     rnd.add(1, name, "Bob")
     hall = broadcast.game_pgn(rnd.headers(1), {"plies": [(1, 299000)]})
-    log = logtools.to_pgn(log_game([(0, 299000, 1000, 5)],
+    log = to_pgn(log_game([(0, 299000, 1000, 5)],
                                    {"white": name, "black": "Bob", "board": 1}),
                           "[Event \"t\"]\n\n1. e4 *\n")
     for text in (hall, log):
@@ -62,7 +64,7 @@ def test_a_name_stays_in_its_own_tag(name):
 def test_clk_has_one_format_in_log_export_and_broadcast():
     ms = [5425500, 300000, 59999, 7]
     hall = broadcast.game_pgn({}, {"plies": [(i + 1, c) for i, c in enumerate(ms)]})
-    log = logtools.to_pgn(log_game([(i % 2, c, 10, i) for i, c in enumerate(ms)]),
+    log = to_pgn(log_game([(i % 2, c, 10, i) for i, c in enumerate(ms)]),
                           "[Event \"t\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n")
     clk = re.compile(r"\[%clk ([0-9:.]+)\]")
     assert clk.findall(hall) == clk.findall(log) == ["1:30:25.5", "0:05:00", "0:00:59.999",
@@ -86,7 +88,7 @@ def test_broadcast_result_is_what_results_csv_says(body, result):
 
 def test_a_scoresheets_escaped_tag_is_written_back_as_it_was():
     sheet = '[Event "t"]\n[White "Ann \\"the rook\\" Ames"]\n\n1. e4 *\n'
-    text = logtools.to_pgn(log_game([(0, 299000, 1000, 5)]), sheet)
+    text = to_pgn(log_game([(0, 299000, 1000, 5)]), sheet)
     assert '[White "Ann \\"the rook\\" Ames"]' in text.splitlines()
 
 

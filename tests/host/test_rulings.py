@@ -14,7 +14,6 @@ import chess.pgn
 import pytest
 from cliutil import run_cli
 
-from chessclock import simulate
 from chessclock.ruling import deadpos
 from chessclock.ruling import report as RR
 from chessclock.ruling import rules as R
@@ -29,6 +28,7 @@ from chessclock.ruling.facts import Facts, describe_correction
 from chessclock.ruling.flag import rule_flag
 from chessclock.ruling.late import rule_late
 from chessclock.ruling.replace import rule_replace
+from chessclock.sim import script as simulate
 from clockcore import presets
 
 

@@ -9,7 +9,7 @@ import tty
 
 import pytest
 
-from chessclock.simserve import SimServer, micropython_exe
+from chessclock.sim.serve import SimServer, micropython_exe
 from clockapp import serialport as S
 from clockcore import protocol as P
 

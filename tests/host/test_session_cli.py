@@ -12,8 +12,9 @@ import time
 import pytest
 from test_link_e2e import INTERPRETERS, cc, clock, status  # noqa: F401 (fixture)
 
-from chessclock import session_cmd
-from chessclock.logtools import rap_10g, selftest_failures
+from chessclock.commands import session as session_cmd
+from chessclock.link.view import selftest_text
+from chessclock.log.records import rap_10g, selftest_failures
 
 NOPORT = ["--port", "/dev/no-such-clock"]
 
@@ -41,7 +42,7 @@ def test_selftest_result_incident_and_the_log(clock):  # noqa: F811
     while status(port)["testing"] == 1 and time.monotonic() < deadline:
         time.sleep(0.2)
     assert status(port)["testing"] == 2                  # now the levers
-    with __import__("chessclock.link", fromlist=["Link"]).Link(port) as lk:
+    with __import__("chessclock.link.transport", fromlist=["Link"]).Link(port) as lk:
         lk.request("sim", "press", "left")
         lk.request("sim", "press", "right")
     deadline = time.monotonic() + 10
@@ -120,7 +121,7 @@ def test_rap_threshold_and_selftest_names():
     assert selftest_failures(0) == []
     assert selftest_failures(2 | 4) == ["right lever", "battery low"]
     assert selftest_failures(32) == ["cut short by the game's start"]
-    assert session_cmd.selftest_text(32) == "self-test FAILED: cut short by the game's start"
+    assert selftest_text(32) == "self-test FAILED: cut short by the game's start"
 
 
 BIG = "9" * 5000
@@ -190,7 +191,8 @@ def test_a_scheduled_game_with_its_marks_verifies_and_exports():
     # the engine with all of them in it, and export names each one.
     from inproc import scheduled_game
 
-    from chessclock.logtools import to_pgn, verify
+    from chessclock.log.export import to_pgn
+    from chessclock.log.verify import verify
     board, app, lk = scheduled_game()
     res = verify(_log_bytes(board), allow_torn_end=True)
     assert res.problems == [], res.problems
@@ -213,7 +215,7 @@ def test_a_scheduled_game_with_its_marks_verifies_and_exports():
 def test_rap_draw_claim_threshold_at_each_stop_of_a_5_minute_game():
     from simutil import boot, until
 
-    from chessclock.logtools import verify
+    from chessclock.log.verify import verify
     from clockapp.board import BTN_START, LEFT
     board, app = boot()
     app.new_game("fide-5min-1990")
@@ -237,12 +239,12 @@ def test_rap_draw_claim_threshold_at_each_stop_of_a_5_minute_game():
     who = [e["by"] for e in res.events if e["type"] == "resumed-by"]
     assert who == ["player"]
     # under 30 s but more than the opponent: may claim
-    from chessclock.logtools import rap_10g
+    from chessclock.log.records import rap_10g
     assert rap_10g(pauses[0]["white_ms"], 20000)
 
 
 def test_status_line_alerts_the_arbiter_to_a_failed_selftest_and_the_default_time():
-    from chessclock.clock_view import notes as _status_line  # the status table's Notes
+    from chessclock.link.view import notes as _status_line  # the status table's Notes
     s = {"state": "running", "w": "3000000", "b": "3600000", "wmoves": "0", "bmoves": "0",
          "run": "white", "wflag": "-1", "bflag": "-1", "batlow": "0"}
     assert "SELF-TEST" not in _status_line(dict(s, selftest="0", default="0"))
@@ -253,7 +255,7 @@ def test_status_line_alerts_the_arbiter_to_a_failed_selftest_and_the_default_tim
 
 
 def test_status_line_names_who_may_claim_under_rap_10g_at_a_stop():
-    from chessclock.clock_view import notes as _status_line  # the status table's Notes
+    from chessclock.link.view import notes as _status_line  # the status table's Notes
     s = {"state": "paused", "w": "25000", "b": "20000", "wmoves": "9", "bmoves": "9",
          "run": "-", "wflag": "-1", "bflag": "-1", "batlow": "0", "spec": "fide-5min-1990"}
     assert "draw claim (RAP 10g) open to: white" in _status_line(s)

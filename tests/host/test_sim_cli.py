@@ -67,8 +67,7 @@ def test_sim_serial_prints_a_port_the_other_commands_can_use(tmp_path):
 
 # ---- the terminal simulator (`make sim`), driven without a terminal -------------------
 def session(tmp_path):
-    from chessclock import sim
-    sim.run  # noqa: B018  (sim puts firmware/ on the path when it runs; tests have it)
+    from chessclock.sim import terminal as sim
     return sim.Session(str(tmp_path / "flash"))
 
 
@@ -198,7 +197,7 @@ def test_make_sim_in_a_terminal_shows_the_menu_and_q_saves(tmp_path):
 
 def test_a_paired_clock_shows_its_board_in_the_simulator(tmp_path):
     # what `chessclock pairings push` left in the clock's settings
-    from chessclock import sim
+    from chessclock.sim import terminal as sim
     board, app = sim._make(str(tmp_path / "flash"))
     app.store.save_json("settings.json", {"spec": "fide-blitz",
                                           "pairing": [12, 3, "Anna Müller", "Bob Li", "O"]})

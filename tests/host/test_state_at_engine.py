@@ -1,6 +1,6 @@
 """`ruling replace`: the state at a record or an instant is the engine's.
 
-state_at replays the log's events through clockcore.engine.Clock (chessclock.logreplay).
+state_at replays the log's events through clockcore.engine.Clock (chessclock.log.replay).
 Property: for random games written by `simulate` (increment, simple and Bronstein delay,
 stages by moves, byo-yomi, hourglass; increment at turn start, next stage on the flag, no
 freeze), the state at any instant equals a Clock run on the script up to that instant and
@@ -12,11 +12,12 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from chessclock import logreplay, simulate
+from chessclock.log import replay as logreplay
 from chessclock.ruling.events import RulingError
 from chessclock.ruling.facts import state_at
 from chessclock.ruling.replace import rule_replace
 from chessclock.ruling.rules import FIDE2023
+from chessclock.sim import script as simulate
 from clockcore import engine as E
 from clockcore import presets
 

@@ -5,8 +5,8 @@ schedule --default, the hall's page, ruling late/replace/complaint)."""
 import pytest
 from cliutil import run_cli
 
-from chessclock import clock_cmd
 from chessclock import timetext as T
+from chessclock.link import transport
 from chessclock.ruling import events as ruling_input
 
 GOOD = [
@@ -87,8 +87,8 @@ def test_not_text_is_refused():
 @pytest.mark.parametrize("text", ["45", "1.5m", "1:75"])
 def test_every_command_refuses_the_same(text):
     """The clock commands and the rulings give the same message for the same text."""
-    with pytest.raises(clock_cmd.L.ClockError) as a:
-        clock_cmd.parse_ms(text, signed=False)
+    with pytest.raises(transport.ClockError) as a:
+        transport.parse_ms(text, signed=False)
     with pytest.raises(ruling_input.RulingError) as b:
         ruling_input.parse_duration(text)
     assert str(b.value) in str(a.value)

@@ -24,9 +24,9 @@ import importlib.util
 import json
 from typing import IO, TYPE_CHECKING
 
-from chessclock import deadline_cmd as D
 from chessclock import gamenames
-from chessclock import link as K
+from chessclock.competition import deadlines as D
+from chessclock.link import transport as K
 from chessclock.ruling import report as RR
 from chessclock.ruling import rules as R
 from chessclock.ruling.events import (

@@ -7,6 +7,7 @@ import email.utils
 import io
 import re
 import zoneinfo
+from typing import Any
 
 from .dates import CorrError, parse_date
 from .model import label, parse_move, split_move
@@ -14,7 +15,7 @@ from .model import label, parse_move, split_move
 _MOVE_IN_TEXT = re.compile(r"(\d+)\s*(\.\.\.|\.\.|\.)\s*([^\s,;]+)")
 
 
-def to_event_date(text, tz, what):
+def to_event_date(text: str, tz: str, what: str) -> dt.date:
     """A date, or a timestamp as mail clients write it (ISO or RFC 2822 with an offset),
     as the calendar date in the event's time zone."""
     text = (text or "").strip()
@@ -44,7 +45,7 @@ _COLS = {
 }
 
 
-def read_csv(text, tz, name="CSV"):
+def read_csv(text: str, tz: str, name: str = "CSV") -> list[Any]:
     """Rows of (ply, san, received or None, sent) from a CSV. Columns (any case, in any
     order): move (12 or 12...), san, received, sent; or, as a mail client exports its
     sent folder, Date and Subject ("Game 3: 12... Nf6") with an optional Received."""
@@ -69,7 +70,7 @@ def read_csv(text, tz, name="CSV"):
             continue
         where = "%s line %d" % (name, n)
 
-        def cell(key, row=row):
+        def cell(key: str, row: Any = row) -> str:
             i = col.get(key)
             return row[i].strip() if i is not None and i < len(row) else ""
         try:
@@ -94,7 +95,7 @@ def read_csv(text, tz, name="CSV"):
 _PGN_DATE = re.compile(r"\b(received|rcvd|recebido|sent|enviado)\b\s*[:=]?\s*(\S+)", re.I)
 
 
-def read_pgn(text, theme_plies, name="PGN"):
+def read_pgn(text: str, theme_plies: int, name: str = "PGN") -> list[Any]:
     """Rows from a PGN whose moves carry comments like {received 2026-03-01 sent
     2026-03-04}; the moves of the thematic opening carry none and are skipped."""
     import chess.pgn  # python-chess, only when a PGN is read
@@ -120,11 +121,11 @@ def read_pgn(text, theme_plies, name="PGN"):
     return out
 
 
-def days(n):
+def days(n: int) -> str:
     return "%d day%s" % (n, "" if n == 1 else "s")
 
 
-def _move(m, notation="auto"):
+def _move(m: Any, notation: str = "auto") -> str:
     """A move as the e-mail writes it: its number and the standard SAN in the game's piece
     letters (Portuguese for a `pt` game, Art. 2)."""
     from .notation import in_language
@@ -132,7 +133,7 @@ def _move(m, notation="auto"):
     return "%s %s" % (m.label, in_language(m.san, notation)) if m.san else m.label
 
 
-def email_text(g, ply=None):
+def email_text(g: Any, ply: int | None = None) -> str:
     """The lines a player pastes into the e-mail carrying move `ply` (default the last):
     tournament and game (Art. 3 I), the move received with its dates and the dates of
     receipt and reply (II, Art. 4 II), this move's thinking time (III) and both running
@@ -141,7 +142,7 @@ def email_text(g, ply=None):
         raise CorrError("game %s: no move recorded yet" % g.id)
     m = g.moves[-1] if ply is None else next((x for x in g.moves if x.ply == ply), None)
     if m is None:
-        raise CorrError("game %s: no move %s in the ledger" % (g.id, label(ply)))
+        raise CorrError("game %s: no move %s in the ledger" % (g.id, label(ply or 0)))
     ev = g.ev
     idx = g.moves.index(m)
     prev = g.moves[idx - 1] if idx else None
@@ -173,7 +174,7 @@ def email_text(g, ply=None):
     return "\n".join(lines) + "\n"
 
 
-def pgn(g):
+def pgn(g: Any) -> str:
     """The game as PGN with the dates of every move in its comment (Art. 41)."""
     ev = g.ev
     res = g.result["result"] if g.result else "*"

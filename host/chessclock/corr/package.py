@@ -2,6 +2,8 @@
 package (Art. 31-42): last acknowledged move per game, games for adjudication with their
 papers' due dates, and the PGN of every game with its dates."""
 
+from typing import Any
+
 from .dates import CorrError
 from .exchange import pgn
 from .model import SIDES
@@ -9,7 +11,7 @@ from .model import SIDES
 PAPERS, ADJUDICATE, APPEAL = 30, 30, 15   # Art. 31, 35, 42
 
 
-def claim_file(g, n):
+def claim_file(g: Any, n: int) -> str:
     if not 1 <= n <= len(g.claims):
         raise CorrError("game %s has no claim %d" % (g.id, n))
     c = g.claims[n - 1]
@@ -57,7 +59,7 @@ def claim_file(g, n):
     return "\n".join(lines) + "\n"
 
 
-def last_acknowledged(g):
+def last_acknowledged(g: Any) -> Any:
     """Art. 31 §2: the last move the opponent confirmed receiving by the end date."""
     end = g.ev.end
     best = None
@@ -68,7 +70,7 @@ def last_acknowledged(g):
     return best
 
 
-def package(ev, ledgers, today):
+def package(ev: Any, ledgers: Any, today: Any) -> tuple[str, dict[str, Any], str]:
     if ev.end is None:
         raise CorrError("event %s has no official end date (Art. 31): nothing to close" % ev.id)
     cal = ev.calendar

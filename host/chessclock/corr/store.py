@@ -65,6 +65,8 @@ class LedgerDamaged(CorrError):
     """The stored records do not match their chain: changed, removed or added outside
     chessclock. Exit status 3."""
 
+    exit_code = 3
+
 
 def record_hash(prev: str, seq: int, event: str, game: str | None, kind: str, data: str,
                 entered: str) -> str:
@@ -177,7 +179,7 @@ class Store:
         return out
 
     # ---- writing -----------------------------------------------------------------
-    def append(self, event, new, check):
+    def append(self, event: str, new: list[Any], check: Any) -> None:
         """Append records (dicts with game, kind, data, entered) for `event` once
         `check(all records with the new ones)` has passed; all or nothing. The records are
         read, checked and chained inside the write transaction, so no other writer can

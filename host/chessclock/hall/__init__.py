@@ -8,5 +8,7 @@ results out (docs/HALL.md).
     web.py        the page (Starlette, served by uvicorn), its live stream and actions
     broadcast.py  PGN per board and per round with [%clk]
     pairings.py   a round's pairings in (CSV, FIDE TRF-16), results out (CSV, TRF)
-    command.py    `chessclock hall`
+    demo.py       a hall of simulated clocks, for trying the page
+
+`chessclock hall` is chessclock/commands/hall.py.
 """

@@ -7,12 +7,14 @@ board, the scoresheets) merges them by ply. Written with python-chess, so that w
 reads is what python-chess reads back.
 """
 
+from typing import Any
+
 import chess
 
 from chessclock import pgnout
 
 
-def game_pgn(headers, body):
+def game_pgn(headers: dict[str, str], body: dict[str, Any]) -> str:
     """One board's game as PGN text. headers: dict of PGN tags; body: the clock's last
     message (its plies: [[ply, clk_ms], ...] of the whole game as the hub kept them).
     Result: what the clock decided, as results.csv says it (pairings.decided)."""
@@ -31,7 +33,7 @@ def game_pgn(headers, body):
     return pgnout.write(game)
 
 
-def _time_control(spec):
+def _time_control(spec: str) -> str:
     """The PGN TimeControl of the clock's spec ("?" when PGN cannot say it)."""
     from clockcore import notation, presets
     try:
@@ -41,6 +43,6 @@ def _time_control(spec):
         return "?"
 
 
-def round_pgn(games):
+def round_pgn(games: list[str]) -> Any:
     """The round: the boards' games one after another (board order)."""
     return "".join(games)

@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from typing import Any
 
 from clockcore import hallmsg
 
@@ -30,22 +31,22 @@ PAGE_USER = "page"
 PBKDF2_ROUNDS = 101       # mosquitto_passwd's own count for `$7$`
 
 
-def mosquitto_exe():
+def mosquitto_exe() -> str | None:
     return shutil.which("mosquitto") or next(
         (p for p in ("/usr/sbin/mosquitto", "/usr/bin/mosquitto") if os.path.exists(p)), None)
 
 
-def free_port(host="127.0.0.1"):
+def free_port(host: str = "127.0.0.1") -> int:
     with socket.socket() as s:
         s.bind((host, 0))
         return s.getsockname()[1]
 
 
-def station_user(station):
+def station_user(station: str) -> str:
     return "station-" + station
 
 
-def password_line(user, password, salt=None):
+def password_line(user: str, password: str, salt: bytes | None = None) -> str:
     """A line of mosquitto's password file: USER:$7$ROUNDS$SALT$HASH (base64)."""
     salt = salt or os.urandom(12)
     digest = hashlib.pbkdf2_hmac("sha512", password.encode(), salt, PBKDF2_ROUNDS)
@@ -53,7 +54,7 @@ def password_line(user, password, salt=None):
                                 base64.b64encode(digest).decode())
 
 
-def acl_text(hall, stations):
+def acl_text(hall: str, stations: Any) -> str:
     """Each station writes its own clocks and presence and reads the hall; the page reads
     the hall; nobody else anything (mosquitto denies what no line allows)."""
     root = "%s/%s" % (hallmsg.ROOT, hall)
@@ -67,7 +68,7 @@ def acl_text(hall, stations):
     return "\n".join(out)
 
 
-def read_login(path):
+def read_login(path: str) -> tuple[str, str]:
     """(user, password) of a login file; ValueError saying what is wrong."""
     try:
         with open(path, encoding="utf-8") as f:
@@ -83,15 +84,16 @@ def read_login(path):
     return d["user"], d["password"]
 
 
-def _write_private(path, text):
+def _write_private(path: str, text: str) -> None:
     fd = os.open(path + ".tmp", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         f.write(text)
     os.replace(path + ".tmp", path)
 
 
-def write_config(folder, hall, stations, host="127.0.0.1", port=1883, certfile=None,
-                 keyfile=None, anonymous=False):
+def write_config(folder: Any, hall: str, stations: Any, host: str = "127.0.0.1", port: Any = 1883,
+                 certfile: Any = None,
+                 keyfile: Any = None, anonymous: bool = False) -> dict[str, Any]:
     """The broker's files in folder (made 0700); a station's login already there keeps
     its password (re-run to add a station). Returns {user: login file path}."""
     for name in (hall, *stations):
@@ -137,8 +139,9 @@ class Broker:
     topics only; `anonymous=True` (tests of a Wi-Fi clock, whose publisher has no login)
     lets anyone in on `host`."""
 
-    def __init__(self, port=0, host="127.0.0.1", hall=None, stations=(), folder=None,
-                 anonymous=False, certfile=None, keyfile=None):
+    def __init__(self, port: Any = 0, host: str = "127.0.0.1", hall: str | None = None,
+                 stations: Any = (), folder: Any = None,
+                 anonymous: bool = False, certfile: Any = None, keyfile: Any = None) -> None:
         exe = mosquitto_exe()
         if exe is None:
             raise FileNotFoundError("mosquitto is not installed (apt-get install mosquitto; "
@@ -154,7 +157,7 @@ class Broker:
             with open(conf, "w") as f:
                 f.write("listener %d %s\nallow_anonymous true\npersistence false\n"
                         "max_queued_messages 10000\n" % (self.port, host))
-            self.logins = {}
+            self.logins: dict[str, Any] = {}
         else:
             self.logins = write_config(self.dir, hall, stations, host, self.port,
                                        certfile, keyfile, anonymous)
@@ -162,10 +165,10 @@ class Broker:
                                      stderr=subprocess.PIPE)
         self._wait()
 
-    def login(self, user):
+    def login(self, user: str) -> str:
         return self.logins[user]
 
-    def _wait(self, wait=5.0):
+    def _wait(self, wait: float = 5.0) -> None:
         deadline = time.monotonic() + wait
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -179,10 +182,10 @@ class Broker:
         raise RuntimeError("mosquitto does not listen on %s:%d" % (self.host, self.port))
 
     @property
-    def address(self):
+    def address(self) -> tuple[str, int]:
         return (self.host, self.port)
 
-    def stop(self):
+    def stop(self) -> None:
         if self.proc.poll() is None:
             self.proc.terminate()
             try:
@@ -193,14 +196,14 @@ class Broker:
         if self.own_dir:
             shutil.rmtree(self.dir, ignore_errors=True)
 
-    def __enter__(self):
+    def __enter__(self) -> Any:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: Any) -> None:
         self.stop()
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     import argparse
     p = argparse.ArgumentParser(prog="python -m chessclock.hall.broker",
                                 description="mosquitto on the files of `chessclock hall "

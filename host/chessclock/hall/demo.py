@@ -14,21 +14,22 @@ import socket
 import sys
 import threading
 import time
+from typing import Any
 
-from chessclock import link as L
-from chessclock.control_cmd import configured
 from chessclock.hall.broker import PAGE_USER, Broker, free_port, read_login, station_user
 from chessclock.hall.hub import Hub
 from chessclock.hall.mqtt import Publisher, Subscriber
 from chessclock.hall.pairings import Round
 from chessclock.hall.station import Station
-from chessclock.simserve import SimServer
+from chessclock.link import transport as L
+from chessclock.sim.serve import SimServer
+from chessclock.timecontrol import configured
 
 NAMES = ["Ana Aldea", "Ben Brandt", "Chloe Chen", "Dev Dutta", "Eva Eklund", "Finn Fox",
          "Gil Gomez", "Hana Horak", "Ivo Ilic", "Jun Jiang", "Kai Kruger", "Lea Laine"]
 
 
-def _key(path):
+def _key(path: str) -> Any:
     if not os.path.exists(path):
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "w") as f:
@@ -39,7 +40,7 @@ def _key(path):
 CONTROL = "15m+10s"   # what the clocks are set to (as `chessclock set 15m+10s` sends it)
 
 
-def _ready(path, arbiter):
+def _ready(path: str, arbiter: Any) -> Any:
     deadline = time.monotonic() + 10
     while True:
         try:
@@ -67,7 +68,7 @@ class Demo:
     clocks set up and started, two stations publishing, the page's hub reading the
     broker. start() then stop(); `hub` and `stations` are what the page serves."""
 
-    def __init__(self, folder, clocks=4, broker_port=0):
+    def __init__(self, folder: Any, clocks: Any = 4, broker_port: int = 0) -> None:
         self.folder = folder
         self.n = clocks
         self.broker_port = broker_port
@@ -75,9 +76,9 @@ class Demo:
         self.servers: list[SimServer] = []
         self.stations: list[Station] = []
         self.parts: list[Station | Publisher | Subscriber] = []
-        self.hub = None
+        self.hub: Any = None
 
-    def start(self):
+    def start(self) -> Any:
         folder = self.folder
         os.makedirs(folder, exist_ok=True)
         hall_key = _key(os.path.join(folder, "hall.key"))
@@ -110,7 +111,7 @@ class Demo:
         self.parts.append(sub)
         return self
 
-    def stop(self):
+    def stop(self) -> None:
         for part in reversed(self.parts):
             part.stop()
         for s in self.servers:
@@ -119,7 +120,7 @@ class Demo:
             self.broker.stop()
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="make hall")
     p.add_argument("--clocks", type=int, default=4)
     p.add_argument("--listen", default="127.0.0.1:8000")
@@ -156,7 +157,7 @@ def main(argv=None):
     return 0
 
 
-def _players(stations):
+def _players(stations: Any) -> None:
     """Somebody presses a lever of a random clock every second or so."""
     rng = random.Random()
     turn = {}

@@ -1,6 +1,6 @@
 """A lightweight simulated clock for the bench and the broker tests: the engine
 (clockcore.engine.Clock, real time) behind the serial protocol (clockcore.protocol),
-in-process, as a transport for chessclock.link.Link. Hundreds fit in one process where a
+in-process, as a transport for chessclock.link.transport.Link. Hundreds fit in one process where a
 `chessclock sim-serve` (the whole firmware app on a pty, a process each) would not.
 
 It answers hello, status, auth, sim press, and the arbiter's changes (signed with the key
@@ -11,6 +11,7 @@ import binascii
 import os
 import threading
 import time
+from typing import Any
 
 from clockcore import engine as E
 from clockcore import presets
@@ -18,13 +19,14 @@ from clockcore import protocol as P
 
 
 class FakeClock:
-    def __init__(self, clock_id, control="300+2", key=None, start=True):
+    def __init__(self, clock_id: str, control: str = "300+2", key: Any = None,
+                 start: bool = True) -> None:
         self.clock_id = clock_id
         self.key = key
         self.t0 = time.monotonic()
         self.clock = E.Clock(presets.resolve(control)[0])
         self.spec = control
-        self.nonce = None
+        self.nonce: bytes | None = None
         self.last_rid = -1
         self.out = b""
         self.lock = threading.Lock()
@@ -33,11 +35,11 @@ class FakeClock:
         if start:
             self.clock.start(self.now(), E.WHITE)
 
-    def now(self):
+    def now(self) -> int:
         return int((time.monotonic() - self.t0) * 1000)
 
     # ---- as a transport (Link(port, transport=clock)) ---------------------------------
-    def write(self, data):
+    def write(self, data: bytes) -> int:
         if not self.plugged:
             raise OSError(5, "Input/output error")
         for line in data.split(b"\n"):
@@ -47,7 +49,7 @@ class FakeClock:
                     self.out += reply
         return len(data)
 
-    def read(self, n=1):
+    def read(self, n: int = 1) -> bytes:
         if not self.plugged:
             raise OSError(5, "Input/output error")
         with self.lock:
@@ -57,24 +59,24 @@ class FakeClock:
         return chunk
 
     @property
-    def in_waiting(self):
+    def in_waiting(self) -> int:
         return len(self.out)
 
-    def close(self):
+    def close(self) -> None:
         pass
 
-    def unplug(self):
+    def unplug(self) -> None:
         self.plugged = False
 
     # ---- the clock side ---------------------------------------------------------------
-    def press(self, side):
+    def press(self, side: str) -> None:
         """A lever: side WHITE or BLACK ends its turn now."""
         with self.lock:
             now = self.now()
             self.clock.tick(now)
             return self.clock.press(side, now)
 
-    def _handle(self, line):
+    def _handle(self, line: bytes) -> Any:
         rid = -1
         try:
             rid, op, args, mac, signed = P.decode_request(line)
@@ -88,7 +90,7 @@ class FakeClock:
         except ValueError as e:
             return P.encode_error(rid, P.E_STATE, str(e))
 
-    def _op(self, rid, op, args, mac, signed, now):
+    def _op(self, rid: Any, op: Any, args: list[Any], mac: Any, signed: Any, now: Any) -> Any:
         c = self.clock
         if op == "hello":
             return (("fw", "fake"), ("board", "fake"), ("clock", self.clock_id), ("proto", 1),
@@ -124,7 +126,7 @@ class FakeClock:
             return (("state", E.STATE_NAMES[c.state]),)
         raise P.ProtocolError(P.E_UNKNOWN, "unknown operation", rid)
 
-    def _authorise(self, rid, mac, signed):
+    def _authorise(self, rid: Any, mac: str, signed: Any) -> Any:
         if self.key is None:
             return
         if mac is None:
@@ -137,11 +139,11 @@ class FakeClock:
         self.last_rid = rid
 
 
-def opener(clocks):
+def opener(clocks: Any) -> Any:
     """Station(open_link=...) for fake clocks named by their port: {port: FakeClock}."""
-    from chessclock import link as L
+    from chessclock.link import transport as L
 
-    def open_link(port):
+    def open_link(port: Any) -> Any:
         fake = clocks[port]
         if not fake.plugged:
             raise L.ClockError(L.EXIT_UNREACHABLE, "%s: cannot open the port" % port)

@@ -7,6 +7,7 @@ the web server reads from its event loop and is woken when something changed.
 
 import threading
 import time
+from typing import Any
 
 STALE_S = 5.0   # no message for this long (stations send one every 2 s): "not answering"
 # A message observed this long before the newest one of its station is a replay: a station
@@ -14,12 +15,12 @@ STALE_S = 5.0   # no message for this long (stations send one every 2 s): "not a
 REPLAY_WINDOW_S = 60.0
 
 
-def _now_ms():
+def _now_ms() -> int:
     return int(time.time() * 1000)
 
 
 class Hub:
-    def __init__(self, pairings=None, stale_s=STALE_S):
+    def __init__(self, pairings: Any = None, stale_s: float = STALE_S) -> None:
         self.pairings = pairings      # pairings.Round or None
         self.stale_s = stale_s
         self.lock = threading.Lock()
@@ -35,7 +36,7 @@ class Hub:
         self.is_local = lambda key: False  # does a station of this process hold it
 
     # ---- in ---------------------------------------------------------------------------------
-    def put(self, body):
+    def put(self, body: dict[str, Any]) -> bool:
         """A clock's message (a dict, docs/HALL.md). Returns False when it is refused as
         older than what the hub has (a replay, or a late duplicate). A signed message with
         "gone": 1 removes the clock (docs/HALL.md)."""
@@ -59,7 +60,7 @@ class Hub:
         self._wake()
         return True
 
-    def _fresh(self, key, body):
+    def _fresh(self, key: Any, body: dict[str, Any]) -> bool:
         """Is body newer than the last message taken from its clock, and not from long
         before the newest of its station? Under the lock."""
         st, at = body.get("st"), body.get("at", 0)
@@ -73,7 +74,7 @@ class Hub:
             return True
         return _newer(body, {"sid": last[0], "seq": last[1], "at": last[2]})
 
-    def put_station(self, station, body):
+    def put_station(self, station: str, body: dict[str, Any]) -> bool:
         """A station's presence message; False when it is older than the last one. The
         broker's will ("up": 0) of the station's current session is taken whatever its seq
         and time: it was signed when the station connected."""
@@ -94,7 +95,7 @@ class Hub:
         self._wake()
         return True
 
-    def drop(self, key):
+    def drop(self, key: Any) -> None:
         """This process's own station let a clock go (no broker in between)."""
         with self.lock:
             if self.boards.pop(key, None) is not None:
@@ -102,7 +103,7 @@ class Hub:
             self.flags = [f for f in self.flags if f["key"] != key]
         self._wake()
 
-    def _flags(self, key, body):
+    def _flags(self, key: Any, body: dict[str, Any]) -> None:
         """The hall's flags: those of each clock's last message (a flag its next message
         no longer shows, a new game or a replay overtaken, goes)."""
         order = body.get("fo", "")
@@ -117,7 +118,7 @@ class Hub:
             self.flags.append({"key": key, "side": side, "wall_ms": fell})
         self.flags.sort(key=lambda f: f["wall_ms"])
 
-    def check_stale(self):
+    def check_stale(self) -> bool:
         """Mark the clocks no message came from for stale_s; True when one changed."""
         limit = time.monotonic() - self.stale_s
         changed = False
@@ -134,16 +135,16 @@ class Hub:
         return changed
 
     # ---- waking the page ------------------------------------------------------------------
-    def subscribe(self, loop, event):
+    def subscribe(self, loop: Any, event: Any) -> None:
         with self.lock:
             self.waiters.append((loop, event))
 
-    def unsubscribe(self, loop, event):
+    def unsubscribe(self, loop: Any, event: Any) -> None:
         with self.lock:
             if (loop, event) in self.waiters:
                 self.waiters.remove((loop, event))
 
-    def _wake(self):
+    def _wake(self) -> None:
         with self.lock:
             waiters = list(self.waiters)
         for loop, ev in waiters:
@@ -153,7 +154,7 @@ class Hub:
                 pass
 
     # ---- out --------------------------------------------------------------------------------
-    def board_of(self, body):
+    def board_of(self, body: dict[str, Any]) -> tuple[Any, Any]:
         """(board number or None, pairing or None) of a clock."""
         if self.pairings is not None:
             n = self.pairings.board_for(body.get("clk"), body.get("port"), body.get("st"))
@@ -165,7 +166,7 @@ class Hub:
             p = {"white": body.get("wn") or "", "black": body.get("bn") or ""}
         return n, p
 
-    def view(self, since=0):
+    def view(self, since: int = 0) -> tuple[int, list[Any], list[Any], Any]:
         """(version, [board views changed after `since`], flags, stations)."""
         now = _now_ms()
         with self.lock:
@@ -179,7 +180,7 @@ class Hub:
         flag_rows = [dict(f, board=names.get(f["key"])) for f in flags]
         return version, out, flag_rows, stations
 
-    def _row(self, key, e, now, stations):
+    def _row(self, key: Any, e: dict[str, Any], now: Any, stations: Any) -> dict[str, Any]:
         b = e["body"]
         board, pairing = self.board_of(b)
         st = stations.get(b.get("st"), {})
@@ -193,13 +194,13 @@ class Hub:
                     "black": pairing["black"] if pairing else ""})
         return row
 
-    def bodies(self):
+    def bodies(self) -> dict[str, dict[str, Any]]:
         """Every clock's last message, with "plies": [[ply, clk_ms]] of the whole game."""
         with self.lock:
             return {k: dict(e["body"], plies=sorted(e["plies"].items()))
                     for k, e in self.boards.items()}
 
-    def by_board(self):
+    def by_board(self) -> dict[int, dict[str, Any]]:
         """{board number: body with plies} of the clocks standing for a board."""
         out = {}
         for b in self.bodies().values():
@@ -209,7 +210,7 @@ class Hub:
         return out
 
 
-def _plies(body, old):
+def _plies(body: dict[str, Any], old: dict[str, Any] | None) -> Any:
     """The game's plies so far: each message carries the last few (docs/HALL.md)."""
     plies = {} if old is None or body.get("s") == "idle" else dict(old["plies"])
     total = body.get("wm", 0) + body.get("bm", 0)
@@ -220,7 +221,7 @@ def _plies(body, old):
     return plies
 
 
-def _newer(body, old):
+def _newer(body: dict[str, Any], old: dict[str, Any]) -> bool:
     """Is body a later message of its clock than old? Same session: a higher seq. Another
     session (a restarted station): not observed earlier than the last one."""
     if body.get("sid") == old.get("sid"):
@@ -231,11 +232,11 @@ def _newer(body, old):
 class LocalSink:
     """A station's messages straight into the hub of this process (no broker)."""
 
-    def __init__(self, hub):
+    def __init__(self, hub: Any) -> None:
         self.hub = hub
 
-    def publish(self, tracker):
+    def publish(self, tracker: Any) -> None:
         self.hub.put(tracker.message())
 
-    def forget(self, tracker):
+    def forget(self, tracker: Any) -> None:
         self.hub.drop("%s/%s" % (tracker.station, tracker.clock))

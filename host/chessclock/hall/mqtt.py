@@ -9,6 +9,7 @@ import os
 import sys
 import threading
 import time
+from typing import Any
 
 import paho.mqtt.client as mqtt
 
@@ -17,7 +18,7 @@ from clockcore import hallmsg
 KEEPALIVE_S = 10
 
 
-def parse_broker(text):
+def parse_broker(text: str) -> tuple[str, int]:
     """'HOST[:PORT]' -> (host, port); ValueError saying what is wrong."""
     host, _, port = text.rpartition(":") if ":" in text else (text, "", "1883")
     if not host:
@@ -29,7 +30,7 @@ def parse_broker(text):
     return host, p
 
 
-def _client(name, login=None, ca=None):
+def _client(name: str, login: Any = None, ca: Any = None) -> Any:
     """A paho client; login (user, password) for the broker (docs/HALL.md: each station
     and the page log in), ca a CA file: TLS to the broker, its certificate checked."""
     c = mqtt.Client(callback_api_version=mqtt.CallbackAPIVersion.VERSION2, client_id=name,
@@ -42,14 +43,15 @@ def _client(name, login=None, ca=None):
     return c
 
 
-def _now_ms():
+def _now_ms() -> int:
     return int(time.time() * 1000)
 
 
 class Publisher:
     """A station's sink: each clock's message, signed, retained on its topic."""
 
-    def __init__(self, broker, hall, station, key, url="", login=None, ca=None):
+    def __init__(self, broker: Any, hall: str, station: str, key: Any, url: str = "",
+                 login: Any = None, ca: Any = None) -> None:
         self.hall, self.station, self.key = hall, station, key
         self.topic = hallmsg.station_topic(hall, station)
         self.seq = 0
@@ -62,32 +64,32 @@ class Publisher:
         self.host, self.port = broker
         self.connected = threading.Event()
 
-    def _presence(self, up):
+    def _presence(self, up: int) -> Any:
         self.seq += 1
         return hallmsg.encode(self.key, self.topic, {"st": self.station, "up": up,
                                                      "url": self.url, "sid": self.sid,
                                                      "seq": self.seq, "at": _now_ms()})
 
-    def _on_connect(self, client, userdata, flags, reason, props):
+    def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         if not reason.is_failure:
             client.publish(self.topic, self._presence(1), qos=1, retain=True)
             self.connected.set()
 
-    def start(self):
+    def start(self) -> None:
         self.client.connect_async(self.host, self.port, KEEPALIVE_S)
         self.client.loop_start()
 
-    def stop(self):
+    def stop(self) -> None:
         self.client.publish(self.topic, self._presence(0), qos=1, retain=True)
         self.client.disconnect()
         self.client.loop_stop()
 
-    def publish(self, tracker):
+    def publish(self, tracker: Any) -> None:
         topic = hallmsg.clock_topic(self.hall, self.station, tracker.clock)
         self.client.publish(topic, hallmsg.encode(self.key, topic, tracker.message()),
                             qos=0, retain=True)
 
-    def forget(self, tracker):
+    def forget(self, tracker: Any) -> None:
         """The clock is gone from this station: a signed "gone" message, retained, takes
         the place of its state (a reader drops the clock on it, and on nothing unsigned)."""
         topic = hallmsg.clock_topic(self.hall, self.station, tracker.clock)
@@ -99,8 +101,9 @@ class Publisher:
 class Subscriber:
     """The hub's side: every station of the hall, from the broker, into the hub."""
 
-    def __init__(self, broker, hall, key, hub, name="hall", err=sys.stderr, login=None,
-                 ca=None):
+    def __init__(self, broker: Any, hall: str, key: Any, hub: Any, name: str = "hall",
+                 err: Any = sys.stderr, login: Any = None,
+                 ca: Any = None) -> None:
         self.hall, self.key, self.hub, self.err = hall, key, hub, err
         self.prefix = "%s/%s/" % (hallmsg.ROOT, hall)
         self.client = _client("%s-%s" % (name, hall), login, ca)
@@ -110,20 +113,20 @@ class Subscriber:
         self.connected = threading.Event()
         self.warned = set()
 
-    def start(self):
+    def start(self) -> None:
         self.client.connect_async(self.host, self.port, KEEPALIVE_S)
         self.client.loop_start()
 
-    def stop(self):
+    def stop(self) -> None:
         self.client.disconnect()
         self.client.loop_stop()
 
-    def _on_connect(self, client, userdata, flags, reason, props):
+    def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         if not reason.is_failure:
             client.subscribe(self.prefix + "#", qos=0)
             self.connected.set()
 
-    def _on_message(self, client, userdata, msg):
+    def _on_message(self, client: str, userdata: Any, msg: Any) -> None:
         parts = msg.topic[len(self.prefix):].split("/")
         if not msg.payload:   # a retained message cleared: removes nothing (unsigned)
             return

@@ -16,16 +16,19 @@ mate, FIDE Art. 6.9; `chessclock ruling` decides that from the log and the score
 
 import csv
 import io
+from typing import Any
+
+from chessclock.errors import InputError
 
 SCORE = {"1": 1.0, "+": 1.0, "W": 1.0, "U": 1.0, "F": 1.0, "=": 0.5, "D": 0.5, "H": 0.5}
 
 
-class PairingError(ValueError):
+class PairingError(InputError):
     pass
 
 
 class Round:
-    def __init__(self, event="", round_no="", date=""):
+    def __init__(self, event: Any = "", round_no: Any = "", date: str = "") -> None:
         self.event = event
         self.round = str(round_no)
         self.date = date
@@ -33,29 +36,30 @@ class Round:
         self.assign = {}        # clock name (id, port, station/clock) -> board number
         self.players = {}       # TRF start rank -> its 001 line (for the TRF out)
 
-    def add(self, board, white, black, wid="", bid="", clock=""):
+    def add(self, board: int, white: str, black: str, wid: str = "", bid: str = "",
+            clock: str = "") -> None:
         if board in self.boards:
             raise PairingError("board %d is paired twice" % board)
         self.boards[board] = {"white": white, "black": black, "wid": wid, "bid": bid}
         if clock:
             self.assign_clock(clock, board)
 
-    def assign_clock(self, clock, board):
+    def assign_clock(self, clock: str, board: int) -> None:
         if clock in self.assign and self.assign[clock] != board:
             raise PairingError("clock %s is on board %d and board %d"
                                % (clock, self.assign[clock], board))
         self.assign[clock] = board
 
-    def board_for(self, clk, port=None, station=None):
+    def board_for(self, clk: str, port: Any = None, station: str | None = None) -> int | None:
         for name in (clk, port, "%s/%s" % (station, clk)):
             if name and name in self.assign:
                 return self.assign[name]
         return None
 
-    def pairing(self, board):
+    def pairing(self, board: int) -> dict[str, Any] | None:
         return self.boards.get(board)
 
-    def headers(self, board):
+    def headers(self, board: int) -> dict[str, str]:
         """PGN headers of a board's game."""
         p = self.boards.get(board) or {}
         return {"Event": self.event or "?", "Round": self.round or "?",
@@ -63,12 +67,12 @@ class Round:
                 "Black": p.get("black") or "?", "Date": _pgn_date(self.date)}
 
 
-def _pgn_date(text):
+def _pgn_date(text: str) -> str:
     text = (text or "").strip().replace("-", ".").replace("/", ".")
     return text if len(text) == 10 else "????.??.??"
 
 
-def _board_no(text, where):
+def _board_no(text: str, where: str) -> int:
     try:
         n = int(str(text).strip())
     except ValueError:
@@ -85,7 +89,7 @@ ALIASES = {"bo.": "board", "bo": "board", "brd": "board", "brd.": "board", "tabl
            "rd.": "round", "rd": "round"}
 
 
-def _dialect(text):
+def _dialect(text: str) -> Any:
     """The CSV's separator: the first of `;`, tab, `,` in its header line (Swiss-Manager
     writes `;`)."""
     head = text.lstrip().split("\n", 1)[0]
@@ -95,7 +99,7 @@ def _dialect(text):
     return ","
 
 
-def read_csv(text, event="", round_no=""):
+def read_csv(text: str, event: Any = "", round_no: Any = "") -> Round:
     try:
         rows = list(csv.DictReader(io.StringIO(text), delimiter=_dialect(text)))
     except csv.Error as e:
@@ -112,7 +116,7 @@ def read_csv(text, event="", round_no=""):
             raise PairingError("the CSV has no %r column (it has: %s)"
                                % (need, ", ".join(cols) or "none"))
 
-    def get(row, name):
+    def get(row: Any, name: str) -> str:
         c = cols.get(name)
         v = row.get(c) if c else ""
         return v.strip() if isinstance(v, str) else ""
@@ -129,12 +133,12 @@ def read_csv(text, event="", round_no=""):
     return r
 
 
-def _col(line, a, b):
+def _col(line: str, a: int, b: int) -> str:
     """Columns a..b (1-based, inclusive) of a TRF line."""
     return line[a - 1:b].strip()
 
 
-def _block(line, rnd):
+def _block(line: str, rnd: Any) -> Any:
     """Round rnd's (opponent, colour, result) of a 001 line, or None."""
     start = 92 + (rnd - 1) * 10
     if len(line) < start:
@@ -145,7 +149,7 @@ def _block(line, rnd):
     return opp, colour, result
 
 
-def read_trf(text, round_no=None):
+def read_trf(text: str, round_no: Any = None) -> Round:
     players = {}
     event = date = ""
     for n, line in enumerate(text.splitlines(), start=1):
@@ -189,14 +193,14 @@ def read_trf(text, round_no=None):
     if not pairs:
         raise PairingError("nobody has White in round %s of the TRF file" % round_no)
 
-    def before(rank):
+    def before(rank: int) -> Any:
         s = 0.0
         for rnd in range(1, int(round_no)):
             blk = _block(players[rank], rnd)
             s += SCORE.get(blk[2], 0.0) if blk else 0.0
         return s
 
-    def order(pair):
+    def order(pair: Any) -> Any:
         a, b = before(pair[0]), before(pair[1])
         return (-max(a, b), -(a + b), min(pair))
 
@@ -205,7 +209,7 @@ def read_trf(text, round_no=None):
     return r
 
 
-def load(path, fmt=None, event="", round_no=None):
+def load(path: str, fmt: str | None = None, event: Any = "", round_no: Any = None) -> Round:
     try:
         with open(path, "rb") as f:
             raw = f.read()
@@ -227,13 +231,13 @@ def load(path, fmt=None, event="", round_no=None):
 
 
 # ---- out -----------------------------------------------------------------------------------
-def _ms_text(ms):
+def _ms_text(ms: int) -> str:
     from chessclock.timetext import clock_text
 
     return clock_text(max(0, int(ms)), millis=True, hours=True)
 
 
-def decided(body):
+def decided(body: dict[str, Any]) -> Any:
     """What a clock's message says about the game: (result, reason) or ("*", "")."""
     res = body.get("res") or ""
     if res in ("1-0", "0-1", "1/2-1/2"):   # entered on the clock or by the host (ACT 12)
@@ -251,7 +255,7 @@ def decided(body):
         ": lost on time unless the opponent cannot mate (Art. 6.9)")
 
 
-def results(rnd, bodies_by_board):
+def results(rnd: Any, bodies_by_board: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
     """[row dict] a board: round, board, players, result, reason, clock."""
     rows = []
     boards = sorted(set(rnd.boards) | set(bodies_by_board)) if rnd else sorted(bodies_by_board)
@@ -272,7 +276,7 @@ def results(rnd, bodies_by_board):
 FORMULA = ("=", "+", "-", "@", "\t", "\r")   # a spreadsheet reads these as a formula
 
 
-def cell(value):
+def cell(value: Any) -> str:
     """A CSV cell a spreadsheet shows as text: one that starts like a formula
     (`=HYPERLINK(...)`, `+`, `-`, `@`, tab, CR) gets a `'` before it (OWASP's advice), and
     a line break inside it becomes a space (the row stays one line)."""
@@ -283,7 +287,7 @@ def cell(value):
     return value.replace("\r", " ").replace("\n", " ")
 
 
-def results_csv(rows):
+def results_csv(rows: list[dict[str, Any]]) -> Any:
     out = io.StringIO()
     fields = ["round", "board", "white", "black", "white_id", "black_id", "result", "reason",
               "clock", "white_moves", "black_moves"]
@@ -294,7 +298,7 @@ def results_csv(rows):
     return out.getvalue()
 
 
-def _with_points(line):
+def _with_points(line: str) -> str:
     """The 001 line with its points (columns 81-84) the sum of its rounds' results."""
     rounds = (len(line) - 91 + 9) // 10
     pts = sum(SCORE.get(blk[2], 0.0) for blk in (_block(line, n) for n in range(1, rounds + 1))
@@ -302,7 +306,7 @@ def _with_points(line):
     return line[:80] + "%4.1f" % pts + line[84:]
 
 
-def results_trf(rnd, rows):
+def results_trf(rnd: Any, rows: list[dict[str, Any]]) -> Any:
     """TRF 001 lines of the players of decided games, this round's block filled (the
     player's own line when the pairings came as TRF, else a line with the name only)."""
     out = []

@@ -9,12 +9,13 @@ poll interval). The exact times are in the clock's log (`chessclock log export`)
 """
 
 import os
+from typing import Any
 
 PLIES_SENT = 8   # the last plies each message carries: a reader that missed one catches up
 NAME_SENT = 20      # characters of a name in a message (at most 1,024 bytes in all)
 
 
-def _int(fields, name, default=-1):
+def _int(fields: dict[str, str], name: str, default: int = -1) -> int:
     try:
         return int(fields.get(name, default))
     except (TypeError, ValueError):
@@ -24,7 +25,7 @@ def _int(fields, name, default=-1):
 RESULTS = ("*", "1-0", "0-1", "1/2-1/2")   # the status `result` index (eventlog.RESULTS)
 
 
-def _result(index):
+def _result(index: int) -> str:
     """The result entered on the clock, "" when none."""
     try:
         i = int(index)
@@ -34,7 +35,7 @@ def _result(index):
 
 
 class Tracker:
-    def __init__(self, clock, station, port=""):
+    def __init__(self, clock: str, station: str, port: Any = "") -> None:
         self.clock = clock          # the clock's id (hello's `clock`), or the port's name
         self.station = station
         self.port = port
@@ -42,13 +43,13 @@ class Tracker:
         self.seq = 0
         self.plies = []             # [(ply number from 1, side "w"/"b", clk ms)]
         self.moves = (0, 0)
-        self.last = {"w": None, "b": None}
+        self.last: dict[str, Any] = {"w": None, "b": None}
         self.body = {"clk": clock, "st": station, "port": port, "up": 0, "s": "?",
                      "log": ""}
-        self.body_key = None        # what changed last time (not the times of the runner)
+        self.body_key: Any = None   # what changed last time (not the times of the runner)
 
     # ---- from the clock ----------------------------------------------------------------
-    def update(self, f, at_ms):
+    def update(self, f: Any, at_ms: int) -> bool:
         """A status reply (dict of str) seen at wall time at_ms: True when the board
         changed for the page (anything but the running side's time going down)."""
         w, b = _int(f, "w", 0), _int(f, "b", 0)
@@ -78,17 +79,17 @@ class Tracker:
                 body.pop(k, None)
         return self._set(body)
 
-    def fail(self, error, at_ms):
+    def fail(self, error: object, at_ms: int) -> bool:
         """The clock did not answer (or its port is gone): the last state is kept, marked."""
         body = dict(self.body, up=0, err=str(error)[:120])
         body.setdefault("at", at_ms)
         return self._set(body)
 
-    def log_checked(self, verdict):
+    def log_checked(self, verdict: str) -> bool:
         """The station pulled and verified the clock's log: "ok", or "bad: why"."""
         return self._set(dict(self.body, log=verdict[:120]))
 
-    def _plies(self, wm, bm, w, b, run, state):
+    def _plies(self, wm: int, bm: int, w: int, b: int, run: str, state: str) -> None:
         if state == "idle":
             self.plies = []             # a new game (or none yet)
         owm, obm = self.moves
@@ -111,7 +112,7 @@ class Tracker:
         self.last = {"w": w, "b": b}
 
     # ---- to the hall ----------------------------------------------------------------------
-    def _set(self, body):
+    def _set(self, body: dict[str, Any]) -> bool:
         # the running side's time and the observation time change at every poll: not news
         key = {k: v for k, v in body.items() if k not in ("t", "at", body.get("run"))}
         changed = key != self.body_key
@@ -119,7 +120,7 @@ class Tracker:
         self.body_key = key
         return changed
 
-    def message(self):
+    def message(self) -> dict[str, Any]:
         """The fields of the next message (sid and seq added)."""
         self.seq += 1
         return dict(self.body, sid=self.sid, seq=self.seq)

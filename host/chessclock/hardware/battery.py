@@ -1,7 +1,10 @@
 """The battery-life model: assumed discharge curves, the load per current case, the hours
 from full and after the low-battery warning, and the warning that would leave 10 h."""
 
-from chessclock import displays as displaysmod
+from typing import Any
+
+from chessclock.board import displays as displaysmod
+from chessclock.board.profiles import Profile
 from chessclock.hardware.model import LED_VF, led_ma
 
 # Assumed discharge curves at a C/10..C/20 load: (cell volts, state of charge %), falling.
@@ -13,7 +16,7 @@ CELLS = {"nimh-3aa": (NIMH_CURVE, 3, 2000), "nimh-4aa": (NIMH_CURVE, 4, 2000),
          "lipo-1s": (LIPO_CURVE, 1, 2000)}
 
 
-def soc_at(curve, cell_v):
+def soc_at(curve: Any, cell_v: float) -> float:
     """State of charge (%) at a cell voltage, linear between the curve's points."""
     for (v1, s1), (v2, s2) in zip(curve, curve[1:], strict=False):
         if v2 <= cell_v <= v1:
@@ -21,14 +24,15 @@ def soc_at(curve, cell_v):
     return 100.0 if cell_v > curve[0][0] else 0.0
 
 
-def cell_v_at(curve, soc):
+def cell_v_at(curve: Any, soc: float) -> float:
     for (v1, s1), (v2, s2) in zip(curve, curve[1:], strict=False):
         if s2 <= soc <= s1:
             return v2 + (v1 - v2) * (soc - s2) / (s1 - s2)
     return curve[0][0] if soc > 100 else curve[-1][0]
 
 
-def battery_life(profile, chemistry_name, chemistry):
+def battery_life(profile: Profile, chemistry_name: str, chemistry: dict[str, Any]) -> dict[str,
+                 Any]:
     """Estimate per case (low, typical, high current): battery mA, hours from full, hours
     after the low-battery warning, and the warning that would leave 10 h.
 

@@ -2,9 +2,13 @@
 
 import csv
 import io
+from typing import TYPE_CHECKING, Any
 
-from chessclock import displays as displaysmod
+from chessclock.board import displays as displaysmod
 from chessclock.hardware.model import GAUGE, GAUGE_PART, LED_R, LED_VF, led_ma, ohms
+
+if TYPE_CHECKING:
+    from chessclock.hardware.model import Wiring
 
 BOM_COLUMNS = ["ref", "part", "quantity", "typical_part_number", "approx_price_eur"]
 BATTERY_PARTS = {
@@ -21,7 +25,7 @@ BATTERY_PARTS = {
 }
 
 
-def bom_rows(w):
+def bom_rows(w: "Wiring") -> list[list[Any]]:
     cfg = w.profile.config
     bat = cfg["battery"]
     rows = [("MCU",) + w.mcu.part[:1] + (1,) + w.mcu.part[1:]]
@@ -69,7 +73,7 @@ def bom_rows(w):
     return rows
 
 
-def bom_text(w):
+def bom_text(w: "Wiring") -> str:
     out = io.StringIO()
     wr = csv.writer(out, lineterminator="\n")
     wr.writerow(BOM_COLUMNS)

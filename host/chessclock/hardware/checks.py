@@ -5,8 +5,10 @@ import csv
 import io
 import re
 from pathlib import Path
+from typing import Any
 
-from chessclock import boards as boardsmod
+from chessclock.board import profiles as boardsmod
+from chessclock.board.profiles import Profile
 from chessclock.hardware.bom import BOM_COLUMNS
 from chessclock.hardware.files import (
     RENDERED,
@@ -30,20 +32,20 @@ from chessclock.hardware.model import (
 from chessclock.hardware.trace import WiringError, trace_nets
 
 
-def _gauge_bus(profile):
+def _gauge_bus(profile: Profile) -> Any:
     """The I2C bus id of the profile's fuel gauge, or None (no gauge)."""
     g = profile.config.get("fuel_gauge")
     return g["i2c"] if g else None
 
 
-def _display_info(profile):
+def _display_info(profile: Profile) -> tuple[dict[str, str], dict[str, Any]]:
     cfg = profile.config
     types = {s: d["type"] for s, d in zip(boardsmod.SIDES, cfg["displays"], strict=True)}
     buses = {s: d.get("i2c") for s, d in zip(boardsmod.SIDES, cfg["displays"], strict=True)}
     return types, buses
 
 
-def check_wiring(profile, text):
+def check_wiring(profile: Profile, text: str) -> list[str]:
     """Problems of one wiring file against its profile (a list of strings; [] is good)."""
     import yaml
     where = "hardware/%s/wiring.yaml" % profile.name
@@ -53,68 +55,102 @@ def check_wiring(profile, text):
         nets = trace_nets(connectors, doc["connections"])
     except (yaml.YAMLError, KeyError, TypeError, WiringError) as e:
         return ["%s: cannot read: %s" % (where, e)]
+    mcu = connectors.get("MCU") or {}
+    problems = _check_parts(where, profile, connectors, mcu)
+    labels = dict(zip(mcu.get("pins", []), mcu.get("pinlabels", []), strict=False))
+    want = functions(profile)
+    got = {}     # function -> gpio
+    for name, members in nets:
+        problems += _check_net(where, profile, name, members, labels, want, got)
+    problems += _check_functions(where, profile, want, got)
+    problems += _check_gauge(where, profile, connectors, nets, labels)
+    problems += _check_passives(where, profile, connectors)
+    return problems
+
+
+def _check_parts(where: str, profile: Profile, connectors: dict[str, Any],
+                 mcu: dict[str, Any]) -> list[str]:
+    """The MCU module and the displays are the profile's."""
     problems = []
     board = profile.mcu
-    mcu = connectors.get("MCU") or {}
     if mcu.get("type") != board.board_type:
         problems.append("%s: MCU is %r, the profile's MCU is on a %r"
                         % (where, mcu.get("type"), board.board_type))
-    header = board.header
-    power = {pid: name for name, ids in board.power.items() for pid in ids}
-    types, buses = _display_info(profile)
-    gauge_bus = _gauge_bus(profile)
+    types, _buses = _display_info(profile)
     for side in boardsmod.SIDES:
         des = "DISPLAY_" + side[0].upper()
         t = (connectors.get(des) or {}).get("type", "")
         if types[side].upper() not in t.upper():
             problems.append("%s: %s is %r, boards.toml has a %s there"
                             % (where, des, t, types[side]))
-    labels = dict(zip(mcu.get("pins", []), mcu.get("pinlabels", []), strict=False))
-    want = functions(profile)
-    got = {}     # function -> gpio
-    for name, members in nets:
-        gpios = []
-        for d, pid in members:
-            if d != "MCU":
-                continue
-            label = labels.get(pid, "")
-            m = re.match(r"^GP(?:IO)?(\d+)$", str(label))
-            if m:
-                g = int(m.group(1))
-                if header.get(g) != pid:
-                    problems.append("%s: MCU pin %s is labelled %s, but %s is pin %s"
-                                    % (where, pid, label, label, header.get(g)))
-                gpios.append(g)
-            elif power.get(pid) != label:
-                problems.append("%s: MCU pin %s is labelled %r, but that pin is %s"
-                                % (where, pid, label, power.get(pid, "not a power pin")))
-        parts = [(d, str(p)) for d, p in members if d != "MCU"]
-        sigs = sorted({s for d, p in parts
-                       if (s := signal_of(d, p, types, buses, gauge_bus)) is not None})
-        if len(gpios) > 1:
-            problems.append("%s: MCU pins %s are wired together (net %s)"
-                            % (where, ", ".join(profile.mcu.pin_name(g) for g in gpios),
-                               name))
-        if gpios:
-            g = gpios[0]
-            pn = profile.mcu.pin_name(g)
-            powered = [d + "." + p for d, p in parts if p in GROUND_PINS | SUPPLY_PINS]
-            if powered:
-                problems.append("%s: %s is wired to %s, a ground or supply pin"
-                                % (where, pn, ", ".join(powered)))
-            if len(sigs) > 1:
-                problems.append("%s: %s has two functions: %s" % (where, pn, ", ".join(sigs)))
-            if not sigs and not powered:
-                problems.append("%s: %s is wired to %s, which is no function of boards.toml"
-                                % (where, pn, ", ".join(d + "." + p for d, p in parts)))
-            for s in sigs:
-                got.setdefault(s, []).append(g)
-                role = want.get(s, (None, boardsmod.ROLE_IO))[1]
-                why = profile.mcu.pin_problem(g, role)
-                if why:
-                    problems.append("%s: %s (%s): %s" % (where, s, pn, why))
-        elif sigs:
+    return problems
+
+
+def _net_gpios(where: str, profile: Profile, members: Any, labels: dict[Any, Any],
+               problems: list[str]) -> list[int]:
+    """The GPIOs of the MCU pins on a net (a pin's label checked against the header)."""
+    header = profile.mcu.header
+    power = {pid: name for name, ids in profile.mcu.power.items() for pid in ids}
+    gpios = []
+    for d, pid in members:
+        if d != "MCU":
+            continue
+        label = labels.get(pid, "")
+        m = re.match(r"^GP(?:IO)?(\d+)$", str(label))
+        if m:
+            g = int(m.group(1))
+            if header.get(g) != pid:
+                problems.append("%s: MCU pin %s is labelled %s, but %s is pin %s"
+                                % (where, pid, label, label, header.get(g)))
+            gpios.append(g)
+        elif power.get(pid) != label:
+            problems.append("%s: MCU pin %s is labelled %r, but that pin is %s"
+                            % (where, pid, label, power.get(pid, "not a power pin")))
+    return gpios
+
+
+def _check_net(where: str, profile: Profile, name: str, members: Any, labels: dict[Any, Any],
+               want: dict[str, Any], got: dict[str, Any]) -> list[str]:
+    """One net: one MCU pin at most, wired to one function of boards.toml that the pin
+    can do; the functions found go into `got`."""
+    problems = []
+    gpios = _net_gpios(where, profile, members, labels, problems)
+    types, buses = _display_info(profile)
+    gauge_bus = _gauge_bus(profile)
+    parts = [(d, str(p)) for d, p in members if d != "MCU"]
+    sigs = sorted({s for d, p in parts
+                   if (s := signal_of(d, p, types, buses, gauge_bus)) is not None})
+    if len(gpios) > 1:
+        problems.append("%s: MCU pins %s are wired together (net %s)"
+                        % (where, ", ".join(profile.mcu.pin_name(g) for g in gpios), name))
+    if not gpios:
+        if sigs:
             problems.append("%s: %s not wired to an MCU pin" % (where, ", ".join(sigs)))
+        return problems
+    g = gpios[0]
+    pn = profile.mcu.pin_name(g)
+    powered = [d + "." + p for d, p in parts if p in GROUND_PINS | SUPPLY_PINS]
+    if powered:
+        problems.append("%s: %s is wired to %s, a ground or supply pin"
+                        % (where, pn, ", ".join(powered)))
+    if len(sigs) > 1:
+        problems.append("%s: %s has two functions: %s" % (where, pn, ", ".join(sigs)))
+    if not sigs and not powered:
+        problems.append("%s: %s is wired to %s, which is no function of boards.toml"
+                        % (where, pn, ", ".join(d + "." + p for d, p in parts)))
+    for s in sigs:
+        got.setdefault(s, []).append(g)
+        role = want.get(s, (None, boardsmod.ROLE_IO))[1]
+        why = profile.mcu.pin_problem(g, role)
+        if why:
+            problems.append("%s: %s (%s): %s" % (where, s, pn, why))
+    return problems
+
+
+def _check_functions(where: str, profile: Profile, want: dict[str, Any],
+                     got: dict[str, Any]) -> list[str]:
+    """Every function of boards.toml wired, to its pin, and nothing else."""
+    problems = []
     for key, (gpio, _role) in want.items():
         pn = profile.mcu.pin_name(gpio)
         if key not in got:
@@ -127,7 +163,12 @@ def check_wiring(profile, text):
         if key not in want:
             problems.append("%s: %s is wired (%s) but boards.toml has no such pin"
                             % (where, key, profile.mcu.pin_name(got[key][0])))
-    problems += _check_gauge(where, profile, connectors, nets, labels)
+    return problems
+
+
+def _check_passives(where: str, profile: Profile, connectors: dict[str, Any]) -> list[str]:
+    """The LEDs' series resistors and the battery divider, as boards.toml has them."""
+    problems = []
     for side in boardsmod.LEDS if profile.config["leds"] else ():
         des, r_ref, _d = LED_PARTS[side]
         notes = (connectors.get(des) or {}).get("notes", "")
@@ -143,7 +184,8 @@ def check_wiring(profile, text):
     return problems
 
 
-def _check_gauge(where, profile, connectors, nets, labels):
+def _check_gauge(where: str, profile: Profile, connectors: dict[str, Any], nets: Any,
+                 labels: dict[Any, Any]) -> list[str]:
     """The fuel gauge of boards.toml against the wiring: the part, its bus pins (from
     boards.toml, shared with the displays), 3V3 and GND, and the cell before the switch."""
     gauge = profile.config.get("fuel_gauge")
@@ -162,7 +204,7 @@ def _check_gauge(where, profile, connectors, nets, labels):
                         % (where, GAUGE, part.get("type"), gauge["type"]))
     net_of = {(d, str(p)): members for _name, members in nets for d, p in members}
 
-    def mcu_labels(pin):
+    def mcu_labels(pin: Any) -> Any:
         return [labels.get(p, "") for d, p in net_of.get((GAUGE, pin), ()) if d == "MCU"]
 
     for pin in ("SDA", "SCL"):
@@ -190,7 +232,7 @@ def _check_gauge(where, profile, connectors, nets, labels):
     return problems
 
 
-def check_bom(profile, text):
+def check_bom(profile: Profile, text: str) -> list[str]:
     where = "hardware/%s/bom.csv" % profile.name
     rows = list(csv.DictReader(io.StringIO(text)))
     problems = []
@@ -204,7 +246,7 @@ def check_bom(profile, text):
             problems.append("%s: line %d: quantity or price is not a number" % (where, i))
     text_of = [(r["part"] + " " + r["typical_part_number"]).lower() for r in rows]
 
-    def qty(*words):
+    def qty(*words: str) -> int:
         return sum(int(r["quantity"]) for r, t in zip(rows, text_of, strict=True)
                    if all(wd in t for wd in words) and r["quantity"].isdigit())
 
@@ -235,7 +277,7 @@ def check_bom(profile, text):
     return problems
 
 
-def check_all(root=None):
+def check_all(root: Any = None) -> list[str]:
     """Every problem of hardware/ against boards.toml (a list of strings; [] is good)."""
     root = Path(root) if root is not None else root_dir()
     b, models = load_models(root)

@@ -4,8 +4,9 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any, TextIO
 
-from chessclock import boards as boardsmod
+from chessclock.board import profiles as boardsmod
 from chessclock.hardware.checks import check_all
 from chessclock.hardware.files import (
     RENDERED,
@@ -17,7 +18,7 @@ from chessclock.hardware.files import (
 from chessclock.hardware.schematic import schematic_svg
 
 
-def generate(root=None, out=sys.stdout):
+def generate(root: Any = None, out: TextIO = sys.stdout) -> int:
     root = Path(root) if root is not None else root_dir()
     b, models = load_models(root)
     for name, w in models.items():
@@ -32,7 +33,7 @@ def generate(root=None, out=sys.stdout):
     return 0
 
 
-def render(root=None, out=sys.stdout):
+def render(root: Any = None, out: TextIO = sys.stdout) -> int:
     root = Path(root) if root is not None else root_dir()
     if shutil.which("dot") is None:
         out.write("graphviz's `dot` is missing (apt-get install graphviz; make hardware "
@@ -55,7 +56,7 @@ def render(root=None, out=sys.stdout):
 PNG_WIDTH = 2400   # pixels: readable on a repository page, about 100 KB
 
 
-def _shrink_png(path):
+def _shrink_png(path: Any) -> None:
     """A palette PNG (the picture has few colours): a fraction of the size, same look."""
     from PIL import Image
     with Image.open(path) as im:
@@ -67,7 +68,7 @@ def _shrink_png(path):
     small.save(path, optimize=True)
 
 
-def main(argv=None, root=None):
+def main(argv: list[str] | None = None, root: Any = None) -> int:
     """The command; `root`: the checkout whose boards.toml and hardware/ it reads (tests)."""
     argv = sys.argv[1:] if argv is None else argv
     action = argv[0] if argv else "check"
@@ -82,7 +83,7 @@ def main(argv=None, root=None):
         return 2
 
 
-def _run(action, root):
+def _run(action: str, root: Any) -> int:
     if action == "generate":
         return generate(root)
     if action == "render":

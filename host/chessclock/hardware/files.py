@@ -3,8 +3,9 @@ boards.toml, the generated files' text, and the sidecar of the rendered ones."""
 
 import hashlib
 from pathlib import Path
+from typing import Any
 
-from chessclock import boards as boardsmod
+from chessclock.board import profiles as boardsmod
 from chessclock.hardware.battery import battery_life
 from chessclock.hardware.bom import bom_text
 from chessclock.hardware.guide import readme_text
@@ -16,13 +17,13 @@ RENDERED = ("wiring.svg", "wiring.png", "schematic.svg")
 SIDECAR = "rendered.sha256"
 
 
-def root_dir():
+def root_dir() -> Path:
     """The checkout whose hardware/ this writes (the current folder outside one)."""
     from chessclock import sources
     return sources.checkout_root() or Path.cwd()
 
 
-def load_models(root=None):
+def load_models(root: Any = None) -> tuple[Any, dict[str, Any]]:
     root = Path(root) if root is not None else root_dir()
     b = boardsmod.load(root / "boards.toml")
     models = {}
@@ -34,23 +35,23 @@ def load_models(root=None):
     return b, models
 
 
-def _chem_description(path, name):
+def _chem_description(path: Any, name: str) -> str:
     import tomllib
     data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
     return data["chemistry"][name].get("description", name)
 
 
-def generated_files(w, chem_name, b):
+def generated_files(w: Wiring, chem_name: str, b: str) -> dict[str, Any]:
     life = battery_life(w.profile, chem_name, b.chemistries[chem_name])
     return {"wiring.yaml": w.yaml_text(), "netlist.txt": netlist_text(w),
             "bom.csv": bom_text(w), "README.md": readme_text(w, life)}
 
 
-def sha256(path):
+def sha256(path: Any) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
-def write_sidecar(folder):
+def write_sidecar(folder: Any) -> None:
     lines = ["%s  %s" % (sha256(folder / f), f) for f in ("wiring.yaml", "netlist.txt")
              + RENDERED]
     (folder / SIDECAR).write_text(
@@ -58,7 +59,7 @@ def write_sidecar(folder):
         "rendered from them\n" + "\n".join(lines) + "\n", encoding="utf-8")
 
 
-def read_sidecar(folder):
+def read_sidecar(folder: Any) -> dict[str, str]:
     out = {}
     for line in (folder / SIDECAR).read_text(encoding="utf-8").splitlines():
         if line and not line.startswith("#"):

@@ -1,5 +1,7 @@
 """README.md of hardware/<profile>/: the build guide (pin table, steps, battery life)."""
 
+from typing import TYPE_CHECKING, Any
+
 from chessclock.hardware.model import (
     GAUGE,
     GAUGE_PART,
@@ -12,8 +14,11 @@ from chessclock.hardware.model import (
     ohms,
 )
 
+if TYPE_CHECKING:
+    from chessclock.hardware.model import Wiring
 
-def _life_table(life):
+
+def _life_table(life: dict[str, Any]) -> str:
     rows = ["| current case | load at 3.3 V | from the battery | full pack | after the "
             "warning | warning for 10 h would be at |", "|---|---|---|---|---|---|"]
     gauge = life.get("fuel_gauge")
@@ -29,7 +34,7 @@ def _life_table(life):
     return "\n".join(rows)
 
 
-def _life_intro(life):
+def _life_intro(life: dict[str, Any]) -> str:
     gauge = life.get("fuel_gauge")
     if not gauge:
         return ("%d mAh pack, warning at %d mV (%.1f %% of the charge left on the assumed "
@@ -44,63 +49,14 @@ def _life_intro(life):
                           round(life["capacity_mah"] * gauge["low_pct"] / 100)))
 
 
-def readme_text(w, life):
+def readme_text(w: "Wiring", life: dict[str, Any]) -> str:
     p = w.profile
-    cfg = p.config
-    bat = cfg["battery"]
-    chem = w.chem
     lab = w.gpio_label
     header = w.mcu.header
     rows = []
     for key, (gpio, role) in functions(p).items():
         rows.append("| %s | %s | %s | %s |" % (key, lab(gpio), header[gpio], role))
-    steps = [
-        "Flash MicroPython on the %s, then `make deploy BOARD=%s PORT=...` (hold MENU at "
-        "power-on later for maintenance mode)." % (w.mcu.board_type, p.name),
-        "Perfboard `POWER`: D1 (1N5817, stripe towards %s) from BAT+ to VOUT; divider "
-        "R1 %s from BAT+ to SENSE, R2 %s from SENSE to GND, C2 100 nF across R2. The divider "
-        "sits after the power switch, so it draws nothing when the clock is off."
-        % (w.mcu.vin, ohms(bat["r_top"]), ohms(bat["r_bottom"])),
-        "Perfboard `BUZZER_DRV`: Q1 2N3904, base through R3 1k from IN, emitter to GND, "
-        "collector to the piezo's minus; the piezo's plus to %s; R4 1k across the piezo."
-        % w.mcu.vin,
-        "Wire the levers' microswitches (COM to GND, NO to the pin), the four buttons and "
-        "the displays as in the picture; power the displays from 3V3, never from %s."
-        % w.mcu.vin,
-    ]
-    if cfg["leds"]:
-        steps.append(
-            "The running-side LEDs `LED_L` and `LED_R` (D2, D3: 5 mm red, high brightness), "
-            "one beside each display or in each end of the lever, facing the room: from the "
-            "pin through R5/R6 %s (in the lead, under heat-shrink) to the anode (long leg), "
-            "the cathode (flat side) to GND. (%.1f V - Vf %.1f V) / %s = %.1f mA (%.1f to "
-            "%.1f mA over Vf %.1f to %.1f V); only the running side's is lit."
-            % (ohms(LED_R), LED_SUPPLY_V, LED_VF[1], ohms(LED_R), led_ma(LED_VF[1]),
-               led_ma(LED_VF[2]), led_ma(LED_VF[0]), LED_VF[2], LED_VF[0]))
-    gauge = cfg.get("fuel_gauge")
-    if gauge:
-        bus = i2c_bus(cfg, gauge["i2c"])
-        others = ["0x%02X" % d["addr"] for d in cfg["displays"] if d.get("i2c") == bus["id"]]
-        steps.append(
-            "The fuel gauge `%s` (a %s module, I2C%d address 0x%02X%s): VIN to 3V3, GND to "
-            "GND, SDA to %s and SCL to %s%s. Its CELL+ and CELL- (its battery connector) go "
-            "to the cell itself, before the power switch: the chip runs from the cell, a few "
-            "uA (3 uA hibernating, which it does by itself when idle), and keeps tracking "
-            "the charge while the clock is off. On a charger with protection (TP4056 + "
-            "DW01A) that is B+ and OUT-: the module's CELL- is its GND, so on B- it would "
-            "bridge the protection. The clock warns below %d %% state of charge."
-            % (GAUGE, GAUGE_PART[gauge["type"]][0], bus["id"], gauge["addr"],
-               ", no clash with the displays' %s" % " and ".join(others) if others else "",
-               lab(bus["sda"]), lab(bus["scl"]),
-               ", with the displays" if others else "", gauge["low_pct"]))
-    steps.append(
-        "First power it from USB with the power switch off: each button clicks, each "
-        "lever starts the other side's clock%s. Then the battery: %s (the clock warns at "
-        "%s, saves the game and stops writing to flash at %d mV)."
-        % (" and lights its LED" if cfg["leds"] else "", chem["description"],
-           "%d %% state of charge, from the fuel gauge, and at %d mV"
-           % (gauge["low_pct"], chem["low_mv"])
-           if gauge else "%d mV" % chem["low_mv"], chem["critical_mv"]))
+    steps = _steps(w)
     return "\n".join([
         "<!-- GENERATED from boards.toml by `python -m chessclock.hardware generate` "
         "(make hardware): do not edit. -->",
@@ -136,3 +92,66 @@ def readme_text(w, life):
         _life_table(life),
         "",
     ])
+
+
+def _steps(w: "Wiring") -> list[str]:
+    """The build guide's steps, in order."""
+    p = w.profile
+    cfg = p.config
+    bat = cfg["battery"]
+    chem = w.chem
+    steps = [
+        "Flash MicroPython on the %s, then `make deploy BOARD=%s PORT=...` (hold MENU at "
+        "power-on later for maintenance mode)." % (w.mcu.board_type, p.name),
+        "Perfboard `POWER`: D1 (1N5817, stripe towards %s) from BAT+ to VOUT; divider "
+        "R1 %s from BAT+ to SENSE, R2 %s from SENSE to GND, C2 100 nF across R2. The divider "
+        "sits after the power switch, so it draws nothing when the clock is off."
+        % (w.mcu.vin, ohms(bat["r_top"]), ohms(bat["r_bottom"])),
+        "Perfboard `BUZZER_DRV`: Q1 2N3904, base through R3 1k from IN, emitter to GND, "
+        "collector to the piezo's minus; the piezo's plus to %s; R4 1k across the piezo."
+        % w.mcu.vin,
+        "Wire the levers' microswitches (COM to GND, NO to the pin), the four buttons and "
+        "the displays as in the picture; power the displays from 3V3, never from %s."
+        % w.mcu.vin,
+    ]
+    if cfg["leds"]:
+        steps.append(
+            "The running-side LEDs `LED_L` and `LED_R` (D2, D3: 5 mm red, high brightness), "
+            "one beside each display or in each end of the lever, facing the room: from the "
+            "pin through R5/R6 %s (in the lead, under heat-shrink) to the anode (long leg), "
+            "the cathode (flat side) to GND. (%.1f V - Vf %.1f V) / %s = %.1f mA (%.1f to "
+            "%.1f mA over Vf %.1f to %.1f V); only the running side's is lit."
+            % (ohms(LED_R), LED_SUPPLY_V, LED_VF[1], ohms(LED_R), led_ma(LED_VF[1]),
+               led_ma(LED_VF[2]), led_ma(LED_VF[0]), LED_VF[2], LED_VF[0]))
+    gauge = cfg.get("fuel_gauge")
+    if gauge:
+        steps.append(_gauge_step(w, gauge))
+    steps.append(
+        "First power it from USB with the power switch off: each button clicks, each "
+        "lever starts the other side's clock%s. Then the battery: %s (the clock warns at "
+        "%s, saves the game and stops writing to flash at %d mV)."
+        % (" and lights its LED" if cfg["leds"] else "", chem["description"],
+           "%d %% state of charge, from the fuel gauge, and at %d mV"
+           % (gauge["low_pct"], chem["low_mv"])
+           if gauge else "%d mV" % chem["low_mv"], chem["critical_mv"]))
+    return steps
+
+
+def _gauge_step(w: "Wiring", gauge: dict[str, Any]) -> str:
+    """The fuel gauge's step: its bus, its power and where its cell wires go."""
+    cfg = w.profile.config
+    lab = w.gpio_label
+    bus = i2c_bus(cfg, gauge["i2c"])
+    others = ["0x%02X" % d["addr"] for d in cfg["displays"] if d.get("i2c") == bus["id"]]
+    return (
+        "The fuel gauge `%s` (a %s module, I2C%d address 0x%02X%s): VIN to 3V3, GND to "
+        "GND, SDA to %s and SCL to %s%s. Its CELL+ and CELL- (its battery connector) go "
+        "to the cell itself, before the power switch: the chip runs from the cell, a few "
+        "uA (3 uA hibernating, which it does by itself when idle), and keeps tracking "
+        "the charge while the clock is off. On a charger with protection (TP4056 + "
+        "DW01A) that is B+ and OUT-: the module's CELL- is its GND, so on B- it would "
+        "bridge the protection. The clock warns below %d %% state of charge."
+        % (GAUGE, GAUGE_PART[gauge["type"]][0], bus["id"], gauge["addr"],
+           ", no clash with the displays' %s" % " and ".join(others) if others else "",
+           lab(bus["sda"]), lab(bus["scl"]),
+           ", with the displays" if others else "", gauge["low_pct"]))

@@ -2,9 +2,11 @@
 boards.toml signal, and the cables from the MCU (WireViz's connectors, cables, connections)."""
 
 import re
+from typing import Any
 
-from chessclock import boards as boardsmod
-from chessclock import displays as displaysmod
+from chessclock.board import displays as displaysmod
+from chessclock.board import profiles as boardsmod
+from chessclock.board.profiles import Profile
 from chessclock.hardware.trace import trace_nets
 
 HEADER = ("# GENERATED from boards.toml by `python -m chessclock.hardware generate` "
@@ -40,7 +42,7 @@ LED_SUPPLY_V = 3.3
 LED_PARTS = {"left": ("LED_L", "R5", "D2"), "right": ("LED_R", "R6", "D3")}
 
 
-def led_ma(vf):
+def led_ma(vf: float) -> float:
     """A running-side LED's current in mA at forward voltage vf (through LED_R)."""
     return (LED_SUPPLY_V - vf) / LED_R * 1000
 
@@ -50,7 +52,8 @@ GROUND_PINS = {"COM", "2", "GND", "CELL-"}
 SUPPLY_PINS = {"VCC", "VOUT", "VIN", "CELL+"}
 
 
-def signal_of(designator, pin, display_types, display_buses, gauge_bus=None):
+def signal_of(designator: str, pin: Any, display_types: dict[str, str],
+              display_buses: dict[str, Any], gauge_bus: Any = None) -> str | None:
     """The boards.toml key a part's pin stands for, or None (not a signal pin)."""
     if designator == GAUGE and pin in ("SDA", "SCL") and gauge_bus is not None:
         return "i2c%d.%s" % (gauge_bus, pin.lower())
@@ -74,7 +77,7 @@ def signal_of(designator, pin, display_types, display_buses, gauge_bus=None):
     return None
 
 
-def functions(profile):
+def functions(profile: Profile) -> dict[str, tuple[int, str]]:
     """{boards.toml key: (gpio, role)} of one validated profile."""
     cfg = profile.config
     out = {}
@@ -97,11 +100,11 @@ def functions(profile):
     return out
 
 
-def i2c_bus(cfg, bus_id):
+def i2c_bus(cfg: dict[str, Any], bus_id: int) -> dict[str, Any]:
     return cfg["i2c"][[b["id"] for b in cfg["i2c"]].index(bus_id)]
 
 
-def ohms(r):
+def ohms(r: int) -> str:
     if r >= 1_000_000 and r % 100_000 == 0:
         return "%gM" % (r / 1e6)
     if r >= 1000:
@@ -112,9 +115,9 @@ def ohms(r):
 class Wiring:
     """Connectors, cables and connections of one profile (WireViz's model)."""
 
-    def __init__(self, profile, chemistry):
+    def __init__(self, profile: Profile, chemistry: dict[str, Any]) -> None:
         self.profile = profile
-        self.mcu = profile.mcu        # chessclock.mcus: pins, header, power, part
+        self.mcu = profile.mcu        # chessclock.board.mcus: pins, header, power, part
         self.chem = chemistry
         self.connectors = {}
         self.cables = {}
@@ -124,7 +127,7 @@ class Wiring:
         self._build()
 
     # -- helpers
-    def _mcu_pin(self, label):
+    def _mcu_pin(self, label: str) -> str:
         """The header id of an MCU pin label (GP2, GPIO18, GND, 3V3, VSYS, 5V)."""
         power = self.mcu.power
         if label in power:
@@ -140,34 +143,47 @@ class Wiring:
         self._mcu_pins[pid] = label
         return pid
 
-    def gpio_label(self, gpio):
+    def gpio_label(self, gpio: int) -> str:
         return self.mcu.pin_name(gpio)
 
-    def _cable(self, name, colors, length, notes=None):
+    def _cable(self, name: str, colors: list[str], length: float, notes: str | None = None) -> None:
         c = {"wirecount": len(colors), "colors": colors, "length": length}
         if notes:
             c["notes"] = notes
         self.cables[name] = c
 
-    def _wire_mcu(self, cable, colors, part, labels, part_pins, length=0.15, notes=None):
+    def _wire_mcu(self, cable: str, colors: list[str], part: str, labels: list[Any],
+                  part_pins: list[Any], length: float = 0.15, notes: str | None = None) -> None:
         """One cable from MCU pins (by label) to one part's pins."""
         self._cable(cable, colors, length, notes)
         ids = [self._mcu_pin(label) for label in labels]
         self.connections.append([{"MCU": ids}, {cable: list(range(1, len(ids) + 1))},
                                  {part: list(part_pins)}])
 
-    def _wire(self, cable, colors, a, a_pins, b, b_pins, length=0.1):
+    def _wire(self, cable: str, colors: list[str], a: str, a_pins: list[Any], b: str,
+              b_pins: list[Any], length: float = 0.1) -> None:
         self._cable(cable, colors, length)
         self.connections.append([{a: list(a_pins)}, {cable: list(range(1, len(a_pins) + 1))},
                                  {b: list(b_pins)}])
 
     # -- the circuit
-    def _build(self):
-        p = self.profile
-        cfg = p.config
-        lab = self.gpio_label
-        vin = self.mcu.vin
+    def _build(self) -> None:
         self.connectors["MCU"] = None  # first in the file; filled in at the end
+        self._inputs()
+        self._buzzer()
+        self._power()
+        for side, d in zip(boardsmod.SIDES, self.profile.config["displays"], strict=True):
+            self._display(side, d)
+        self._leds()
+        self._gauge()
+        ids = sorted(self._mcu_pins, key=_pin_sort)
+        self.connectors["MCU"] = {"type": self.mcu.board_type, "subtype": self.mcu.board_subtype,
+                                  "pins": ids, "pinlabels": [self._mcu_pins[i] for i in ids]}
+
+    def _inputs(self) -> None:
+        """The levers and the buttons: switches to GND."""
+        cfg = self.profile.config
+        lab = self.gpio_label
         for i, side in enumerate(("L", "R")):
             d = "LEVER_" + side
             self.connectors[d] = {
@@ -184,6 +200,12 @@ class Wiring:
                                   "pins": BUTTON_PINS}
             self._wire_mcu("W_" + d, ["BK", "WH"], d, ["GND", lab(cfg["buttons"][i])],
                            [2, 1])
+
+    def _buzzer(self) -> None:
+        """The buzzer's driver and its piezo."""
+        cfg = self.profile.config
+        lab = self.gpio_label
+        vin = self.mcu.vin
         self.connectors["BUZZER_DRV"] = {
             "type": "Buzzer driver (perfboard)", "pins": BUZZER_PINS,
             "notes": "Q1 NPN 2N3904: base via R3 1k from IN, emitter to GND, collector to "
@@ -194,6 +216,12 @@ class Wiring:
                                     "notes": "driven with PWM at the tone's frequency"}
         self._wire("W_PIEZO", ["RD", "BK"], "BUZZER_DRV", ["BZ+", "BZ-"], "PIEZO",
                    ["+", "-"], 0.05)
+
+    def _power(self) -> None:
+        """The battery, the power switch and the battery sense."""
+        cfg = self.profile.config
+        lab = self.gpio_label
+        vin = self.mcu.vin
         bat = cfg["battery"]
         self.connectors["BATTERY"] = {"type": "Battery: %s" % self.chem["description"],
                                       "subtype": cfg["battery"]["chemistry"],
@@ -210,9 +238,11 @@ class Wiring:
         self._wire("W_SWITCHED", ["RD"], "SW_POWER", [2], "POWER", ["BAT+"], 0.1)
         self._wire_mcu("W_POWER", ["BK", "RD", "VT"], "POWER",
                        ["GND", vin, lab(bat["pin"])], ["GND", "VOUT", "SENSE"], 0.15)
-        for side, d in zip(boardsmod.SIDES, cfg["displays"], strict=True):
-            self._display(side, d)
-        # the running-side LEDs last: the other parts keep their GND pins
+
+    def _leds(self) -> None:
+        """The running-side LEDs, after the displays: the other parts keep their GND pins."""
+        cfg = self.profile.config
+        lab = self.gpio_label
         for i, side in enumerate(boardsmod.LEDS):
             if not cfg["leds"]:
                 break
@@ -226,32 +256,34 @@ class Wiring:
                          % (r_ref, LED_R, d_ref, side, led_ma(LED_VF[1]))}
             self._wire_mcu("W_" + des, ["BK", "RD"], des, ["GND", lab(cfg["leds"][i])],
                            ["GND", "IN"], 0.2)
-        # the fuel gauge after them: the same for the parts above, with or without a gauge
-        gauge = cfg.get("fuel_gauge")
-        if gauge:
-            bus = i2c_bus(cfg, gauge["i2c"])
-            chip = GAUGE_PART[gauge["type"]][0]
-            shared = any(d.get("i2c") == bus["id"] for d in cfg["displays"])
-            self.connectors[GAUGE] = {
-                "type": "%s fuel-gauge module (LiPo state of charge)" % chip,
-                "subtype": "I2C%d, address 0x%02X%s" % (
-                    bus["id"], gauge["addr"], ", shared with the displays" if shared else ""),
-                "pins": list(GAUGE_PINS),
-                "notes": "CELL+ / CELL- on the cell itself, before the power switch: the chip "
-                         "runs from the cell, a few uA (3 uA hibernating, which it does by "
-                         "itself when idle), and keeps tracking the charge while the clock is "
-                         "off; VIN from 3V3 feeds its I2C side; the clock warns below %d %%"
-                         % gauge["low_pct"]}
-            self._wire_mcu("W_" + GAUGE, ["BK", "RD", "BU", "GN"], GAUGE,
-                           ["GND", "3V3", lab(bus["scl"]), lab(bus["sda"])],
-                           ["GND", "VIN", "SCL", "SDA"], 0.2)
-            self._wire("W_GAUGE_CELL", ["RD", "BK"], "BATTERY", ["+", "-"], GAUGE,
-                       ["CELL+", "CELL-"], 0.1)
-        ids = sorted(self._mcu_pins, key=_pin_sort)
-        self.connectors["MCU"] = {"type": self.mcu.board_type, "subtype": self.mcu.board_subtype,
-                                  "pins": ids, "pinlabels": [self._mcu_pins[i] for i in ids]}
 
-    def _display(self, side, d):
+    def _gauge(self) -> None:
+        """The fuel gauge, after the LEDs: the parts above are the same with or without one."""
+        cfg = self.profile.config
+        lab = self.gpio_label
+        gauge = cfg.get("fuel_gauge")
+        if not gauge:
+            return
+        bus = i2c_bus(cfg, gauge["i2c"])
+        chip = GAUGE_PART[gauge["type"]][0]
+        shared = any(d.get("i2c") == bus["id"] for d in cfg["displays"])
+        self.connectors[GAUGE] = {
+            "type": "%s fuel-gauge module (LiPo state of charge)" % chip,
+            "subtype": "I2C%d, address 0x%02X%s" % (
+                bus["id"], gauge["addr"], ", shared with the displays" if shared else ""),
+            "pins": list(GAUGE_PINS),
+            "notes": "CELL+ / CELL- on the cell itself, before the power switch: the chip "
+                     "runs from the cell, a few uA (3 uA hibernating, which it does by "
+                     "itself when idle), and keeps tracking the charge while the clock is "
+                     "off; VIN from 3V3 feeds its I2C side; the clock warns below %d %%"
+                     % gauge["low_pct"]}
+        self._wire_mcu("W_" + GAUGE, ["BK", "RD", "BU", "GN"], GAUGE,
+                       ["GND", "3V3", lab(bus["scl"]), lab(bus["sda"])],
+                       ["GND", "VIN", "SCL", "SDA"], 0.2)
+        self._wire("W_GAUGE_CELL", ["RD", "BK"], "BATTERY", ["+", "-"], GAUGE,
+                   ["CELL+", "CELL-"], 0.1)
+
+    def _display(self, side: str, d: Any) -> None:
         """One display module (the display registry's kind) and its cable from the MCU:
         GND, 3V3, then its signals from its own pins or from its I2C bus's."""
         kind = displaysmod.get(d["type"])
@@ -273,12 +305,12 @@ class Wiring:
                        ["GND", "3V3"] + [self.gpio_label(pins_from[k]) for _p, k in kind.signals],
                        ["GND", "VCC"] + [p for p, _k in kind.signals], 0.2)
 
-    def yaml_text(self):
+    def yaml_text(self) -> str:
         import yaml
         doc = {"connectors": self.connectors, "cables": self.cables,
                "connections": self.connections}
         class NoAliases(yaml.SafeDumper):
-            def ignore_aliases(self, data):
+            def ignore_aliases(self, data: Any) -> bool:
                 return True
 
         body = yaml.dump(doc, Dumper=NoAliases, sort_keys=False, default_flow_style=None,
@@ -286,12 +318,12 @@ class Wiring:
         return (HEADER + "# Wiring of board profile %r (%s). Render: make hardware.\n"
                 % (self.profile.name, self.profile.description) + body)
 
-    def nets(self):
+    def nets(self) -> list[Any]:
         """[(net name, [(part, pin), ...])]: the wiring's nets plus the perfboard parts."""
         return trace_nets(self.connectors, self.connections)
 
 
-def _pin_sort(pid):
+def _pin_sort(pid: Any) -> Any:
     if isinstance(pid, int):
         return (0, pid, "")
     head, _, n = str(pid).partition("-")

@@ -1,11 +1,16 @@
 """netlist.txt: every net of the wiring, and the perfboard parts' own."""
 
-from chessclock import boards as boardsmod
-from chessclock import displays as displaysmod
+from typing import TYPE_CHECKING
+
+from chessclock.board import displays as displaysmod
+from chessclock.board import profiles as boardsmod
 from chessclock.hardware.model import GAUGE, GAUGE_PART, HEADER, LED_PARTS, LED_R, i2c_bus, ohms
 
+if TYPE_CHECKING:
+    from chessclock.hardware.model import Wiring
 
-def netlist_text(w):
+
+def netlist_text(w: "Wiring") -> str:
     """Every net: the wiring's (through the cables) and the perfboard parts' own."""
     cfg = w.profile.config
     bat = cfg["battery"]
@@ -42,7 +47,7 @@ def netlist_text(w):
     return "\n".join(lines)
 
 
-def _gauge_netlist(w):
+def _gauge_netlist(w: "Wiring") -> list[str]:
     cfg = w.profile.config
     g = cfg["fuel_gauge"]
     bus = i2c_bus(cfg, g["i2c"])
@@ -55,7 +60,7 @@ def _gauge_netlist(w):
                lab(bus["scl"]))]
 
 
-def _led_netlist(side):
+def _led_netlist(side: str) -> list[str]:
     des, r_ref, d_ref = LED_PARTS[side]
     return ["part %s %d (%s series): 1=%s.IN 2=%s.A" % (r_ref, LED_R, d_ref, des, d_ref),
             "part %s red LED 5 mm (running side, %s): A=%s.2 K=%s.GND" % (d_ref, side, r_ref,

@@ -1,12 +1,16 @@
 """Tracing a wiring file: its nets from MCU pin to part pin through the cables (used by
 the model and, independent of the generator, by the check)."""
 
+from typing import Any
 
-class WiringError(ValueError):
+from chessclock.errors import InputError
+
+
+class WiringError(InputError):
     pass
 
 
-def _resolve(connectors, designator, ref):
+def _resolve(connectors: dict[str, Any], designator: str, ref: Any) -> Any:
     c = connectors.get(designator)
     if c is None:
         raise WiringError("connection names %r, which is not a connector" % designator)
@@ -19,11 +23,11 @@ def _resolve(connectors, designator, ref):
     raise WiringError("%s has no pin %r" % (designator, ref))
 
 
-def trace_nets(connectors, connections):
+def trace_nets(connectors: dict[str, Any], connections: list[Any]) -> list[Any]:
     """Union-find over (connector, pin) through the cables: the nets, named by MCU label."""
     parent = {}
 
-    def find(x):
+    def find(x: Any) -> Any:
         parent.setdefault(x, x)
         while parent[x] != x:
             parent[x] = parent[parent[x]]

@@ -84,7 +84,8 @@ def load_source(path: str, key: bytes | None = None, game: int | None = None,
     """(events, Source). A clock's .log is verified first (chessclock log verify): one that
     is not authentic is refused unless `unverified`. JSON Lines (simulate output, a log
     export) carries no proof: its ruling is marked unverified."""
-    from chessclock import logtools  # only a clock's .log needs it: `ruling late` starts light
+    # only a clock's .log needs it: `ruling late` starts light
+    from chessclock.log import verify as logtools
 
     try:
         with open(path, "rb") as f:

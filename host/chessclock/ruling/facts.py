@@ -5,7 +5,7 @@ the engine)."""
 from dataclasses import dataclass
 from typing import Any, Self
 
-from chessclock import logreplay
+from chessclock.log import replay as logreplay
 from chessclock.ruling.events import CORRECTIONS, Event, RulingError, fmt, other, wall_time_at
 from clockcore.control import Control
 from clockcore.logread import REASONS  # the clock's own reason codes, by name
@@ -271,7 +271,7 @@ def state_at(events: list[Event], at_seq: int | None = None, at_ms: int | None =
              control: Control | None = None, options: Any = None) -> dict[str, Any]:
     """The clock's state at a sequence number or an instant: times, counters, stages, the
     side whose clock runs, as the engine (clockcore.engine) gives them replaying the log
-    (chessclock.logreplay) with the game's control and options (the log header's, else
+    (chessclock.log.replay) with the game's control and options (the log header's, else
     `options`, else simulate's defaults). The last consistent record at or before the
     point is named; `notes` say where the log and the engine disagree. Without a control
     only a record's own state can be given (`at_seq`)."""
