@@ -8,7 +8,7 @@ compiles with mpy-cross (`-march` per MCU: armv6m for the RP2040, xtensawin for 
 every module the board runs: firmware/clockcore/, firmware/clockapp/, firmware/drivers/ and
 firmware/boards/mcu.py (not the simulator), into OUT mirroring the tree (`clockcore/engine.mpy`,
 ...); copies firmware/main.py as source (MicroPython runs main.py from source); writes
-board.json from boards.toml (see chessclock/boards.py for its schema); and last
+board.json from boards.toml (see chessclock/board/profiles.py for its schema); and last
 MANIFEST.sha256, one `HEX  PATH` line per file (sorted; `sha256sum -c` reads it).
 firmware/ is the checkout's, or the copy installed with the package (chessclock/sources.py);
 without --out, build/NAME/ is at the checkout's root, or (installed) in the current folder.

@@ -10,7 +10,7 @@ RGC 10.2-12.5, docs/ADJOURNMENT.md).
                         # load it (any clock); start the side to move now, or let the clock
                         # start it at the session's time and count the default time (RGC 12.4)
 
-Exit codes as the other clock commands (chessclock/link.py).
+Exit codes as the other clock commands (chessclock/link/transport.py).
 """
 
 import hashlib

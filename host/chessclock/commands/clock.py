@@ -1,7 +1,7 @@
 """The clock commands over the serial link: ports, info, status, watch, set, start, pause,
 resume, adjust, moves, key, log-pull. Each runs on every port given (--port repeated, or
 --all) concurrently; one failing clock never stops the others. Exit codes: see
-chessclock/link.py and docs/PROTOCOL.md."""
+chessclock/link/transport.py and docs/PROTOCOL.md."""
 
 import json
 import re

@@ -147,7 +147,7 @@ def status_table(rows: list[Any], title: str | None = None,
         if boards:
             cells.append(str(res.get("board") or "-"))
         cells.append(res.get("clock") or (r["port"] if narrow else "?"))
-        if not narrow:   # a sim-serve clock, not a board (chessclock/simserve.py)
+        if not narrow:   # a sim-serve clock, not a board (chessclock/sim/serve.py)
             cells.append(r["port"] + (" (simulated)" if r.get("simulated") else ""))
         if players:
             cells.append(res.get("players") or "")
