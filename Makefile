@@ -128,8 +128,9 @@ bench: $(STAMP) hall-deps socat
 # MicroPython's official ESP32_GENERIC v1.24.0 image in Espressif's QEMU, which this project
 # neither builds nor carries. Without a qemu-system-xtensa whose `-machine help` lists esp32
 # ($$CHESSCLOCK_QEMU_XTENSA, PATH, ~/.espressif/tools) it says where to get it and skips.
+# socat links a pty to the emulated UART0.
 .PHONY: esp32-bench
-esp32-bench: $(STAMP)
+esp32-bench: $(STAMP) socat
 	$(BIN)/python bench/esp32_bench.py
 
 clean:

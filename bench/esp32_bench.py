@@ -8,13 +8,14 @@ machine the bench prints one line saying where to get it and exits 0 (a skip). I
 $CHESSCLOCK_QEMU_XTENSA, then PATH, then Espressif's tools folder (~/.espressif/tools).
 
 The run: the image merged into a 4 MB flash (esptool merge-bin, in a temporary folder),
-QEMU with -icount shift=3 (deterministic emulated time), UART0 on a pty, the timer-group
-watchdog off; the esp32-tm1637-bench build (boards.toml: no battery divider, the emulator has
-no ADC; switches idle low, as its GPIO reads every input low; levers over the link) deployed
-with the real `chessclock deploy` over the pty, bench/esp32_heapmark.py as /boot.py, a soft
-reset into main.py, then over the clock's serial link (chessclock.link.Link, as the
-arbiter's tools talk to it): `set 3m+2s`, `start`, a game of 120 presses (`sim press`, the
-board's link_levers), `status` every 10 presses, the whole log pulled, then a status loop.
+QEMU with -icount shift=3 (deterministic emulated time), the timer-group watchdog off and
+UART0 on a socket that socat links to a pty; the esp32-tm1637-bench build (boards.toml: no
+battery divider, the emulator has no ADC; switches idle low, as its GPIO reads every input
+low; levers over the link) deployed with the real `chessclock deploy` over the pty,
+bench/esp32_heapmark.py as /boot.py, a soft reset into main.py, then over the clock's serial
+link (chessclock.link.Link, as the arbiter's tools talk to it): `set 3m+2s`, `start`, a
+game of 120 presses (`sim press`, the board's link_levers), `status` every 10 presses, the
+whole log pulled, then a status loop.
 
 Printed:
   METRIC esp32_heap_free_min_<build> B   least gc.mem_free() after a collection (the heap
@@ -64,7 +65,6 @@ HOW_TO_GET = ("no qemu-system-xtensa with the esp32 machine; get Espressif's QEM
 DRAM = (0x3FFAE000, 0x52000)    # the ESP32's internal data RAM, where the heaps are
 MARK_TAG = b"HEAPMIN!"
 TOKEN_SLOT = b"TOKEN_HERE"
-PTY = re.compile(r"char device redirected to (/dev/pts/[0-9]+) \(label serial0\)")
 PROGRAM_EVENT = "m25p80_page_program"
 WALL = 1800.0                   # seconds: the slowest step (the deploy, ~5 minutes)
 
@@ -121,12 +121,6 @@ def find_qemu(env: Mapping[str, str] | None = None,
 
 
 # ---- what the run reads back ------------------------------------------------------------
-
-def pty_of(qemu_output: str) -> str | None:
-    """The pty QEMU put UART0 on, from its 'char device redirected' line."""
-    m = PTY.search(qemu_output)
-    return m.group(1) if m else None
-
 
 def heap_mark(dram: bytes, token: bytes) -> dict[str, int] | None:
     """The heap mark of this run's /boot.py in a DRAM dump: least free, samples, least
@@ -203,29 +197,44 @@ class Qmp:
 
 
 class Emulator:
-    """Espressif's QEMU running the flash image, UART0 on a pty."""
+    """Espressif's QEMU running the flash image, UART0 on a pty.
+
+    UART0 is a unix socket of QEMU's, and socat links a pty to it: QEMU's own `-serial pty`
+    takes a read of the pty that finds nothing (EAGAIN) for the other side hanging up and
+    drops what the chip sends for up to a second, which stalled `chessclock deploy` and
+    mpremote part way on this machine; a socket applies back-pressure and drops nothing."""
 
     def __init__(self, qemu: str, flash: Path, work: Path) -> None:
         self.work = work
         self.trace = work / "qemu.log"
         qmp = str(work / "qmp.sock")
+        uart = work / "uart0.sock"
+        self.pty = str(work / "tty")
         cmd = [qemu, "-machine", "esp32", "-display", "none",
                "-drive", "file=%s,if=mtd,format=raw" % flash,
                "-global", "driver=timer.esp32.timg,property=wdt_disable,value=true",
-               "-icount", "shift=3", "-serial", "pty",
+               "-icount", "shift=3",
+               "-chardev", "socket,id=uart0,path=%s,server=on,wait=off" % uart,
+               "-serial", "chardev:uart0",
                "-qmp", "unix:%s,server=on,wait=off" % qmp, "-D", str(self.trace)]
         self.out = open(work / "qemu.out", "w+")
+        self.socat: subprocess.Popen[bytes] | None = None
         self.proc = subprocess.Popen(cmd, stdout=self.out, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
-        pty = None
-        while pty is None:
+        while not uart.exists():
             if self.proc.poll() is not None or time.monotonic() > deadline:
                 self.out.seek(0)
                 raise BenchError("QEMU did not start: %s" % self.out.read().strip()[-300:])
-            time.sleep(0.1)
-            self.out.seek(0)
-            pty = pty_of(self.out.read())
-        self.pty = pty
+            time.sleep(0.05)
+        self.socat = subprocess.Popen(["socat", "PTY,link=%s,raw,echo=0" % self.pty,
+                                       "UNIX-CONNECT:%s" % uart], stderr=subprocess.DEVNULL)
+        while not os.path.exists(self.pty):
+            if self.socat.poll() is not None or time.monotonic() > deadline:
+                raise BenchError("socat did not make %s" % self.pty)
+            time.sleep(0.05)
+        # one descriptor of the pty held open (never read) for the whole run: a tool closing
+        # the port between two steps leaves the link up
+        self.hold = os.open(self.pty, os.O_RDWR | os.O_NOCTTY)
         self.qmp = Qmp(qmp)
 
     def trace_programs(self, on: bool) -> None:
@@ -241,6 +250,13 @@ class Emulator:
             self.qmp.close()
         except (AttributeError, OSError):
             pass
+        try:
+            os.close(self.hold)
+        except (AttributeError, OSError):
+            pass
+        if self.socat is not None and self.socat.poll() is None:
+            self.socat.terminate()
+            self.socat.wait(10)
         if self.proc.poll() is None:
             self.proc.terminate()
             try:
@@ -265,6 +281,33 @@ def run_tool(args: list[str], what: str, timeout: float = WALL) -> str:
         raise BenchError("%s failed (exit %d): %s" % (what, r.returncode,
                                                      (r.stderr or r.stdout).strip()[-400:]))
     return r.stdout
+
+
+def put_boot_py(pty: str, text: str) -> None:
+    """/boot.py written through mpremote's transport, as `chessclock deploy` writes (the
+    mpremote command's own timeouts are too short for the emulated flash)."""
+    from chessclock import deploy
+    t = deploy.connect(pty, reset=False)
+    try:
+        t.fs_writefile("boot.py", text.encode())
+    finally:
+        t.exit_raw_repl()
+        t.close()
+
+
+def wait_repl(pty: str, timeout_s: float) -> None:
+    """Until the REPL answers: a fresh flash's first boot makes its file system first."""
+    import serial
+    deadline = time.monotonic() + timeout_s
+    seen = b""
+    with serial.Serial(pty, 115200, timeout=0.5) as s:
+        while time.monotonic() < deadline:
+            s.write(b"\r\x03")
+            seen = (seen + s.read(4096))[-200:]
+            if seen.endswith(b">>> "):
+                return
+            time.sleep(1)
+    raise BenchError("no MicroPython REPL on %s after %d s: %r" % (pty, timeout_s, seen[-80:]))
 
 
 def soft_reset_into_main(pty: str) -> None:
@@ -361,6 +404,9 @@ def main(argv: list[str] | None = None) -> int:
     if qemu is None:
         print("# esp32: skipped: %s" % HOW_TO_GET, flush=True)
         return 0
+    if not shutil.which("socat"):
+        print("# esp32: skipped: socat is missing (`make socat` installs it)", flush=True)
+        return 0
     gone = images.missing(images.ESP32_BIN)
     if gone:
         print("# esp32: skipped: %s" % gone, flush=True)
@@ -388,17 +434,18 @@ def run(qemu: str, image: Path, n_presses: int, n_status: int) -> int:
     with tempfile.TemporaryDirectory(prefix="esp32-bench-") as tmp:
         work = Path(tmp)
         merged_flash(image, work / "flash.bin")
-        (work / "boot.py").write_text(boot_py(token))
         emu = Emulator(qemu, work / "flash.bin", work)
         try:
             log("UART0 on %s" % emu.pty)
+            t0 = time.monotonic()
+            wait_repl(emu.pty, 300)
+            log("REPL after %.0f s wall" % (time.monotonic() - t0))
             t0 = time.monotonic()
             out = run_tool([str(BIN / "chessclock"), "deploy", "--board", BOARD, "--port",
                             emu.pty, "--build", str(build_dir)], "chessclock deploy")
             log("deploy: %s (%.0f s wall)" % ("; ".join(out.strip().splitlines()[-2:]),
                                                time.monotonic() - t0))
-            run_tool([str(BIN / "mpremote"), "connect", emu.pty, "fs", "cp",
-                      str(work / "boot.py"), ":boot.py"], "mpremote fs cp boot.py")
+            put_boot_py(emu.pty, boot_py(token))
             soft_reset_into_main(emu.pty)
             t0 = time.monotonic()
             hello = wait_link(emu.pty, 900)

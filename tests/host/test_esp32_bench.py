@@ -1,5 +1,5 @@
-"""bench/esp32_bench.py without QEMU: the skip, finding QEMU, and what it reads back (the pty,
-the heap mark in a DRAM dump, the flash trace) and prints (METRIC lines report.py takes)."""
+"""bench/esp32_bench.py without QEMU: the skip, finding QEMU, and what it reads back (the heap
+mark in a DRAM dump, the flash trace) and prints (METRIC lines report.py takes)."""
 
 from __future__ import annotations
 
@@ -90,12 +90,6 @@ def test_find_qemu_takes_the_first_that_lists_esp32(tmp_path):
     assert bench.find_qemu({"HOME": str(tmp_path)}, which, lambda exe: UPSTREAM_HELP) is None
     assert bench.has_esp32(ESP32_HELP) and not bench.has_esp32(UPSTREAM_HELP)
     assert not bench.has_esp32("esp32c3              Espressif ESP32-C3 machine\n")
-
-
-def test_the_pty_is_read_from_qemus_output():
-    out = "Adding SPI flash device\nchar device redirected to /dev/pts/7 (label serial0)\n"
-    assert bench.pty_of(out) == "/dev/pts/7"
-    assert bench.pty_of("qemu-system-xtensa: -serial pty: could not open\n") is None
 
 
 def _dram(token, least, n, block, at, stale=None):
