@@ -24,8 +24,9 @@ Printed:
       IDF data heaps over the same samples (esp32.idf_heap_info: where the port's GC heap
       grows)
   METRIC esp32_flash_bytes_per_game_<build> B   bytes the SPI flash model was programmed
-      with (QEMU's m25p80_page_program trace, one line a byte) from START to the game's
-      last press (state saves, log records, littlefs metadata); erases come on top
+      with (QEMU's m25p80_page_program trace, one line a byte) from START until half a
+      second after the game's last press (state saves, log records, littlefs metadata);
+      erases come on top
   METRIC esp32_status_round_trip_us us   mean wall-clock round trip of the status loop
       (the request written to the pty until its reply line is read), heap mark running
 Emulated times say nothing of a real chip's speed (bench/METHOD.md).
@@ -53,6 +54,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "rp2040"))
 import images  # noqa: E402
+
+from chessclock.link import Link  # noqa: E402
 
 BIN = Path(sys.executable).parent
 BOARD = "esp32-tm1637-bench"
@@ -323,28 +326,34 @@ def soft_reset_into_main(pty: str) -> None:
 
 # ---- the run ----------------------------------------------------------------------------
 
-def wait_link(pty: str, timeout_s: float) -> dict[str, str]:
-    """`hello` until the clock's link answers (the app's imports are slow emulated)."""
-    from chessclock.link import ClockError, Link
+def wait_link(pty: str, timeout_s: float) -> tuple[Link, dict[str, str]]:
+    """`hello` until the clock's link answers (the app's imports are slow emulated): the
+    open Link and the reply. One Link throughout: a late reply to an earlier `hello` then
+    carries an old request id, never the id of a request after it."""
+    from chessclock.link import ClockError
+    host = Link(pty, timeout=5.0)
     deadline = time.monotonic() + timeout_s
     while True:
         try:
-            with Link(pty, timeout=5.0) as host:
-                return host.request("hello")
+            hello = host.request("hello")
+            break
         except ClockError as e:
             if time.monotonic() > deadline:
+                host.close()
                 raise BenchError("the clock's link did not answer on %s: %s" % (pty, e)) \
                     from None
             time.sleep(2)
+    host.timeout = 120.0
+    return host, hello
 
 
-def press(host: object, lever: str, hold_ms: int) -> None:
+def press(host: Link, lever: str, hold_ms: int) -> None:
     """`sim press` once the previous press's lever is up (a state refusal until then)."""
     from chessclock.link import ClockError
     deadline = time.monotonic() + 60
     while True:
         try:
-            host.request("sim", "press", lever, str(hold_ms))  # type: ignore[attr-defined]
+            host.request("sim", "press", lever, str(hold_ms))
             return
         except ClockError as e:
             if "held" not in str(e) or time.monotonic() > deadline:
@@ -352,12 +361,14 @@ def press(host: object, lever: str, hold_ms: int) -> None:
             time.sleep(0.05)
 
 
-def game(emu: Emulator, n_presses: int, n_status: int) -> tuple[int, list[float], int]:
+def game(emu: Emulator, host: Link, n_presses: int, n_status: int
+         ) -> tuple[int, list[float], int]:
     """(flash bytes of the game, status round trips in us, log records pulled)."""
-    from chessclock.link import Link
-    with Link(emu.pty, timeout=120.0) as host:
+    with host:
+        st = host.request("status")
+        log("at boot: %s, spec %s" % (st["state"], st["spec"]))
         fields = host.request("set", "3m+2s", change=True)
-        log("set 3m+2s: %s" % fields.get("spec", fields))
+        log("set 3m+2s: %s" % fields)
         before = programmed_bytes(emu.trace.read_text(errors="replace"))
         emu.trace_programs(True)
         host.request("start", change=True)
@@ -448,12 +459,12 @@ def run(qemu: str, image: Path, n_presses: int, n_status: int) -> int:
             put_boot_py(emu.pty, boot_py(token))
             soft_reset_into_main(emu.pty)
             t0 = time.monotonic()
-            hello = wait_link(emu.pty, 900)
+            host, hello = wait_link(emu.pty, 900)
             log("link up after %.0f s wall: board %s, firmware %s" % (
                 time.monotonic() - t0, hello.get("board"), hello.get("fw")))
             if hello.get("board") != BOARD:
                 raise BenchError("the clock says board %r, not %r" % (hello.get("board"), BOARD))
-            flash, rtts, records = game(emu, n_presses, n_status)
+            flash, rtts, records = game(emu, host, n_presses, n_status)
             log("log pulled: %d records" % records)
             mark = heap_mark(emu.dram(), token)
         finally:
