@@ -85,8 +85,8 @@ class McuBoard(Board):
         # comes here (clockapp/link.py op_sim); without the key the op does not exist.
         self._on_lever = None
         self._link_held = 0       # bit per lever (as read_levers) held by the link
-        self._link_until = time.ticks_us()   # when the link's press is released
         if config.get("link_levers"):
+            self._link_until = time.ticks_us()   # when the link's press is released
             self.sim_op = self._link_press
 
         buzzer = config["buzzer"]
