@@ -35,6 +35,7 @@ LINK = "`.venv/bin/python bench/link_bench.py`"
 LOG = "`PYTHONPATH=firmware:host .venv/bin/python bench/log_bench.py`"
 HALL = "`make hall-deps && .venv/bin/python bench/hall_bench.py`"
 RP2040 = "`.venv/bin/python bench/rp2040_bench.py`"
+ESP32 = "`make esp32-bench`"
 
 
 class Spec(NamedTuple):
@@ -84,6 +85,10 @@ SPECS: tuple[Spec, ...] = (
     Spec("rp2040_lever_to_time_worst_us_*", ("<", 20000), RP2040),
     Spec("rp2040_presses_failed_*", ("=", 0), RP2040),
     Spec("rp2040_*", None, RP2040),
+    Spec("esp32_heap_free_min_*", None, ESP32),
+    Spec("esp32_heap_largest_free_block_min_*", None, ESP32),
+    Spec("esp32_flash_bytes_per_game_*", None, ESP32),
+    Spec("esp32_status_round_trip_us", None, ESP32),
 )
 OTHER = Spec("*", None, MAKE_BENCH)
 

@@ -196,6 +196,10 @@ def bench_all():
         run([sys.executable, os.path.join(ROOT, "bench", "rp2040_bench.py")] + extra)
     else:
         print("# rp2040: skipped, node or socat is not installed")
+    # The firmware on an emulated ESP32 (MicroPython's official ESP32_GENERIC v1.24.0 image in
+    # Espressif's QEMU): heap, flash per game, status round trip. Without that QEMU it says
+    # where to get it and skips (`make esp32-bench` alone).
+    run([sys.executable, os.path.join(ROOT, "bench", "esp32_bench.py")])
 
 
 if __name__ == "__main__":

@@ -4,7 +4,9 @@
 #   from boards.mcu import McuBoard
 #   board = McuBoard.from_config("board.json")
 #
-# Levers and buttons are switches to GND on inputs with the internal pull-up (active low).
+# Levers and buttons are switches on inputs with an internal pull: to GND with the pull-up
+# (idle high, read low while pressed: the default), or to 3V3 with the pull-down when
+# board.json says "switch_idle": 0 (idle low, read high while pressed).
 # Lever edges come from the pin interrupt, which calls on_lever(lever, time.ticks_us(),
 # closed): a hard IRQ on the RP2040 (Pin.irq(hard=True)); the esp32 port only has soft
 # (scheduled) pin IRQs. No allocation there, nor in the methods the main loop calls every
@@ -65,8 +67,10 @@ class ConfigError(Exception):
     pass
 
 
-def _pin_in(n):
-    return machine.Pin(n, machine.Pin.IN, machine.Pin.PULL_UP)
+def _pin_in(n, idle):
+    """A switch's input, pulled to its idle level (1: pull-up, 0: pull-down)."""
+    return machine.Pin(n, machine.Pin.IN, machine.Pin.PULL_UP if idle else
+                       machine.Pin.PULL_DOWN)
 
 
 class McuBoard(Board):
@@ -87,19 +91,29 @@ class McuBoard(Board):
         self.config = config
         self.name = config["board"]
         self.mcu = mcu
+        # The level a switch reads while not pressed (optional key: 1, switches to GND).
+        idle = self._idle = 0 if config.get("switch_idle", 1) == 0 else 1
         levers = config["levers"]
-        self._lever_l = _pin_in(levers[LEFT])
-        self._lever_r = _pin_in(levers[RIGHT])
+        self._lever_l = _pin_in(levers[LEFT], idle)
+        self._lever_r = _pin_in(levers[RIGHT], idle)
         b = config["buttons"]   # start, menu, plus, minus
-        self._btn_start = _pin_in(b[0])
-        self._btn_menu = _pin_in(b[1])
-        self._btn_plus = _pin_in(b[2])
-        self._btn_minus = _pin_in(b[3])
+        self._btn_start = _pin_in(b[0], idle)
+        self._btn_menu = _pin_in(b[1], idle)
+        self._btn_plus = _pin_in(b[2], idle)
+        self._btn_minus = _pin_in(b[3], idle)
         # Maintenance: MENU held while the board boots (read twice, 20 ms apart, so that a
         # bounce is not taken for a request).
-        held = not self._btn_menu.value()
+        held = self._btn_menu.value() != idle
         time.sleep_ms(20)
-        self._maintenance = held and not self._btn_menu.value()
+        self._maintenance = held and self._btn_menu.value() != idle
+        # Levers pressed over the serial link (optional key "link_levers"): a test rig's
+        # option, for a board whose switches nothing can reach. The link's `sim press` op
+        # comes here (clockapp/link.py op_sim); without the key the op does not exist.
+        self._on_lever = None
+        self._link_held = 0       # bit per lever (as read_levers) held by the link
+        if config.get("link_levers"):
+            self._link_until = time.ticks_us()   # when the link's press is released
+            self.sim_op = self._link_press
 
         buzzer = config["buzzer"]
         self._pwm = machine.PWM(machine.Pin(buzzer["pin"], machine.Pin.OUT), freq=1000,
@@ -182,9 +196,12 @@ class McuBoard(Board):
         # that finds the lever open again. Both edges latched: the one before the level read
         # is reported too, at the same stamp, so the press is not lost (found on the
         # emulated Pico, bench/rp2040_bench.py).
+        idle = self._idle
+        self._on_lever = on_lever
+
         def edge(lever, pin):
             t = ticks_us()
-            closed = not pin.value()
+            closed = pin.value() != idle
             if pin.irq().flags() & edges == edges:
                 on_lever(lever, t, not closed)
             on_lever(lever, t, closed)
@@ -206,24 +223,58 @@ class McuBoard(Board):
             self._lever_r.irq(handler=right_edge, trigger=edges)
 
     def read_levers(self):
+        idle = self._idle
         v = 0
-        if not self._lever_l.value():
+        if self._lever_l.value() != idle:
             v |= 1
-        if not self._lever_r.value():
+        if self._lever_r.value() != idle:
             v |= 2
+        held = self._link_held
+        if held:
+            t = time.ticks_us()
+            if time.ticks_diff(t, self._link_until) < 0:
+                return v | held
+            self._link_held = 0     # the link's press is over: its release edge
+            on_lever = self._on_lever
+            if on_lever is not None:
+                on_lever(LEFT if held == 1 else RIGHT, t, False)
         return v
 
     def read_buttons(self):
+        idle = self._idle
         v = 0
-        if not self._btn_start.value():
+        if self._btn_start.value() != idle:
             v |= BTN_START
-        if not self._btn_menu.value():
+        if self._btn_menu.value() != idle:
             v |= BTN_MENU
-        if not self._btn_plus.value():
+        if self._btn_plus.value() != idle:
             v |= BTN_PLUS
-        if not self._btn_minus.value():
+        if self._btn_minus.value() != idle:
             v |= BTN_MINUS
         return v
+
+    def _link_press(self, args):
+        """`sim press left|right [hold_ms]` (boards with "link_levers" only): the lever's
+        closing edge now, as its interrupt would give it, and its release after hold_ms
+        (default 80), given by read_levers() once due. One press at a time."""
+        from clockcore.protocol import E_ARGS, E_STATE, ProtocolError
+        if len(args) not in (2, 3) or args[0] != "press" or args[1] not in ("left", "right"):
+            raise ProtocolError(E_ARGS, "sim press left|right [ms]")
+        try:
+            hold_ms = int(args[2]) if len(args) == 3 else 80
+        except ValueError:
+            raise ProtocolError(E_ARGS, "sim press: the hold is whole milliseconds") from None
+        if not 1 <= hold_ms <= 60000:
+            raise ProtocolError(E_ARGS, "sim press: the hold is 1..60000 ms")
+        if self._link_held or self._on_lever is None:
+            raise ProtocolError(E_STATE, "a lever is still held (or the levers are not "
+                                "attached yet)")
+        lever = LEFT if args[1] == "left" else RIGHT
+        t = time.ticks_us()
+        self._link_until = time.ticks_add(t, hold_ms * 1000)
+        self._link_held = 1 << lever
+        self._on_lever(lever, t, True)
+        return (("t_us", t),)
 
     # ---- outputs -----------------------------------------------------------------
     def displays(self):

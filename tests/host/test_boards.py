@@ -22,8 +22,8 @@ MICROPYTHON = Path(sys.executable).parent / "micropython"
 # ---- the real boards.toml -----------------------------------------------------------
 
 REAL = boards.load(ROOT / "boards.toml")
-SCHEMA_KEYS = ["schema", "board", "mcu", "levers", "buttons", "buzzer", "leds", "battery",
-               "watchdog_ms", "i2c", "displays", "fuel_gauge"]
+SCHEMA_KEYS = ["schema", "board", "mcu", "levers", "buttons", "switch_idle", "link_levers",
+               "buzzer", "leds", "battery", "watchdog_ms", "i2c", "displays", "fuel_gauge"]
 
 
 def test_the_three_required_profiles_exist():
@@ -51,12 +51,14 @@ def test_every_profile_converts_to_the_documented_schema(name):
     assert set(cfg["buzzer"]) == {"pin", "duty_u16"}
     leds = cfg["leds"] or []
     assert cfg["leds"] is None or (len(leds) == 2 and all(isinstance(p, int) for p in leds))
-    assert set(cfg["battery"]) == {"pin", "r_top", "r_bottom", "adc_full_mv", "chemistry",
-                                   "full_mv", "low_mv", "critical_mv"}
+    assert cfg["switch_idle"] in (0, 1) and cfg["link_levers"] in (True, False)
     b = cfg["battery"]
-    assert b["full_mv"] > b["low_mv"] > b["critical_mv"] > 0
-    # a full battery stays inside the ADC's range through the divider
-    assert b["full_mv"] * b["r_bottom"] // (b["r_top"] + b["r_bottom"]) <= b["adc_full_mv"]
+    assert b is None or set(b) == {"pin", "r_top", "r_bottom", "adc_full_mv", "chemistry",
+                                   "full_mv", "low_mv", "critical_mv"}
+    if b is not None:
+        assert b["full_mv"] > b["low_mv"] > b["critical_mv"] > 0
+        # a full battery stays inside the ADC's range through the divider
+        assert b["full_mv"] * b["r_bottom"] // (b["r_top"] + b["r_bottom"]) <= b["adc_full_mv"]
     g = cfg["fuel_gauge"]
     assert g is None or (set(g) == {"type", "i2c", "addr", "low_pct"}
                          and g["i2c"] in [bus["id"] for bus in cfg["i2c"]])
@@ -67,7 +69,8 @@ def test_every_profile_converts_to_the_documented_schema(name):
             assert set(d) == {"type", "clk", "dio"}
         else:
             assert set(d) == {"type", "i2c", "addr"} and d["i2c"] in ids
-    pins = (cfg["levers"] + cfg["buttons"] + [cfg["buzzer"]["pin"], b["pin"]] + leds
+    pins = (cfg["levers"] + cfg["buttons"] + [cfg["buzzer"]["pin"]] + ([b["pin"]] if b else [])
+            + leds
             + [p for d in cfg["displays"] if d["type"] == "tm1637" for p in (d["clk"], d["dio"])]
             + [p for bus in cfg["i2c"] for p in (bus["sda"], bus["scl"])])
     assert len(pins) == len(set(pins)), "a pin used twice got through"
@@ -78,6 +81,36 @@ def test_every_build_has_its_running_side_leds():
     assert REAL.get("pico-tm1637").config["leds"] == [14, 16]
     assert REAL.get("pico-ssd1306").config["leds"] == [14, 16]
     assert REAL.get("esp32-tm1637").config["leds"] == [13, 14]
+
+
+def test_the_tournament_builds_read_switches_to_gnd_and_only_the_bench_takes_link_presses():
+    # the play builds: switches to GND (idle high), a battery, no lever from the link
+    for name in ("pico-tm1637", "pico-ssd1306", "esp32-tm1637"):
+        cfg = REAL.get(name).config
+        assert (cfg["switch_idle"], cfg["link_levers"]) == (1, False), name
+        assert cfg["battery"] is not None, name
+    # the emulated bench: esp32-tm1637's pins, switches to 3V3 (inputs that all read low are
+    # switches not pressed), no battery divider (no ADC read), levers over the link
+    bench, play = REAL.get("esp32-tm1637-bench").config, REAL.get("esp32-tm1637").config
+    assert (bench["switch_idle"], bench["link_levers"], bench["battery"]) == (0, True, None)
+    assert bench["mcu"] == "esp32"
+    for key in ("levers", "buttons", "buzzer", "leds", "displays", "i2c", "watchdog_ms"):
+        assert bench[key] == play[key], key
+
+
+def test_switch_idle_and_link_levers_go_into_the_board_config():
+    # the defaults: switches to GND, no lever from the link; a battery is optional
+    cfg = boards.loads(ESP).get("e").config
+    assert (cfg["switch_idle"], cfg["link_levers"]) == (1, False)
+    low = ESP.replace('mcu = "esp32"', 'mcu = "esp32"\nswitch_idle = "low"\n'
+                      'link_levers = true')
+    cfg = boards.loads(low).get("e").config
+    assert (cfg["switch_idle"], cfg["link_levers"]) == (0, True)
+    high = ESP.replace('mcu = "esp32"', 'mcu = "esp32"\nswitch_idle = "high"')
+    assert boards.loads(high).get("e").config["switch_idle"] == 1
+    bare = ESP.replace('battery = { pin = 34, r_top = 100_000, r_bottom = 47_000, '
+                       'chemistry = "cell" }\n', "")
+    assert bare != ESP and boards.loads(bare).get("e").config["battery"] is None
 
 
 def test_ssd1306_profile_shares_one_bus_at_two_addresses():
@@ -230,6 +263,20 @@ BROKEN = [
     ("esp", "minus = 4", "minus = 37", "e: buttons.minus", "not broken out"),
     ("esp", "r_top = 100_000", "r_top = 20_000", "e: battery.r_top",
      "above the esp32 ADC's 2450 mV"),
+    # the switches' idle level and the link's levers
+    ("esp", 'mcu = "esp32"', 'mcu = "esp32"\nswitch_idle = "up"', "e: switch_idle",
+     'must be "high" (switches to GND, pull-up) or "low"'),
+    ("esp", 'mcu = "esp32"', 'mcu = "esp32"\nswitch_idle = 0', "e: switch_idle",
+     "not 0"),
+    ("esp", 'mcu = "esp32"', 'mcu = "esp32"\nswitch_idle = ["low"]', "e: switch_idle",
+     "not ['low']"),
+    ("esp", 'mcu = "esp32"', 'mcu = "esp32"\nlink_levers = 1', "e: link_levers",
+     "must be true or false, not 1"),
+    ("esp", 'mcu = "esp32"', 'mcu = "esp32"\nlink_levers = "yes"', "e: link_levers",
+     "must be true or false, not 'yes'"),
+    ("esp", "battery = { pin = 34,", "battery = { pin = 34, idle = 1,", "e: battery.idle",
+     "unknown key"),
+    ("esp", "left = 18", "left = 36", "e: levers.left", "GPIO36 is input-only"),
 ]
 
 
@@ -307,6 +354,21 @@ def test_check_command_exits_2_naming_every_error(tmp_path):
     assert "e: buttons.plus: GPIO7 is wired to the SPI flash" in err
     code, out, err = run_cli(["boards", "--file", str(f), "show", "e"])
     assert code == 2 and "e: levers.left" in err
+
+
+@pytest.mark.parametrize("line,words", [
+    ('switch_idle = "down"', 'e: switch_idle: must be "high"'),
+    ("switch_idle = true", "e: switch_idle: must be \"high\""),
+    ("switch_idle = {}", "e: switch_idle: must be \"high\""),
+    ('link_levers = "true"', "e: link_levers: must be true or false, not 'true'"),
+    ("link_levers = 0", "e: link_levers: must be true or false, not 0"),
+])
+def test_check_command_bad_switch_idle_and_link_levers_one_line_each(tmp_path, line, words):
+    f = tmp_path / "boards.toml"
+    f.write_text(ESP.replace('mcu = "esp32"', 'mcu = "esp32"\n' + line))
+    code, out, err = run_cli(["boards", "check", str(f)])
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and words in err and "Traceback" not in err, err
 
 
 # ---- the build: `make firmware` ----------------------------------------------------
@@ -435,7 +497,7 @@ def test_package_manifest_names_existing_packages(tmp_path, monkeypatch):
 
 
 class FakePin:
-    IN, OUT, PULL_UP = 0, 1, 1
+    IN, OUT, PULL_UP, PULL_DOWN = 0, 1, 1, 2
     IRQ_FALLING, IRQ_RISING = 4, 8
     made = {}
 
@@ -519,6 +581,10 @@ class FakeTime:
         return a - b
 
     @staticmethod
+    def ticks_add(a, b):
+        return a + b
+
+    @staticmethod
     def sleep_us(us):
         pass
 
@@ -568,9 +634,17 @@ def mcu(monkeypatch):
         monkeypatch.setitem(sys.modules, "clockapp.displays.ssd1306", ss)
         return mod, machine
 
-    def make(name, menu_held=False, tmp=None):
+    def make(name, menu_held=False, tmp=None, level=None):
         cfg = REAL.get(name).config
         mod, machine = load(cfg["mcu"] == "esp32")
+        if level is not None:   # every input reads this level (the emulator's GPIO: 0)
+            orig_level = FakePin.__init__
+
+            def at_level(self, n, mode=-1, pull=-1, value=None):
+                orig_level(self, n, mode, pull, value)
+                if mode == FakePin.IN:
+                    self.level = level
+            monkeypatch.setattr(FakePin, "__init__", at_level)
         if menu_held:
             orig = FakePin.__init__
 
@@ -720,6 +794,68 @@ def test_mcu_board_journal_reaches_the_block_device_under_littlefs(
     else:
         assert made == [(found, "/journal.bin", 48)] and jr.clean and jr.empty()
     assert asked == ([(Partition.TYPE_DATA, "vfs")] if platform == "esp32" else [])
+
+
+def test_mcu_board_switches_to_3v3_read_an_all_low_gpio_as_nothing_pressed(mcu, tmp_path):
+    # the bench profile (switch_idle "low"): pull-downs, and every input low is idle
+    mod, machine, board = mcu("esp32-tm1637-bench", tmp=tmp_path, level=0)
+    cfg = REAL.get("esp32-tm1637-bench").config
+    for n in cfg["levers"] + cfg["buttons"]:
+        assert (FakePin.made[n].mode, FakePin.made[n].pull) == (FakePin.IN, FakePin.PULL_DOWN)
+    assert board.maintenance_requested() is False          # MENU is not taken as held
+    assert board.read_levers() == 0 and board.read_buttons() == 0
+    assert board.battery_mv() == -1 and board._adc is None  # no divider: no ADC made
+    # pressed reads high
+    FakePin.made[cfg["levers"][0]].level = 1
+    FakePin.made[cfg["buttons"][2]].level = 1
+    assert board.read_levers() == 1 and board.read_buttons() == 4   # BTN_PLUS
+    got = []
+    board.attach_levers(lambda lever, t, closed: got.append((lever, closed)))
+    right = FakePin.made[cfg["levers"][1]]
+    right.level = 1
+    right.irq_args["handler"](right)
+    right.level = 0
+    right.irq_args["handler"](right)
+    assert got == [(1, True), (1, False)]
+    # the same pins idle high (switches to GND): all low is every switch held, MENU too
+    FakePin.made = {}
+    mod, machine, grounded = mcu("esp32-tm1637", tmp=tmp_path, level=0)
+    assert grounded.maintenance_requested() is True
+    assert grounded.read_levers() == 3 and grounded.read_buttons() == 15
+
+
+def test_mcu_board_link_levers_press_and_release(mcu, tmp_path):
+    from clockcore import protocol as P
+    mod, machine, board = mcu("esp32-tm1637-bench", tmp=tmp_path, level=0)
+    with pytest.raises(P.ProtocolError) as e:      # before the app attached its levers
+        board.sim_op(["press", "left"])
+    assert e.value.code == P.E_STATE
+    got = []
+    board.attach_levers(lambda lever, t, closed: got.append((lever, t, closed)))
+    (key, t0), = board.sim_op(["press", "right", "50"])
+    assert key == "t_us" and got == [(1, t0, True)]
+    assert board.read_levers() == 2                 # held while the hold lasts
+    with pytest.raises(P.ProtocolError) as e:       # one press at a time
+        board.sim_op(["press", "left"])
+    assert e.value.code == P.E_STATE
+    FakeTime.now = t0 + 50_000                      # the hold is over: released once
+    assert board.read_levers() == 0
+    assert [(g[0], g[2]) for g in got] == [(1, True), (1, False)] and got[1][1] >= t0 + 50_000
+    assert board.read_levers() == 0 and len(got) == 2
+    board.sim_op(["press", "left"])                 # the default hold: 80 ms
+    FakeTime.now += 79_000
+    assert board.read_levers() == 1
+    FakeTime.now += 1_000
+    assert board.read_levers() == 0 and [g[2] for g in got[2:]] == [True, False]
+    for bad in (["press"], ["press", "middle"], ["button", "start"], ["press", "left", "x"],
+                ["press", "left", "0"], ["press", "left", "60001"], ["press", "left", "1", "2"]):
+        with pytest.raises(P.ProtocolError) as e:
+            board.sim_op(bad)
+        assert e.value.code == P.E_ARGS, bad
+    # a play build has no such op: the link answers `sim` as unknown there
+    FakePin.made = {}
+    mod, machine, play = mcu("esp32-tm1637", tmp=tmp_path)
+    assert not hasattr(play, "sim_op")
 
 
 def test_mcu_board_ssd1306_and_maintenance(mcu, tmp_path):

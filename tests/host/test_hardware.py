@@ -35,6 +35,21 @@ def test_every_profile_has_every_file(models):
     assert (ROOT / "hardware" / "NOTES.md").is_file()
 
 
+def test_the_documented_profiles_are_the_battery_builds_with_switches_to_gnd(models):
+    # hardware/ draws switches to GND and a battery divider: a profile without a battery or
+    # with switch_idle "low" (the emulated bench) has no build documents, and no folder
+    b, ms = models
+    bench = b.profiles["esp32-tm1637-bench"]
+    assert "esp32-tm1637-bench" not in ms and not (ROOT / "hardware" / bench.name).exists()
+    assert {"pico-tm1637", "pico-ssd1306", "esp32-tm1637"} <= set(ms)
+    for name, prof in b.profiles.items():
+        cfg = prof.config
+        assert (name in ms) == (cfg["battery"] is not None and cfg["switch_idle"] == 1)
+    grounded = boardsmod.loads((ROOT / "boards.toml").read_text().replace(
+        'switch_idle = "low"', 'switch_idle = "high"'))
+    assert not hw.documented(grounded.profiles["esp32-tm1637-bench"])   # no battery
+
+
 def test_pictures_are_small_enough_to_commit():
     for f in (ROOT / "hardware").glob("*/*.[ps][nv]g"):
         assert f.stat().st_size < 400_000, f
@@ -55,9 +70,9 @@ def _conn(doc, part):
 
 
 def test_the_committed_wiring_reads_back_to_the_profiles_pins(models):
-    b, _ms = models
-    for name, prof in b.profiles.items():
-        assert hw.check_wiring(prof, (ROOT / "hardware" / name / "wiring.yaml").read_text()) \
+    _b, ms = models
+    for name, w in ms.items():
+        assert hw.check_wiring(w.profile, (ROOT / "hardware" / name / "wiring.yaml").read_text()) \
             == []
 
 
@@ -124,9 +139,9 @@ def test_two_mcu_pins_on_one_net_are_found(models):
 
 def test_the_running_side_leds_are_checked_like_any_other_pin(models):
     # every build wires its two LEDs, each to its boards.toml pin
-    b, _ms = models
-    for name, prof in b.profiles.items():
-        want = hw.functions(prof)
+    _b, ms = models
+    for name, w in ms.items():
+        want = hw.functions(w.profile)
         assert want["leds.left"][1] == want["leds.right"][1] == boardsmod.ROLE_OUT, name
     # an LED wire moved to another pin
     doc = _wiring("pico-tm1637")
@@ -288,8 +303,9 @@ def test_a_wrong_display_or_divider_is_found(models):
 
 
 def test_every_bom_parses_and_names_the_profiles_parts(models):
-    b, _ms = models
-    for name, prof in b.profiles.items():
+    b, ms = models
+    for name, w in ms.items():
+        prof = w.profile
         text = (ROOT / "hardware" / name / "bom.csv").read_text()
         assert hw.check_bom(prof, text) == []
         header = text.splitlines()[0].split(",")
@@ -377,9 +393,10 @@ def test_the_committed_schematics_are_what_the_drawing_code_makes(models):
 
 
 def test_battery_life_estimates(models):
-    b, _ms = models
+    b, ms = models
     lives = {}
-    for name, prof in b.profiles.items():
+    for name, w in ms.items():
+        prof = w.profile
         chem = prof.config["battery"]["chemistry"]
         lives[name] = hw.battery_life(prof, chem, b.chemistries[chem])
     # 3 x NiMH warned at 1.15 V a cell: ~8 % of the charge left on the assumed curve

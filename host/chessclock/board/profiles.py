@@ -21,8 +21,13 @@ One JSON object; pins are GPIO numbers; written by `chessclock boards show NAME`
       "schema": 1,                      # this layout; the firmware refuses another
       "board": "pico-tm1637",           # the profile name
       "mcu": "rp2040",                  # "rp2040" or "esp32" (the firmware checks its port)
-      "levers": [2, 3],                 # [left, right]: switches to GND, internal pull-up
+      "levers": [2, 3],                 # [left, right]: switches (see switch_idle)
       "buttons": [6, 7, 8, 9],          # [start, menu, plus, minus] (clockapp.board order)
+      "switch_idle": 1,                 # what levers and buttons read when not pressed:
+                                        # 1 switches to GND with the internal pull-up,
+                                        # 0 switches to 3V3 with the internal pull-down
+      "link_levers": false,             # true: the link's `sim press` presses the levers
+                                        # (a test rig's option; no key guards it)
       "buzzer": {"pin": 15, "duty_u16": 32768},   # passive piezo on PWM; duty = loudness
       "leds": [14, 16],                 # [left, right] running-side LEDs (driven high while
                                         # that side's clock runs), or null when none is wired
@@ -47,7 +52,8 @@ One JSON object; pins are GPIO numbers; written by `chessclock boards show NAME`
 
 Only these keys appear; every value is present (defaults filled in by this module). The
 firmware reads "leds" with .get(), so a board.json made before the key existed (no LEDs)
-still loads under schema 1; "fuel_gauge" likewise.
+still loads under schema 1; "fuel_gauge", "switch_idle" (1) and "link_levers" (false)
+likewise.
 """
 
 import json
@@ -114,8 +120,10 @@ class BoardsFileError(InputError):
 PROFILE_NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 PROFILE_KEYS = {"mcu": True, "description": False, "watchdog_ms": False, "levers": True,
-                "buttons": True, "buzzer": True, "leds": False, "battery": True,
-                "displays": True, "i2c0": False, "i2c1": False, "fuel_gauge": False}
+                "buttons": True, "switch_idle": False, "link_levers": False, "buzzer": True,
+                "leds": False, "battery": False, "displays": True, "i2c0": False,
+                "i2c1": False, "fuel_gauge": False}
+SWITCH_IDLE = {"high": 1, "low": 0}   # boards.toml word -> the level board.json gives
 CHEMISTRY_KEYS = {"description": False, "full_mv": True, "low_mv": True, "critical_mv": True}
 
 
@@ -308,6 +316,8 @@ def _profile(name: str, raw: dict[str, Any], chemistries: dict[str, Any],
     r = _ProfileReader(name, raw, mcu, c)
     levers = r.pin_table("levers", LEVERS, ROLE_INPUT)
     buttons = r.pin_table("buttons", BUTTONS, ROLE_INPUT)
+    switch_idle = r.switch_idle()
+    link_levers = r.link_levers()
     buzzer = r.buzzer()
     battery = r.battery(chemistries)
     r.buses()
@@ -325,6 +335,8 @@ def _profile(name: str, raw: dict[str, Any], chemistries: dict[str, Any],
         "mcu": mcu.name,
         "levers": levers,
         "buttons": buttons,
+        "switch_idle": switch_idle,
+        "link_levers": link_levers,
         "buzzer": buzzer,
         "leds": leds,
         "battery": battery,
@@ -389,6 +401,24 @@ class _ProfileReader:
                 seen[p] = key
 
     # -- the parts
+    def switch_idle(self) -> int | None:
+        """The level levers and buttons read when not pressed: "high" (the default:
+        switches to GND, internal pull-up) or "low" (switches to 3V3, internal pull-down)."""
+        v = self.raw.get("switch_idle", "high")
+        if not _known(v, SWITCH_IDLE):
+            self.c.err("switch_idle", 'must be "high" (switches to GND, pull-up) or "low" '
+                       '(switches to 3V3, pull-down), not %r' % (v,))
+            return None
+        return SWITCH_IDLE[v]
+
+    def link_levers(self) -> bool | None:
+        """true: the levers may be pressed over the serial link (a test rig; default false)."""
+        v = self.raw.get("link_levers", False)
+        if type(v) is not bool:
+            self.c.err("link_levers", "must be true or false, not %r" % (v,))
+            return None
+        return v
+
     def buzzer(self) -> dict[str, Any] | None:
         c = self.c
         buzzer = c.table(self.raw, "buzzer")
@@ -404,6 +434,8 @@ class _ProfileReader:
         ADC's range at the pin."""
         c = self.c
         mcu = self.mcu
+        if "battery" not in self.raw:
+            return None    # no battery sense wired (a board powered from its USB)
         battery = c.table(self.raw, "battery")
         if battery is None:
             return None

@@ -1,7 +1,8 @@
 """The build documents under hardware/, generated from boards.toml, and their check.
 
-boards.toml is the one source of pins and parts. For every profile this package writes
-hardware/<profile>/:
+boards.toml is the one source of pins and parts. For every profile with a battery and its
+switches to GND (files.documented: the emulated bench's profile has neither) this package
+writes hardware/<profile>/:
 
     wiring.yaml      the wiring diagram (WireViz 0.4 YAML)                  generated
     netlist.txt      every net of the circuit, perfboard parts included    generated
@@ -41,6 +42,7 @@ from chessclock.hardware.files import (
     GENERATED,
     RENDERED,
     SIDECAR,
+    documented,
     generated_files,
     load_models,
     read_sidecar,
@@ -56,7 +58,7 @@ from chessclock.hardware.trace import WiringError, trace_nets
 __all__ = [
     "BOM_COLUMNS", "GENERATED", "LED_R", "LED_VF", "NIMH_CURVE", "RENDERED", "SIDECAR",
     "Wiring", "WiringError", "battery_life", "bom_rows", "bom_text", "cell_v_at", "check_all",
-    "check_bom", "check_wiring", "functions", "generate", "generated_files", "led_ma",
-    "load_models", "main", "netlist_text", "read_sidecar", "readme_text", "render",
+    "check_bom", "check_wiring", "documented", "functions", "generate", "generated_files",
+    "led_ma", "load_models", "main", "netlist_text", "read_sidecar", "readme_text", "render",
     "root_dir", "schematic_svg", "signal_of", "soc_at", "trace_nets", "write_sidecar",
 ]

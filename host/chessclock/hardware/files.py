@@ -23,11 +23,22 @@ def root_dir() -> Path:
     return sources.checkout_root() or Path.cwd()
 
 
+def documented(profile: Any) -> bool:
+    """Whether hardware/ has build documents for the profile: a battery build with its
+    switches to GND (the wiring, BOM and battery-life model draw those). A profile without
+    a battery or with switch_idle "low" (the emulated bench's) has none."""
+    cfg = profile.config
+    return bool(cfg["battery"] is not None and cfg["switch_idle"] == 1)
+
+
 def load_models(root: Any = None) -> tuple[Any, dict[str, Any]]:
+    """The validated boards file and the wiring model of each documented profile."""
     root = Path(root) if root is not None else root_dir()
     b = boardsmod.load(root / "boards.toml")
     models = {}
     for name, prof in b.profiles.items():
+        if not documented(prof):
+            continue
         chem_name = prof.config["battery"]["chemistry"]
         chem = dict(b.chemistries[chem_name])
         chem["description"] = _chem_description(root / "boards.toml", chem_name)
