@@ -199,12 +199,23 @@ class McuBoard(Board):
         idle = self._idle
         self._on_lever = on_lever
 
-        def edge(lever, pin):
-            t = ticks_us()
-            closed = pin.value() != idle
-            if pin.irq().flags() & edges == edges:
-                on_lever(lever, t, not closed)
-            on_lever(lever, t, closed)
+        # One handler a wiring, so that the hard IRQ reads the pin with `not` alone: with
+        # `pin.value() != idle` there the emulated Pico's lever interrupts stopped (every
+        # press then came from the loop's level check, 40 ms late).
+        if idle:
+            def edge(lever, pin):
+                t = ticks_us()
+                closed = not pin.value()
+                if pin.irq().flags() & edges == edges:
+                    on_lever(lever, t, not closed)
+                on_lever(lever, t, closed)
+        else:
+            def edge(lever, pin):
+                t = ticks_us()
+                closed = not not pin.value()
+                if pin.irq().flags() & edges == edges:
+                    on_lever(lever, t, not closed)
+                on_lever(lever, t, closed)
 
         def left_edge(pin):
             edge(LEFT, pin)
