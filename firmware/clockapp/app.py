@@ -139,8 +139,6 @@ class App:
         self._link = None
         if self.serial_port is not None and board.link_at_boot():
             self._load_link()
-            from clockapp.link import load_areas
-            load_areas()   # and its operations (link.load_areas says why)
         # Lever edges are stamped from now on; the first loop pass takes them in order. An
         # armed lever's close switches the LEDs in the interrupt itself (levers.py).
         self.ring.switch = board.set_running

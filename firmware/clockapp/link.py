@@ -80,14 +80,6 @@ def _area(area):
     return ops_session
 
 
-def load_areas():
-    """Every area's module, now. Where the link itself loads at boot (the RP2040: its heap
-    has room), its operations come with it: imported at a request's first use instead, a
-    module held that pass ~40 ms on the emulated Pico, and a press that fell in a log pull's
-    first request waited for it."""
-    for area in (_GAME, _LOG, _ADJOURN, _ADMIN, _SESSION):
-        _area(area)
-
 
 class Link:
     def __init__(self, app, serial):

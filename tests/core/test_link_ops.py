@@ -66,34 +66,3 @@ def test_an_unknown_operation_imports_nothing():
     assert not ok and fields["code"] == P.E_UNKNOWN
     assert _loaded() == []
 
-
-class _QuietPort:
-    """A host port with nothing to read (the app only needs one to load the link)."""
-    queued = 0
-
-    def any(self):
-        return 0
-
-    def readinto(self, buf):
-        return 0
-
-    def write(self, data):
-        return len(data)
-
-    def drain(self):
-        pass
-
-
-def test_where_the_link_loads_at_boot_its_operations_load_with_it():
-    # The RP2040 loads the link at boot (its heap has room): no request then imports a
-    # module (~40 ms on the emulated Pico) while a press waits. Elsewhere they wait for use.
-    from simutil import fresh_dir
-
-    from boards.sim import SimBoard
-    from clockapp.app import App
-    for early, expected in ((False, []), (True, list(AREAS))):
-        _unload()
-        board = SimBoard(fresh_dir(), link_at_boot=early)
-        board.port = _QuietPort()
-        App(board)
-        assert _loaded() == expected, early
