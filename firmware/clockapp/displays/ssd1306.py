@@ -294,27 +294,15 @@ class SSD1306Display:
         """The running bar alone for `on` (view.running to be), sent now if it changed;
         draw() sends it otherwise. The app calls it as its LEDs switch: both bars on the
         glass before either view is worked out or either display drawn. The bytes go first,
-        two constants (the one-page window is the same in either addressing mode), and the
-        framebuffer after: ~0.7 ms less of the M0+ in front of each bar than painting,
-        marking and sending (docs/BENCHMARKS.md)."""
+        the constant bar through send_rect (a one-page window is the same in either
+        addressing mode), and the framebuffer after: ~0.7 ms less of the M0+ in front of
+        each bar than painting, marking and sending (docs/BENCHMARKS.md)."""
         v = 1 if on else 0
         if view.test or self._lit:
             return   # (test, lit: the self-test's screen and the one after: draw() does all)
         if v != self._run:
-            o = self.oled
-            if o._shared:
-                bus = o.i2c
-                bus.hold()
-                try:
-                    bus.writeto(o.addr, _BAR_WIN)
-                    bus.writeto(o.addr, _BAR_SEND[v])
-                finally:
-                    bus.release()
-            else:
-                o.i2c.writeto(o.addr, _BAR_WIN)
-                o.i2c.writeto(o.addr, _BAR_SEND[v])
+            self.oled.send_rect(_BAR_X0, _BAR_X1, 0, 0, _BAR_SEND[v])
             self._run = v
-            o.sent += _BAR_X1 - _BAR_X0 + 1
         self._bar_to_buffer()
 
     def irq_bar(self, on, later, held):
