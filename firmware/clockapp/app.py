@@ -142,6 +142,11 @@ class App:
         # Lever edges are stamped from now on; the first loop pass takes them in order. An
         # armed lever's close switches the LEDs in the interrupt itself (levers.py).
         self.ring.switch = board.set_running
+        # True while the loop waits where no game work is half done (its own collection,
+        # a module loading): the interrupt then takes the armed press itself (_take_parked).
+        self.parked = False
+        self.parked_presses = 0   # presses taken so (the tests and the bench read them)
+        self.parked_errors = 0    # an exception there: the loop took the rest (a bug)
         board.attach_levers(self.ring.push)
         self.now = 0
         self.views = (SideView(), SideView())      # indexed by lever: LEFT, RIGHT
@@ -163,8 +168,8 @@ class App:
                          self.bars[RIGHT] and _irq_bar(self.displays[RIGHT]))
         self._irq_lit = -1
         self._irq_later = self._bars_irq   # bound once: the interrupt allocates nothing
-        if self.irq_bars[LEFT] or self.irq_bars[RIGHT]:
-            self.ring.switch = self._switch_irq
+        self._irq_any_bar = self.irq_bars[LEFT] or self.irq_bars[RIGHT]
+        self.ring.switch = self._switch_irq
         # Displays that stop sending when a lever closes (SSD1306Display.finish: a running
         # second's digits are ~3 ms of I2C each) and send the rest in a later pass.
         self.deferrable = (hasattr(self.displays[LEFT], "unsent"),
@@ -234,7 +239,10 @@ class App:
         return self._link if self._link is not None else self._load_link()
 
     def _load_link(self):
-        from clockapp.link import Link
+        if self.booting:
+            from clockapp.link import Link
+        else:   # a host's first byte, in a game maybe: ~23 KB of code, loaded parked
+            Link = self.load("link").Link
         self._link = Link(self, self.serial_port)
         return self._link
 
@@ -477,7 +485,11 @@ class App:
             # heap filled, it came wherever an allocation failed, and a press that fell in
             # it waited for it). The LEDs switch in the interrupt meanwhile (levers.py).
             self.collect_due = False
-            b.collect()
+            self.parked = True   # a press meanwhile is taken in the interrupt
+            try:
+                b.collect()
+            finally:
+                self.parked = False
         lk = self._link  # at most one host request: after the displays, before flash
         if lk is None and self.serial_port is not None and self.serial_port.any():
             lk = self.link
@@ -712,12 +724,44 @@ class App:
 
     # ---- what the displays show ------------------------------------------------------
     def _switch_irq(self, lever):
-        """LeverRing.switch where the bars may go from the interrupt: in the lever
-        interrupt, the LEDs, then both running bars (or, on a bus in use, as it comes
-        free: SharedI2C). Nothing allocated."""
+        """LeverRing.switch: in the lever interrupt, the LEDs, then both running bars
+        where the bars may go from there (or, on a bus in use, as it comes free:
+        SharedI2C); while the loop is parked, the whole press. Nothing allocated."""
         self.board.set_running(lever)
         self._irq_lit = lever
-        self._bars_irq(False)
+        if self._irq_any_bar:
+            self._bars_irq(False)
+        if self.parked:
+            self._take_parked()
+
+    def _take_parked(self):
+        """In the lever interrupt, while the loop is parked where no game work is half
+        done (its own collection, ~25 ms on the official Pico image, or a module loading):
+        what a pass does first for the press the interrupt switched (its edge, the engine,
+        its record in RAM, both displays), so that the new time does not wait for the
+        loop. The loop goes on with the rest (host, flash) when it is back. Allocates
+        nothing (tests/mp_only/test_alloc.py); an exception, caught so that the interrupt
+        stays enabled, leaves the press to the loop."""
+        b = self.board
+        try:
+            tick = b.ticks_us()
+            now = self.timebase.advance(tick)
+            self.now = now
+            self._levers(tick)
+            self.clock.tick(now)
+            self.refresh(False)
+            self.parked_presses += 1
+        except Exception:
+            self.parked_errors += 1
+
+    def load(self, name):
+        """Import clockapp module `name` parked (a press comes in the interrupt while it
+        loads: ~40 ms for a link's area on the official Pico image); the module."""
+        self.parked = True
+        try:
+            return __import__("clockapp." + name, None, None, (name,))
+        finally:
+            self.parked = False
 
     def _bars_irq(self, held):
         lit = self._irq_lit

@@ -62,23 +62,14 @@ OPS = {
 }
 
 
-def _area(area):
-    """The module that carries out an area's operations, imported when first used."""
-    if area == _GAME:
-        from clockapp import ops_game
-        return ops_game
-    if area == _LOG:
-        from clockapp import ops_log
-        return ops_log
-    if area == _ADJOURN:
-        from clockapp import ops_adjourn
-        return ops_adjourn
-    if area == _ADMIN:
-        from clockapp import ops_admin
-        return ops_admin
-    from clockapp import ops_session
-    return ops_session
+_AREAS = {_GAME: "ops_game", _LOG: "ops_log", _ADJOURN: "ops_adjourn", _ADMIN: "ops_admin",
+          _SESSION: "ops_session"}
 
+
+def _area(app, area):
+    """The module that carries out an area's operations, imported when first used, with
+    the loop parked (App.load: a press meanwhile is taken in the lever interrupt)."""
+    return app.load(_AREAS[area])
 
 
 class Link:
@@ -254,7 +245,7 @@ class Link:
             self.app.log_reason = EV.R_HOST if flags & CHANGE else 0
             try:
                 if flags & _AREA:
-                    pairs = getattr(_area(flags & _AREA), "op_" + op)(self, args)
+                    pairs = getattr(_area(self.app, flags & _AREA), "op_" + op)(self, args)
                 else:
                     pairs = getattr(self, "op_" + op)(args)
             finally:

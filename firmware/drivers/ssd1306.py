@@ -177,6 +177,8 @@ class SSD1306:
         if framebuf is not None:
             self.fb = framebuf.FrameBuffer(self.buffer, WIDTH, HEIGHT, framebuf.MONO_VLSB)
             self._body = self._outmv[1:]
+            self._page_fb = framebuf.FrameBuffer(self._body, WIDTH, 8, framebuf.MONO_VLSB)
+        self._page_out = self._outmv[:WIDTH + 1]   # 0x40 and one page (_send_pages)
         self.init_display()
 
     def init_display(self):
@@ -312,6 +314,32 @@ class SSD1306:
             self._send_window(p0, p1, x0, x1)
 
     def _send_window(self, p0, p1, x0, x1):
+        try:
+            self._send_cut(p0, p1, x0, x1)
+        except MemoryError:
+            # a view not made yet, with the heap locked (in the lever interrupt, see
+            # clockapp App._take_parked): the pages whole, from views made at the start
+            self._send_pages(p0, p1)
+
+    def _send_pages(self, p0, p1):
+        p = p0
+        while p <= p1:
+            self._window(0, WIDTH - 1, p, p, self._mode)   # one page: either mode
+            out = self._out
+            if self.fb is not None:
+                self._page_fb.blit(self.fb, 0, -8 * p)
+            else:
+                fb = self.buffer
+                src = p * WIDTH - 1
+                j = 1
+                while j <= WIDTH:
+                    out[j] = fb[src + j]
+                    j += 1
+            self.i2c.writeto(self.addr, self._page_out)
+            self.sent += WIDTH
+            p += 1
+
+    def _send_cut(self, p0, p1, x0, x1):
         self._window(x0, x1, p0, p1, 0 if p0 < p1 else self._mode)
         a = p0 * WIDTH + x0
         if a and (p0 == p1 or (x0 == 0 and x1 == WIDTH - 1)):

@@ -180,3 +180,97 @@ def test_the_lever_interrupts_switch_allocates_nothing():
     n = wire.bars
     edge(RIGHT, True)
     assert wire.bars == n + 2 and board.running_led == LEFT
+
+
+def _parked_game(parked, display="ssd1306"):
+    """A 2-stage game (40 moves in 2 min, +1 s; then 1 min) on the SSD1306 or TM1637
+    build: 90 presses, each a close and its release 40 ms later, 1.1-1.9 s apart. parked:
+    every close comes while the loop is parked, with the heap locked as in a hard
+    interrupt on a board, so the interrupt takes the press; else the loop does. The app."""
+    import micropython
+    from simutil import fresh_dir, until
+
+    from boards.sim import SimBoard
+    from clockapp.app import App
+    from clockapp.board import BTN_START, LEFT, RIGHT
+
+    sent = [0]
+
+    class Wire:     # an I2C bus, or a TM1637's pin, that counts what goes out
+        IN = 0
+        OUT = 1
+
+        def writeto(self, addr, buf):
+            sent[0] += len(buf)
+
+        def init(self, mode):
+            pass
+
+        def value(self, v=None):
+            if v is None:
+                return 0    # DIO low: the chip's acknowledgement
+            sent[0] += 1
+
+    wire = Wire()
+    board = SimBoard(fresh_dir())
+    if display == "ssd1306":
+        from clockapp.displays.ssd1306 import SSD1306Display
+        from drivers.sharedi2c import SharedI2C
+        bus = SharedI2C(wire)
+        board.left = SSD1306Display(bus, 0x3C)
+        board.right = SSD1306Display(bus, 0x3D)
+    else:
+        from clockapp.displays.tm1637 import TM1637Display
+        board.left = TM1637Display(wire, wire)
+        board.right = TM1637Display(wire, wire)
+    app = App(board)
+    app.new_game("40/2m+1s, 1m")
+    until(app, board, 1500)
+    board.press_buttons(BTN_START, 2000000)
+    until(app, board, 3000)
+    t_ms = 3000
+    for k in range(90):
+        t_ms += 1100 + (k * 37) % 800
+        until(app, board, t_ms)
+        lever = LEFT if app.ring.armed[LEFT] else RIGHT
+        assert app.ring.armed[lever], k
+        board.levers |= 1 << lever
+        board.at(board.t + 40000, 0, lever, False)   # its release (boards/sim.py LEVER = 0)
+        turn, before = app.clock.turn, sent[0]
+        if parked:
+            app.parked = True
+            micropython.heap_lock()
+            try:
+                app.ring.push(lever, board.ticks_us(), True)
+            finally:
+                micropython.heap_unlock()
+                app.parked = False
+            # taken before the loop runs again, and drawn (the SSD1306's running bars at
+            # least; a TM1637's digits may happen to read the same after the increment)
+            assert app.clock.turn == 1 - turn, k
+            assert sent[0] > before or display == "tm1637", k
+        else:
+            app.ring.push(lever, board.ticks_us(), True)
+    until(app, board, t_ms + 2000)
+    return app
+
+
+def _check_parked(display):
+    app = _parked_game(True, display)
+    assert app.parked_errors == 0 and app.parked_presses == 90, \
+        (app.parked_errors, app.parked_presses)
+    twin = _parked_game(False, display)   # the same presses through the loop: the same game
+    assert twin.parked_presses == 0
+    c, t = app.clock, twin.clock
+    assert c.moves == t.moves and c.main == t.main and c.stage == t.stage, \
+        (c.moves, t.moves, c.main, t.main)
+    assert c.stage != [0, 0]   # the presses crossed into the second stage
+    assert app.store.load_state() == twin.store.load_state()
+
+
+def test_a_press_while_the_loop_is_parked_is_taken_in_the_interrupt_allocating_nothing():
+    _check_parked("ssd1306")
+
+
+def test_the_same_on_the_tm1637_build():
+    _check_parked("tm1637")

@@ -160,7 +160,30 @@ def _build_glyphs(big):
             hi[a * 12 + b] = w - 1 if zr else (w - t - 1 if zm else t - 1)
             b += 1
         a += 1
-    return sends, pages, lo, hi
+    # What finish() sends for each change: glyph b's columns lo..hi behind the byte before
+    # them, as a memoryview made here (a slice allocates, and finish may run in the lever
+    # interrupt, App._take_parked); run[b][ri[a * 12 + b]]. ~3 KB for both sizes.
+    runs = []
+    ri = bytearray(144)
+    b = 0
+    while b < 12:
+        mv = memoryview(sends[b])
+        keys = []
+        views = []
+        a = 0
+        while a < 12:
+            c0 = lo[a * 12 + b]
+            if c0 != 255:
+                c1 = hi[a * 12 + b]
+                key = c0 * 256 + c1
+                if key not in keys:
+                    keys.append(key)
+                    views.append(mv[c0 * _CELL_PAGES:1 + (c1 + 1) * _CELL_PAGES])
+                ri[a * 12 + b] = keys.index(key)
+            a += 1
+        runs.append(tuple(views))
+        b += 1
+    return sends, pages, lo, hi, tuple(runs), ri
 
 
 def _column_differs(ga, gb, x):
@@ -174,7 +197,6 @@ def _column_differs(ga, gb, x):
 
 
 _GLYPHS = []   # [small, big]: _build_glyphs' tuples, built by the first SSD1306Display
-_RUNS = {}     # memoryviews of glyph columns c0..c1 (see SSD1306Display.finish)
 
 
 # The running bar (its rows lit or dark; page 0 holds the bar alone, the rest of it stays
@@ -393,11 +415,7 @@ class SSD1306Display:
                 if c0 != 255:
                     c1 = tab[3][self._cello[i] * 12 + g]
                     glyph = tab[0][g]
-                    key = ((big * 12 + g) * 32 + c0) * 32 + c1
-                    run = _RUNS.get(key)
-                    if run is None:   # once a run: a slice allocates
-                        run = memoryview(glyph)[c0 * _CELL_PAGES:1 + (c1 + 1) * _CELL_PAGES]
-                        _RUNS[key] = run
+                    run = tab[4][g][tab[5][self._cello[i] * 12 + g]]
                     # the byte before the run stands in for the 0x40 while it is sent
                     j = c0 * _CELL_PAGES
                     keep = glyph[j]
