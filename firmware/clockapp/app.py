@@ -753,6 +753,9 @@ class App:
             self.parked_presses += 1
         except Exception:
             self.parked_errors += 1
+            views = self.views   # what they show may not be on the glass: drawn again
+            views[LEFT].forget()
+            views[RIGHT].forget()
 
     def load(self, name):
         """Import clockapp module `name` parked (a press comes in the interrupt while it

@@ -41,5 +41,10 @@ class SideView:
         self.ctl_n = 0           # stages it had (an arbiter may add one before the start)
         self.version = 0         # bumped by the app after any change
 
+    def forget(self):
+        """What this view holds may not be on the glass (a draw that failed): the app's
+        next refresh finds it changed and draws it again."""
+        self.idle = None
+
     def touch(self):
         self.version = (self.version + 1) & 0x3FFFFFFF

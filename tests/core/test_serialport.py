@@ -384,6 +384,44 @@ def test_an_edge_during_a_request_is_shown_before_the_rest_of_the_request():
     assert link.job is None and (port.queued or _replies(port.out) == [1, 2])
 
 
+def test_an_edge_during_a_refusal_is_shown_before_the_error_reply_is_made():
+    # A change asked without the arbiter's key during a game is refused and logged (on a
+    # board ~6 ms), then its error encoded (~2 ms): an edge whose interrupt fires in the
+    # refusal is taken and shown first, and the error is made in the pass after.
+    port = FakePort()
+    board, app, lever = _white_running(port)
+    link = app.link
+    real_log = link._log_refusal
+    made = []
+
+    def _log_refusal(code, count):
+        _edge_now(board, lever)
+        real_log(code, count)
+
+    link._log_refusal = _log_refusal
+    real_error = P.encode_error
+
+    def encode_error(rid, code, detail):
+        made.append((app.clock.turn, board.right.renders + board.left.renders))
+        return real_error(rid, code, detail)
+
+    P.encode_error = encode_error
+    try:
+        _request(port, 1, "moves", "white", "3")
+        renders = board.right.renders + board.left.renders
+        app.step()
+        assert link.refused == 1 and app.ring.pending() and made == []
+        app.step()
+        assert app.clock.turn == E.BLACK and app.clock.moves[E.WHITE] == 1
+        assert made and made[0][0] == E.BLACK and made[0][1] > renders   # shown first
+        run_until(app, board, board.t + 20000)
+    finally:
+        P.encode_error = real_error
+        del link._log_refusal
+    rid, ok, fields = P.decode_reply(bytes(port.out).split(b"\n")[0])
+    assert (rid, ok, fields["name"]) == (1, False, "auth-required")
+
+
 def test_an_edge_during_a_log_reply_is_shown_before_the_rest_of_the_reply():
     # A log reply is read and encoded in steps (a 1 KB one was ~75 ms of the M0+ at once):
     # an edge whose interrupt fires while its records are read is taken and shown the next

@@ -1,0 +1,131 @@
+# A press while the loop is parked (its own collection after a press, a module loading) is
+# taken in the lever interrupt (App._take_parked), not after the loop is back. On the
+# simulator board a collection takes board time as on a board, and an edge inside it is
+# delivered then, as the hard interrupt does. (tests/mp_only/test_alloc.py: the same with
+# the heap locked.)
+
+from simutil import boot, until
+
+from clockapp.board import BTN_START, LEFT, RIGHT
+from clockcore import engine as E
+from clockcore import protocol as P
+
+
+def game(collect_us=25000):
+    """A running 3+2 game whose collections take collect_us of board time."""
+    board, app = boot()
+
+    def collect():
+        board.collected += 1
+        board.advance_to(board.t + collect_us)   # edges in it reach the interrupt
+
+    board.collect = collect
+    board.press_buttons(BTN_START, 1000000)
+    until(app, board, 1200)
+    assert app.clock.state == E.RUNNING and app.clock.turn == E.WHITE
+    return board, app
+
+
+def test_a_press_in_the_collection_after_a_press_is_shown_from_the_interrupt():
+    board, app = game()
+    board.press_lever(LEFT, 3000000, hold_us=4000)     # White's press: a collection follows
+    board.press_lever(RIGHT, 3008000, hold_us=40000)   # Black's, 8 ms later, inside it
+    n = board.collected
+    until(app, board, 3003)
+    assert board.collected == n + 1 and app.parked_presses == 1
+    c = app.clock
+    assert c.moves == [1, 1] and c.turn == E.WHITE
+    # charged at its edge, and drawn there: not when the collection ended (3,028 ms on)
+    assert board.right.drawn_at == 3008000 and not board.right.view.running
+    assert board.left.view.running and board.running_led == LEFT
+    assert app.parked_errors == 0 and not app.parked
+
+
+def test_the_same_press_through_the_loop_gives_the_same_game():
+    played = []
+    for collect_us in (40000, 0):   # in the collection; after it (no collection time)
+        board, app = game(collect_us)
+        t = 3000000
+        for k in range(30):   # each as soon as the other lever is up again, as in blitz
+            board.press_lever(LEFT if k % 2 == 0 else RIGHT, t, hold_us=30000)
+            t += 31000 + (k % 4) * 3000
+        until(app, board, t // 1000 + 100)
+        played.append((app.clock.moves[:], app.clock.main[:], app.parked_presses))
+    assert played[0][:2] == played[1][:2]
+    assert played[0][0] == [15, 15]
+    assert played[0][2] > 10 and played[1][2] == 0
+
+
+def test_an_error_in_the_interrupts_press_leaves_the_displays_to_the_loop():
+    board, app = game()
+    render = board.right.render
+    failed = []
+
+    def flaky(view):
+        if app.parked and not failed:
+            failed.append(board.t)
+            raise OSError(5)   # a bus error, say
+        render(view)
+
+    board.right.render = flaky
+    board.press_lever(LEFT, 3000000, hold_us=4000)
+    board.press_lever(RIGHT, 3008000, hold_us=40000)
+    until(app, board, 3100)
+    assert failed == [3008000] and app.parked_errors == 1
+    c = app.clock
+    assert c.moves == [1, 1] and c.turn == E.WHITE   # taken once
+    assert not board.right.view.running and board.right.drawn_at > 3008000   # by the loop
+
+
+def test_no_press_is_taken_in_the_interrupt_while_the_loop_is_not_parked():
+    board, app = game(0)
+    board.press_lever(LEFT, 3000000, hold_us=40000)
+    until(app, board, 3100)
+    assert app.clock.moves == [1, 0] and app.parked_presses == 0
+
+
+def test_a_link_area_is_loaded_parked():
+    board, app = game()
+    seen = []
+    load = app.load
+
+    def spy(name):
+        seen.append(name)
+        return load(name)
+
+    link = app.link    # the link itself: loaded parked too, at a host's first byte
+    app.load = spy
+    reply = link.handle(P.encode_request(7, "moves", ["white", "3"]).rstrip(b"\n"))
+    assert b" err " in reply and seen == []   # unsigned, refused: nothing loaded
+    reply = link.handle(P.encode_request(8, "log", ["0", "64"]).rstrip(b"\n"))
+    assert b" ok " in reply and seen == ["ops_log"], reply
+    assert not app.parked
+
+
+def test_load_parks_the_loop_while_it_imports():
+    board, app = game()
+    try:
+        import builtins
+        real = builtins.__import__
+    except (ImportError, AttributeError):
+        return   # a port whose __import__ cannot be wrapped (MicroPython): the link test
+    seen = []
+
+    def spy(name, *a, **k):
+        if name.startswith("clockapp."):
+            seen.append((name, app.parked))
+        return real(name, *a, **k)
+
+    builtins.__import__ = spy
+    try:
+        mod = app.load("ops_admin")
+    finally:
+        builtins.__import__ = real
+    assert seen and seen[0] == ("clockapp.ops_admin", True) and all(p for _, p in seen)
+    assert mod.__name__ == "clockapp.ops_admin"
+    assert not app.parked
+    try:
+        app.load("no_such_module")
+    except ImportError:
+        pass
+    assert not app.parked
