@@ -25,6 +25,7 @@ from clockcore.version import VERSION as FIRMWARE_VERSION
 _KEY_BYTES = const(32)
 _READ_BUDGET = const(4)        # serial reads per pass
 _FIELDS_A_STEP = const(4)      # reply fields encoded between two looks at the levers
+_VALUE_STEP = const(256)       # bytes of a long value (a log's base64) escaped a step
 _AUTH_LOG_MS = const(1000)
 _AUTH_LOG_MAX = const(4)       # refusals logged one by one in a second; more are counted
 CHUNK = const(64)
@@ -267,6 +268,16 @@ class Link:
             body = P.ok_body(rid)
             k = 0
             for key, value in pairs:
+                if isinstance(value, (bytes, bytearray)) and len(value) > _VALUE_STEP:
+                    # a part a step (escaping a log reply's 1.4 KB of base64 at once was
+                    # ~8 ms of the M0+): escaping works byte by byte, so parts join
+                    P.add_field(body, key, b"")
+                    i = 0
+                    while i < len(value):
+                        body += P.escape(value[i:i + _VALUE_STEP])
+                        i += _VALUE_STEP
+                        yield
+                    continue
                 P.add_field(body, key, value)
                 k += 1
                 if k == _FIELDS_A_STEP:

@@ -460,3 +460,34 @@ def test_an_edge_during_a_log_reply_is_shown_before_the_rest_of_the_reply():
     line = bytes(port.out).split(b"\n")[0]
     rid, ok, f = P.decode_reply(line)
     assert rid == 1 and ok and int(f["n"]) >= 16 and f["more"] == "0"
+
+
+def test_a_long_value_escaped_in_parts_is_the_value_escaped_at_once():
+    # A long value (a log reply's base64) is escaped a part a step, with a look at the
+    # levers between two: the reply is the same bytes as one escaped at once.
+    port = FakePort()
+    board, app, lever = _white_running(port)
+    link = app.link
+    value = (bytes(range(1, 128)) + b"abc=*!%XY ") * 5 + b"=="
+    link.op_hello = lambda args: (("v", value), ("n", 7))
+    escape = P.escape
+    parts = []    # per step, the lengths escaped in it
+
+    def counted(text):
+        parts[-1].append(len(text))
+        return escape(text)
+
+    P.escape = counted
+    try:
+        parts.append([])
+        for _ in link._steps(P.encode_request(5, "hello").rstrip(b"\n")):
+            parts.append([])
+    finally:
+        del link.op_hello
+        P.escape = escape
+    body = P.ok_body(5)
+    P.add_field(body, "v", value)
+    P.add_field(body, "n", 7)
+    assert link.reply == P.ok_frame(body)
+    assert P.decode_reply(bytes(link.reply).rstrip(b"\n"))[2]["v"] == value.decode()
+    assert max(sum(p) for p in parts) <= 256    # no step escaped more than 256 bytes
