@@ -196,7 +196,13 @@ def running_lever(clk, pressed=None):
 #   plain    anywhere, 120-300 ms after the previous press
 # and every 50th press the 10 s save of a running clock or, on a build with a fuel gauge
 # (every other time), the 10 s battery read on the displays' I2C bus ("gauge").
+# After them, BOOT_CUTS times ("boot"): the power cut inside the flash write of a press, the
+# clock powered again (it comes back paused, its journal torn: it folds and erases it),
+# START pressed at the start of one of those erases, then BOOT_PRESSES presses, the first
+# 31-40 ms after START's release, the next ones as soon as the lever before is up again.
 AIMS = ("program", "second", "collect", "status", "pull", "set", "plain")
+BOOT_CUTS = 2
+BOOT_PRESSES = 4
 
 
 def latency_run(board, image, n, rnd, aims=AIMS):
@@ -303,13 +309,46 @@ def latency_run(board, image, n, rnd, aims=AIMS):
             if k % 100 == 99:
                 log("%s: %d presses, %d aims moved (late)" % (board, k + 1, late))
         clk.run_until(t + 2_500_000)
-        res = clk.latency()
-        leds = clk.op("events")["leds"]
+        bars = json.loads((WORK / "build" / board / "board.json").read_text())["displays"][
+            0]["type"] == "ssd1306"
+        res = judge(clk.latency(), clk.op("events")["leds"], bars)
         flog, _, _ = clk.flash_log()
+        for k in range(BOOT_CUTS):
+            res += boot_erases(clk, image.parent / "lat" / ("cut%d.bin" % k), rnd, bars)
         events = log_events(clk, image.parent / "lat" / "log")
-    bars = json.loads((WORK / "build" / board / "board.json").read_text())["displays"][0][
-        "type"] == "ssd1306"
-    return judge(res, leds, bars), flog, events
+    return res, flog, events
+
+
+def boot_erases(clk, cut, rnd, bars):
+    """The "boot" aim: a power cut inside the flash write of a press; the power back, and
+    START pressed as one of the boot's erases begins; then BOOT_PRESSES presses. Their
+    results, judged (the LEDs of this power-on)."""
+    with clk.held():
+        lever = running_lever(clk)
+        t = clk.now() + 5000
+        clk.press(lever, at=t, hold=HOLD_US)
+    clk.cut(cut, after_ops=1, frac=rnd.random(), timeout_us=2_000_000)
+    clk.boot(cut)
+    wait_app(clk)
+    with clk.held():
+        now = clk.now()
+        clk.press("start", at=now + 1000, hold=100_000,
+                  on_flash={"kind": "erase", "delayUs": 0, "untilUs": now + 3_000_000})
+    while True:   # START's release: the clock runs by then
+        ups = [us for us, closed in clk.op("events")["switches"]["start"] if not closed]
+        if ups:
+            break
+        clk.run_for(20_000)
+    t = ups[0]
+    for k in range(BOOT_PRESSES):
+        clk.run_until(max(clk.now(), t + 1000))
+        with clk.held():
+            lever = running_lever(clk, t if k else None)
+            t += (HOLD_US if k else 0) + 1000 + rnd.randint(0, 9000)
+            t = max(t, clk.now() + 500)
+            clk.press(lever, at=t, hold=HOLD_US, measure=True, tag="boot:%s" % lever)
+    clk.run_until(t + 2_500_000)
+    return judge(clk.latency(), clk.op("events")["leds"], bars)
 
 
 def log_events(clk, folder):
@@ -394,9 +433,9 @@ def round_trips(hostlog):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--presses", type=int, default=350,
-                    help="latency presses a seed and build")
-    ap.add_argument("--seeds", default="9",
+    ap.add_argument("--presses", type=int, default=175,
+                    help="latency presses a seed and build (and the boot aim's)")
+    ap.add_argument("--seeds", default="9,10",
                     help="comma-separated seeds of the aims' random parts, one run each")
     ap.add_argument("--builds", default="pico-tm1637,pico-ssd1306")
     ap.add_argument("--only", default="heap,latency")
@@ -474,7 +513,7 @@ def main(argv=None):
                 % (board, len(every), args.seeds, len(ours), len(failed),
                    len(every) - len(ours)))
             for what in ("display", "time"):
-                for aim in AIMS + ("periodic", "gauge"):
+                for aim in AIMS + ("periodic", "gauge", "boot"):
                     n, p50, p99, worst = spread([r[what] for r in ours if r["aim"] == aim])
                     if n:
                         log("  %-8s %-7s n=%4d  p50 %6d  p99 %6d  max %6d us"
