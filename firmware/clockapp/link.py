@@ -283,6 +283,14 @@ class Link:
                 if k == _FIELDS_A_STEP:
                     k = 0
                     yield
+            if len(body) > _VALUE_STEP:
+                # A long reply (a log's): framed and queued in a heap just collected, the
+                # loop parked. Escaped a part at a time, it left the heap in pieces, and
+                # MicroPython collected inside the framing's kilobytes: a press waited
+                # ~90 ms on the emulated Pico.
+                yield
+                self.app.collect()
+                yield
             reply = P.ok_frame(body)
         except P.ProtocolError as e:
             err = (e.rid if e.rid >= 0 else rid, e.code, e.detail)

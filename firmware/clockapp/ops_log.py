@@ -120,6 +120,7 @@ def op_log(link, args):
         app.collect()
         yield None
     data = binascii.b2a_base64(bytes(out)).strip() if n else b""
+    yield None    # (1 KB into base64: ~4.6 ms of the M0+)
     yield (("n", n), ("first", first), ("last", last), ("next", nxt), ("more", more),
            ("data", data)) + head(link)
 
