@@ -351,7 +351,8 @@ def boot_erases(clk, cut, rnd, bars):
         # A START tap inside a pass that folds and erases (~100 ms) can go unseen (the
         # buttons are read once a pass): pressed again, as a player would
         log("boot: START at %d us not seen, pressed again" % t)
-        clk.press("start", at=clk.now() + 1000, hold=100_000)
+        with clk.held():
+            clk.press("start", at=clk.now() + 1000, hold=100_000)
     for k in range(BOOT_PRESSES):
         clk.run_until(max(clk.now(), t + 1000))
         with clk.held():
