@@ -250,7 +250,8 @@ class App:
     def new_game(self, spec):
         """Set up a game with a control (preset name or notation); raises ValueError."""
         control, preset = presets.resolve(spec)
-        if preset is None:  # typed by a person: a PGN reading no event plays is refused
+        if preset is None and presets.quick(spec) is None:
+            # typed by a person: a PGN reading no event plays is refused
             from clockcore import notation  # loaded already: resolve parsed the spec
             if notation.pgn_shaped(spec):  # only then is plausible.py (3 KB) loaded
                 from clockcore.plausible import check

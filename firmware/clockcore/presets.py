@@ -4,7 +4,7 @@ Portable: runs on MicroPython and CPython. `resolve(spec)` is what a user's SPEC
 a preset name (key or alias, any case) first, else notation.parse(spec).
 """
 
-from clockcore.control import DELAY_SIMPLE, Control, SideControl, Stage
+from clockcore.control import DELAY_SIMPLE, Control, SideControl, Stage, sudden_death
 
 MIN = 60000
 HOUR = 3600000
@@ -124,11 +124,49 @@ def find(name):
     return None
 
 
+def _whole(text):
+    """A count written plainly ("1" to "999", no sign, no leading zero), else -1."""
+    if not 0 < len(text) < 4 or text[0] == "0":
+        return -1
+    n = 0
+    for ch in text:
+        d = "0123456789".find(ch)
+        if d < 0:
+            return -1
+        n = n * 10 + d
+    return n
+
+
+def quick(spec):
+    """The Control of the plainest typed controls, "Nm" and "Nm+Ns" (N from 1 to 999, "+0s"
+    too: what the set-up menu writes), read without the notation parser (~17 KB of a
+    32-bit board's heap); None for anything else. notation.parse reads them the same way
+    (tests/core/test_presets.py checks every one the menu can write)."""
+    if not isinstance(spec, str):
+        return None
+    k = spec.find("m")
+    if k < 0:
+        return None
+    minutes = _whole(spec[:k])
+    rest = spec[k + 1:]
+    inc = 0
+    if rest:
+        if rest[0] != "+" or rest[-1] != "s":
+            return None
+        inc = 0 if rest == "+0s" else _whole(rest[1:-1])
+    if minutes < 0 or inc < 0:
+        return None
+    return sudden_death(minutes * MIN, inc * 1000)
+
+
 def resolve(spec):
     """(Control, Preset or None) for what a user typed: a preset name, else a notation."""
     p = find(spec)
     if p is not None:
         return p.control, p
+    c = quick(spec)
+    if c is not None:
+        return c, None
     from clockcore import notation  # only for typed controls: keeps the parser off the heap
 
     return notation.parse(spec), None
