@@ -67,11 +67,12 @@ function step(code) {
   return [mp.globals.get("_a"), mp.globals.get("_b")];
 }
 
-// The same modules as a board's boot, leaf first, one import a step.
+// The same modules as a board's boot, leaf first, one import a step (the menus and the
+// adjournment, clockapp/menu.py and seal.py, load when first used: a blitz game never does).
 const modules = ["clockcore.ticks", "clockcore.control", "clockcore.engine",
   "clockcore.eventlog", "clockcore.presets", "clockapp.board", "clockapp.timefmt",
   "clockapp.view", "clockapp.levers", "clockapp.storage", "clockapp.gamestate",
-  "clockapp.logstore", "clockapp.menu", "clockapp.app", "boards.sim"].concat(
+  "clockapp.logstore", "clockapp.app", "boards.sim"].concat(
   display === "tm1637" ? ["drivers.tm1637", "clockapp.displays.tm1637"]
     : ["drivers.sharedi2c", "drivers.ssd1306", "clockapp.displays.ssd1306", "drivers.max17048"],
   // a board imports its serial port at boot; the link comes with the host's first byte

@@ -16,10 +16,8 @@
 
 
 from clockapp import gamestate, storage, timefmt
-from clockapp.board import BTN_PLUS, LEFT, RIGHT
+from clockapp.board import BTN_MENU, BTN_PLUS, BTN_START, LEFT, RIGHT
 from clockapp.levers import BOTH, NONE_LIT, PRESS, RELEASE, RING, LeverFilter, LeverRing
-from clockapp.menu import Menu
-from clockapp.seal import SEALING, Seal
 from clockapp.session import ARBITER_RESUME, Session, competition
 from clockapp.view import FLAG_FIRST, FLAG_NONE, FLAG_SECOND, SideView
 from clockcore import const, presets
@@ -30,6 +28,8 @@ from clockcore.ticks import Timebase
 from clockcore.version import VERSION as LOG_FIRMWARE  # in every game header
 
 LOOP_US = const(1000)           # one pass a millisecond
+SEALING = const(1)              # clockapp/seal.py SEALING: the sealer's clock runs
+_ARBITER_HOLD_MS = const(2000)  # clockapp/menu.py: MENU held this long opens or seals
 _REST_US = const(250)           # LOOP_US in quarters (rest)
 _BUTTON_DEBOUNCE_MS = const(30)
 SAVE_EVERY_MS = const(10000)    # a running game is saved at least this often
@@ -111,6 +111,104 @@ class Buzzer:
             return
         self.board.buzz(p[self.i])
         self.until = now + p[self.i + 1]
+
+
+class _MenuClosed:
+    """menu.py's Menu until a menu is first opened (a blitz game never opens one): closed,
+    START starts and pauses; what opens a menu (MENU, MENU held 2 s, a question asked)
+    loads menu.py and hands the button to its Menu, which stays."""
+    mode = 0   # menu.py _CLOSED
+    item = 0
+
+    def __init__(self, app):
+        self.app = app
+
+    def _real(self):
+        m = self.app.menu = self.app.part("menu").Menu(self.app)
+        return m
+
+    def active(self):
+        return False
+
+    def items(self):
+        return ()
+
+    def render(self, lever, view):
+        return False
+
+    def lapse(self, now):
+        pass
+
+    def close(self):
+        pass
+
+    def held(self, buttons, ms):
+        if ms >= _ARBITER_HOLD_MS and buttons == BTN_MENU and self.app.clock.state != E.IDLE:
+            self._real().held(buttons, ms)
+
+    def button(self, pressed, now):
+        if pressed & BTN_START:
+            self.app.start_pause()
+        elif pressed & BTN_MENU and self.app.clock.state == E.IDLE:
+            self._real().button(pressed, now)
+
+    def open(self, mode):
+        self._real().open(mode)
+
+    def ask(self, question, asker, now):
+        return self._real().ask(question, asker, now)
+
+
+class _NoSeal:
+    """seal.py's Seal until an adjournment first comes up (a blitz game has none): no seal,
+    session 1, which a saved game keeps nothing of. What starts or restores one loads
+    seal.py and hands over to its Seal, which stays."""
+    phase = 0   # seal.py NONE
+    sealer = E.NOBODY
+    since = 0
+    alerted = False
+    session = 1
+    move = ""
+    digest = b""
+    fresh = False
+
+    def __init__(self, app):
+        self.app = app
+
+    def _real(self):
+        s = self.app.seal = self.app.part("seal").Seal(self.app)
+        return s
+
+    def reset(self):
+        pass
+
+    def meta_into(self, meta, now):
+        pass
+
+    def tick(self, now):
+        pass
+
+    def pressed(self, side, now):
+        pass
+
+    def render(self, side, view, now):
+        return False
+
+    def restore(self, meta):
+        if meta and "seal" in meta:
+            self._real().restore(meta)
+
+    def begin(self, now):
+        self._real().begin(now)
+
+    def cancel(self, now):
+        self._real().cancel(now)
+
+    def hand_in(self, now, move=""):
+        self._real().hand_in(now, move)
+
+    def loaded(self, meta, now):
+        self._real().loaded(meta, now)
 
 
 class App:
@@ -209,8 +307,8 @@ class App:
         self.held_logged = [False, False]
         self.preset = None
         self.clock = None
-        self.menu = Menu(self)
-        self.seal = Seal(self)  # adjournment: seal mode and the sealed snapshot (seal.py)
+        self.menu = _MenuClosed(self)   # menu.py's Menu from the first menu opened
+        self.seal = _NoSeal(self)  # adjournment (seal.py's Seal from the first one)
         self.session = Session(self)   # self-test, scheduled start, marks (session.py)
         self.restore_failed = False  # a saved game could not be read: shown until a button
         restored = self._restore() if restarts < RESTARTS else self._set_aside()
@@ -245,6 +343,13 @@ class App:
             Link = self.load("link").Link
         self._link = Link(self, self.serial_port)
         return self._link
+
+    def part(self, name):
+        """clockapp module `name`, loaded when first needed: at boot at once, later parked
+        (load); never in a press's path (a button, a host's request, a saved game)."""
+        if self.booting:
+            return __import__("clockapp." + name, None, None, (name,))
+        return self.load(name)
 
     # ---- game setup ----------------------------------------------------------------
     def new_game(self, spec):

@@ -1,30 +1,118 @@
 # What a clock loads only when it is first needed, off the heap of a game that never needs
-# it (docs/FIRMWARE.md, "Modules"): the notation parser (clockcore/notation.py) for the
-# plainest typed controls. Checked absent after a boot, then present, and working, after
+# it (docs/FIRMWARE.md, "Modules"): the menus (clockapp/menu.py), the adjournment
+# (clockapp/seal.py), the notation parser (clockcore/notation.py) for the plainest typed
+# controls. Each is checked absent after a boot and a game, then present, and working, after
 # its first use. CPython and the MicroPython unix port (tests/mp_run.py).
 
 import sys
 
-from simutil import boot
+from simutil import boot, text, until
 
+import clockapp
 import clockcore
+from clockapp.board import BTN_MENU, BTN_MINUS, BTN_PLUS, BTN_START, LEFT, RIGHT
 from clockcore import engine as E
 from clockcore import notation, presets
 
-LAZY = ("clockcore.notation", "clockcore.plausible")
+LAZY = ("clockapp.menu", "clockapp.seal", "clockcore.notation", "clockcore.plausible")
 
 
 def _forget():
-    """As on a clock just powered on: the parser not imported yet."""
+    """As on a clock just powered on: none of the lazy modules imported yet."""
     for name in LAZY:
         sys.modules.pop(name, None)
+        pkg = clockapp if name.startswith("clockapp.") else clockcore
         leaf = name[name.find(".") + 1:]
-        if leaf in clockcore.__dict__:
-            delattr(clockcore, leaf)
+        if leaf in pkg.__dict__:
+            delattr(pkg, leaf)
 
 
 def _loaded():
     return [name for name in LAZY if name in sys.modules]
+
+
+def _blitz(spec="3m+2s"):
+    """A clock set to `spec` (as settings.json keeps it) booted, started, four moves."""
+    board, app = boot()
+    app.new_game(spec)
+    root = board.root
+    _forget()
+    board, app = boot(root)   # the next power-on: the control read back from flash
+    assert app.settings.spec == spec
+    board.press_buttons(BTN_START, 1000000)
+    t = 1200
+    until(app, board, t)
+    for i in range(4):
+        t += 1500
+        board.press_lever(LEFT if i % 2 == 0 else RIGHT, t * 1000)
+        until(app, board, t + 100)
+    assert app.clock.state == E.RUNNING and app.clock.moves == [2, 2]
+    return board, app, t
+
+
+def test_a_blitz_game_loads_no_menu_no_seal_no_parser():
+    board, app, t = _blitz()
+    assert _loaded() == []
+    board.press_buttons(BTN_START, (t + 100) * 1000)   # START pauses, without the menu
+    until(app, board, t + 300)
+    assert app.clock.state == E.PAUSED and not app.menu.active()
+    board.press_buttons(BTN_START, (t + 400) * 1000)   # and resumes
+    until(app, board, t + 600)
+    assert app.clock.state == E.RUNNING
+    assert _loaded() == []
+
+
+def test_the_set_up_menu_loads_with_its_first_press_and_works():
+    _forget()
+    board, app = boot()
+    assert "clockapp.menu" not in sys.modules
+    board.press_buttons(BTN_MENU, 1000000)
+    until(app, board, 1200)
+    assert "clockapp.menu" in sys.modules and app.menu.active()
+    assert text(board.left) == "PrSt"
+    board.press_buttons(BTN_START, 1300000)    # edit the preset: the first one
+    until(app, board, 1500)
+    board.press_buttons(BTN_PLUS, 1600000)     # the second one
+    until(app, board, 1800)
+    board.press_buttons(BTN_START, 1900000)    # taken: the menu closes
+    until(app, board, 2100)
+    assert not app.menu.active() and app.settings.spec == presets.PRESETS[1].key
+
+
+def test_the_arbiter_menu_loads_with_its_hold_and_works():
+    board, app, t = _blitz()
+    board.press_buttons(BTN_START, (t + 100) * 1000)   # paused
+    until(app, board, t + 300)
+    board.press_buttons(BTN_MENU, (t + 400) * 1000, hold_us=2300000)
+    until(app, board, t + 2800)
+    assert "clockapp.menu" in sys.modules and app.menu.active()
+    assert app.menu.items()[app.menu.item] == "SIdE"
+    assert "clockapp.seal" not in sys.modules   # a hold on a paused clock is no seal
+    board.press_buttons(BTN_PLUS, (t + 2900) * 1000)    # +2
+    until(app, board, t + 3000)
+    before = app.clock.main[E.WHITE]
+    board.press_buttons(BTN_START, (t + 3100) * 1000)
+    until(app, board, t + 3200)
+    assert app.clock.main[E.WHITE] == before + 120000
+    board.press_buttons(BTN_MINUS, (t + 3300) * 1000, hold_us=50000)
+    board.press_buttons(BTN_MENU, (t + 3500) * 1000)    # closes
+    until(app, board, t + 3700)
+    assert not app.menu.active()
+
+
+def test_seal_mode_loads_the_adjournment_and_a_saved_seal_comes_back_with_it():
+    board, app, t = _blitz()
+    board.press_buttons(BTN_MENU, (t + 100) * 1000, hold_us=2300000)   # a running game
+    until(app, board, t + 2500)
+    assert "clockapp.seal" in sys.modules and app.seal.phase == 1    # SEALING
+    other = app.lever_of_side(1 - app.seal.sealer)
+    assert text(board.left if other == LEFT else board.right) == "SEAL"
+    app.save_state()
+    root = board.root
+    _forget()
+    board, app = boot(root)                    # a power cut in seal mode
+    assert "clockapp.seal" in sys.modules and app.seal.phase == 1
+    assert app.seal.session == 1
 
 
 def test_a_plain_typed_control_needs_no_parser():
