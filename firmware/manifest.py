@@ -22,7 +22,7 @@ package("clockcore", files=[
     "protocol.py",
     "ticks.py",
     "version.py",
-])  # not logread.py: the log's reader is the host's (deploy.HOST_ONLY)
+])  # not logread.py, presetinfo.py: the log's reader, the presets' titles (deploy.HOST_ONLY)
 package("clockapp")
 package("drivers")
 package("boards", files=["__init__.py", "mcu.py", "rawflash.py"])  # the real board, not the sim

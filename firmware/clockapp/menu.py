@@ -226,7 +226,7 @@ class Menu:
         name = self.items()[self.item]
         now = app.now
         if name == "PrSt":
-            self.value = (self.value + step) % len(presets.PRESETS)
+            self.value = (self.value + step) % presets.COUNT
         elif name == "FAv":
             self.value = (self.value + step) % len(app.settings.favourites)
         elif name == "SEt":
@@ -253,7 +253,7 @@ class Menu:
         app = self.app
         s = app.settings
         if name == "PrSt":
-            self.choose(presets.PRESETS[self.value].key)
+            self.choose(presets.key_at(self.value))
         elif name == "FAv":
             self.choose(s.favourites[self.value])
         elif name == "SEt":
@@ -328,7 +328,7 @@ class Menu:
         if self.message:
             return self.message
         if name == "PrSt":
-            return presets.PRESETS[self.value].key if self.editing else s.spec
+            return presets.key_at(self.value) if self.editing else s.spec
         if name == "FAv":
             if self.editing:
                 return s.favourites[self.value]

@@ -2,13 +2,19 @@
 
 Portable: runs on MicroPython and CPython. `resolve(spec)` is what a user's SPEC means:
 a preset name (key or alias, any case) first, else notation.parse(spec).
+
+The presets are a compact table, read by find(); a Preset is built when one is first asked
+for, then kept (a clock builds the one it plays). PRESETS, every one of them built, is for
+the host's lists and the tests; their titles and sources are in clockcore/presetinfo.py,
+which a clock never loads.
 """
 
+from clockcore import const
 from clockcore.control import DELAY_SIMPLE, Control, SideControl, Stage, sudden_death
 
-MIN = 60000
-HOUR = 3600000
-DAY = 86400000
+MIN = const(60000)
+HOUR = const(3600000)
+DAY = const(86400000)
 
 
 class Preset:
@@ -26,17 +32,17 @@ class Preset:
                      exceed what control.validate() allows for a running clock)
     move_limit       N > 0: the game ends when both sides have made N moves (presses): a
                      play-off of at most N moves each (seed S3 4.1)
-    source           the rule it follows
+    title, source    what it is, and the rule it follows (a shipped preset's: presetinfo.py)
     """
 
     def __init__(self, key, title, control, aliases=(), source="", freeze=True,
                  stage_on_flag=False, inc_at_turn_start=False, audible_flag=False,
                  both_flags_draw=False, ledger=False, move_limit=0):
         self.key = key
-        self.title = title
+        self._title = title     # None: the shipped preset's, from presetinfo.py
         self._make = control  # a function: controls are built when used, not at import
         self.aliases = tuple(aliases)
-        self.source = source
+        self._source = source
         self.freeze = freeze
         self.stage_on_flag = stage_on_flag
         self.inc_at_turn_start = inc_at_turn_start
@@ -50,6 +56,20 @@ class Preset:
         """A new Control each time (callers may keep or change it)."""
         return self._make()
 
+    @property
+    def title(self):
+        if self._title is not None:
+            return self._title
+        from clockcore.presetinfo import TEXTS
+        return TEXTS[self.key][0]
+
+    @property
+    def source(self):
+        if self._title is not None:
+            return self._source
+        from clockcore.presetinfo import TEXTS
+        return TEXTS[self.key][1]
+
     def names(self):
         return (self.key,) + self.aliases
 
@@ -57,60 +77,71 @@ class Preset:
         return "Preset(%r)" % self.key
 
 
-def _one(*stages):
-    return Control(SideControl(list(stages)))
+_NO_FREEZE = const(1)    # Preset.freeze False
+_BOTH_DRAW = const(2)    # Preset.both_flags_draw
+_LEDGER = const(4)       # Preset.ledger
 
-
-def _armageddon(white_ms, black_ms):
+# The shipped presets, in the order the menu offers them: key, aliases, options (the bits
+# above), move limit, White's stages, Black's (None: White's). A stage is (time_ms, moves,
+# inc_ms), or (time_ms, moves, inc_ms, delay_ms, delay_kind). Titles and sources:
+# presetinfo.py, by key.
+_TABLE = (
+    ("fide-classical", ("classical", "standard"), 0, 0,
+     ((90 * MIN, 40, 30000), (30 * MIN, 0, 30000)), None),
+    ("fide-rapid", ("rapid",), 0, 0, ((15 * MIN, 0, 10000),), None),
+    ("fide-blitz", ("blitz",), 0, 0, ((3 * MIN, 0, 2000),), None),
     # +2 s only from move 61: a 0-time last stage carries the increment
-    return Control(SideControl([Stage(white_ms, 60), Stage(0, inc_ms=2000)]),
-                   SideControl([Stage(black_ms, 60), Stage(0, inc_ms=2000)]))
-
-
-PRESETS = (
-    Preset("fide-classical", "FIDE classical: 90 min/40 moves + 30 min, +30 s from move 1",
-           lambda: _one(Stage(90 * MIN, 40, inc_ms=30000), Stage(30 * MIN, inc_ms=30000)),
-           aliases=("classical", "standard"),
-           source="FIDE Laws 2023 Art. 6; Handbook C.02"),
-    Preset("fide-rapid", "FIDE rapid: 15 min + 10 s", lambda: _one(Stage(15 * MIN, inc_ms=10000)),
-           aliases=("rapid",), source="FIDE Laws 2023 Appendix A (Rapid)"),
-    Preset("fide-blitz", "FIDE blitz: 3 min + 2 s", lambda: _one(Stage(3 * MIN, inc_ms=2000)),
-           aliases=("blitz",), source="FIDE Laws 2023 Appendix B (Blitz)"),
-    Preset("armageddon", "Armageddon: White 5 min, Black 4 min, +2 s from move 61",
-           lambda: _armageddon(5 * MIN, 4 * MIN), aliases=("fide-armageddon",),
-           source="FIDE World Blitz Championship 2018 regulations, Armageddon tie-break"),
-    Preset("us-g90-d5", "US: G/90 with 5 s delay",
-           lambda: _one(Stage(90 * MIN, delay_ms=5000, delay_kind=DELAY_SIMPLE)),
-           aliases=("g90d5", "g90-d5"),
-           source="US Chess Official Rules (7th ed.), sudden death with delay"),
-    Preset("fide-5min-1990", "FIDE 5-minute chess (1990): 5 min sudden death",
-           lambda: _one(Stage(5 * MIN)), aliases=("5min-1990",), both_flags_draw=True,
-           freeze=False,  # both flags down is a draw: the second flag must be able to fall
-           source="FCE Butlletí 54 (1990), RAP 1, 9"),
-    Preset("fide-active-1987", "FIDE active chess (1987): 30 min sudden death",
-           lambda: _one(Stage(30 * MIN)), aliases=("active-1987",),
-           freeze=False,  # a win on time needs the claimant's own flag still up
-           source="ACT 1-2, 9c"),
-    Preset("fide-active-1987-inc", "FIDE active chess (1987), Fischer clock: 30 min + 10 s",
-           lambda: _one(Stage(30 * MIN, inc_ms=10000)), aliases=("active-1987-inc",), freeze=False,
-           source="ACT 22"),
-    Preset("fce-six-hour", "FCE: 40 moves in 2 h, then 20 moves per hour",
-           lambda: _one(Stage(2 * HOUR, 40), Stage(1 * HOUR, 20)), aliases=("six-hour",),
-           source="RGC 5.3.1.1"),
-    Preset("wc-2008-first", "World Championship 2008, first control: 40 moves in 120 min",
-           lambda: _one(Stage(120 * MIN, 40)), aliases=("wc-2008",),
-           source="S1 commentary 6.2b"),
-    Preset("cxeb-correspondence", "Correspondence: 10 moves in 40 days, repeating",
-           lambda: _one(Stage(40 * DAY, 10)), aliases=("correspondence",), ledger=True,
-           source="CXEB Art. 12"),
-    Preset("fce-finish-15", "FCE finish: 15 min sudden death", lambda: _one(Stage(15 * MIN)),
-           aliases=("finish-15",), source="RGC 10.1"),
+    ("armageddon", ("fide-armageddon",), 0, 0,
+     ((5 * MIN, 60, 0), (0, 0, 2000)), ((4 * MIN, 60, 0), (0, 0, 2000))),
+    ("us-g90-d5", ("g90d5", "g90-d5"), 0, 0, ((90 * MIN, 0, 0, 5000, DELAY_SIMPLE),), None),
+    # both flags down is a draw: the second flag must be able to fall
+    ("fide-5min-1990", ("5min-1990",), _NO_FREEZE | _BOTH_DRAW, 0, ((5 * MIN, 0, 0),), None),
+    # a win on time needs the claimant's own flag still up
+    ("fide-active-1987", ("active-1987",), _NO_FREEZE, 0, ((30 * MIN, 0, 0),), None),
+    ("fide-active-1987-inc", ("active-1987-inc",), _NO_FREEZE, 0, ((30 * MIN, 0, 10000),),
+     None),
+    ("fce-six-hour", ("six-hour",), 0, 0, ((2 * HOUR, 40, 0), (1 * HOUR, 20, 0)), None),
+    ("wc-2008-first", ("wc-2008",), 0, 0, ((120 * MIN, 40, 0),), None),
+    ("cxeb-correspondence", ("correspondence",), _LEDGER, 0, ((40 * DAY, 10, 0),), None),
+    ("fce-finish-15", ("finish-15",), 0, 0, ((15 * MIN, 0, 0),), None),
     # The seed gives no time for the play-off (seed-requirements §14): 5 min each is this
     # preset's choice; the clock ends the game at the press giving both sides 10 moves.
-    Preset("br-playoff", "Knockout play-off: at most 10 moves each, 5 min each",
-           lambda: _one(Stage(5 * MIN)), aliases=("playoff-10",), move_limit=10,
-           source="S3 4.1 (Brazilian knockout rules)"),
+    ("br-playoff", ("playoff-10",), 0, 10, ((5 * MIN, 0, 0),), None),
 )
+COUNT = len(_TABLE)
+
+
+def _side(stages):
+    return SideControl([Stage(*s) for s in stages])
+
+
+_BUILT = {}   # key -> its Preset, once built: one object per preset, as find() gives it
+
+
+def _build(row):
+    key, aliases, opts, limit, white, black = row
+    p = _BUILT.get(key)
+    if p is None:
+        def make():
+            return Control(_side(white), _side(black) if black is not None else None)
+
+        p = Preset(key, None, make, aliases, freeze=not opts & _NO_FREEZE,
+                   both_flags_draw=bool(opts & _BOTH_DRAW), ledger=bool(opts & _LEDGER),
+                   move_limit=limit)
+        _BUILT[key] = p
+    return p
+
+
+def key_at(i):
+    """The key of the i-th preset (the menu's order)."""
+    return _TABLE[i][0]
+
+
+def __getattr__(name):
+    """PRESETS: every preset, built when asked for (a clock uses find and key_at)."""
+    if name == "PRESETS":
+        return tuple([_build(row) for row in _TABLE])
+    raise AttributeError(name)
 
 
 def find(name):
@@ -118,9 +149,9 @@ def find(name):
     if not isinstance(name, str):
         return None
     name = name.strip().lower()
-    for p in PRESETS:
-        if name in p.names():
-            return p
+    for row in _TABLE:
+        if name == row[0] or name in row[1]:
+            return _build(row)
     return None
 
 

@@ -1,8 +1,9 @@
 # What a clock loads only when it is first needed, off the heap of a game that never needs
 # it (docs/FIRMWARE.md, "Modules"): the menus (clockapp/menu.py), the adjournment
 # (clockapp/seal.py), the notation parser (clockcore/notation.py) for the plainest typed
-# controls. Each is checked absent after a boot and a game, then present, and working, after
-# its first use. CPython and the MicroPython unix port (tests/mp_run.py).
+# controls, the presets' titles (clockcore/presetinfo.py: the host's). Each is checked
+# absent after a boot and a game, then present, and working, after its first use. CPython
+# and the MicroPython unix port (tests/mp_run.py).
 
 import sys
 
@@ -14,7 +15,8 @@ from clockapp.board import BTN_MENU, BTN_MINUS, BTN_PLUS, BTN_START, LEFT, RIGHT
 from clockcore import engine as E
 from clockcore import notation, presets
 
-LAZY = ("clockapp.menu", "clockapp.seal", "clockcore.notation", "clockcore.plausible")
+LAZY = ("clockapp.menu", "clockapp.seal", "clockcore.notation", "clockcore.plausible",
+        "clockcore.presetinfo")
 
 
 def _forget():
@@ -50,7 +52,7 @@ def _blitz(spec="3m+2s"):
     return board, app, t
 
 
-def test_a_blitz_game_loads_no_menu_no_seal_no_parser():
+def test_a_blitz_game_loads_none_of_them():
     board, app, t = _blitz()
     assert _loaded() == []
     board.press_buttons(BTN_START, (t + 100) * 1000)   # START pauses, without the menu
@@ -139,3 +141,16 @@ def test_the_plain_forms_read_as_the_parser_reads_them():
     for spec in ("3", "3+2", "03m+2s", "3m+02s", "3M+2s", "3m+2S", " 3m+2s", "3m+2s ",
                  "3m+", "3m+s", "m+2s", "1000m", "0m+2s", "3m2s", "3m+2", "fide-blitz", 3):
         assert presets.quick(spec) is None, spec
+
+
+def test_a_preset_game_builds_its_preset_only_and_no_titles():
+    _forget()
+    presets._BUILT.clear()
+    board, app = boot()
+    app.new_game("rapid")
+    assert app.preset.key == "fide-rapid" and app.clock.main == [900000, 900000]
+    # the boot's default and the one set; the others stay rows of the table
+    assert sorted(presets._BUILT) == ["fide-blitz", "fide-rapid"]
+    assert "clockcore.presetinfo" not in sys.modules
+    assert app.preset.title == "FIDE rapid: 15 min + 10 s"   # the host's lists load it
+    assert "clockcore.presetinfo" in sys.modules

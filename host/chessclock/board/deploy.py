@@ -56,8 +56,9 @@ PACKAGES = ("clockcore", "clockapp", "drivers")    # whole folders
 BOARD_MODULES = ("boards/__init__.py", "boards/mcu.py", "boards/rawflash.py")
 OWNED_DIRS = PACKAGES + ("boards",)                # deploy may delete stale files here
 # In those folders but never on a board: the event log's reader (the host's; the board only
-# writes the log). firmware/manifest.py leaves the same files out.
-HOST_ONLY = ("clockcore/logread.py",)
+# writes the log), the presets' titles and sources (the host's lists). firmware/manifest.py
+# leaves the same files out.
+HOST_ONLY = ("clockcore/logread.py", "clockcore/presetinfo.py")
 
 EXIT_OK = 0
 EXIT_INPUT = 2
