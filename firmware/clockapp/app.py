@@ -20,7 +20,7 @@ from clockapp.board import BTN_MENU, BTN_PLUS, BTN_START, LEFT, RIGHT
 from clockapp.levers import BOTH, NONE_LIT, PRESS, RELEASE, RING, LeverFilter, LeverRing
 from clockapp.session import ARBITER_RESUME, Session, competition
 from clockapp.view import FLAG_FIRST, FLAG_NONE, FLAG_SECOND, SideView
-from clockcore import const, presets
+from clockcore import const, presets, unload
 from clockcore import engine as E
 from clockcore import events as EV
 from clockcore.control import MODE_UPCOUNT, Control
@@ -396,6 +396,8 @@ class App:
             self.store.save(BAD_STATE, payload)
             self.restore_failed = True
             return False
+        finally:
+            unload("clockapp.gameread")   # the reader's one use at boot: its code goes
         if clock.state == E.IDLE:
             return False
         self.clock = clock

@@ -13,3 +13,16 @@ try:
 except ImportError:  # CPython
     def const(x):  # type: ignore[misc]  # the stubs' const is generic; this one plainly returns x
         return x
+
+
+def unload(name):
+    """Forget module `name` (e.g. "clockapp.gameread"), imported for a one-off job: its code
+    goes with the next collection once nothing refers to it, and an import loads it again.
+    (Its names stay interned: MicroPython never frees a qstr.)"""
+    import sys
+    sys.modules.pop(name, None)
+    i = name.rfind(".")
+    parent = sys.modules.get(name[:i]) if i > 0 else None
+    leaf = name[i + 1:]
+    if parent is not None and leaf in parent.__dict__:
+        delattr(parent, leaf)

@@ -1,9 +1,10 @@
 # What a clock loads only when it is first needed, off the heap of a game that never needs
 # it (docs/FIRMWARE.md, "Modules"): the menus (clockapp/menu.py), the adjournment
 # (clockapp/seal.py), the notation parser (clockcore/notation.py) for the plainest typed
-# controls, the presets' titles (clockcore/presetinfo.py: the host's). Each is checked
-# absent after a boot and a game, then present, and working, after its first use. CPython
-# and the MicroPython unix port (tests/mp_run.py).
+# controls, the presets' titles (clockcore/presetinfo.py: the host's), the saved game's
+# reader (clockapp/gameread.py: at boot, then dropped). Each is checked absent after a boot
+# and a game, then present (or, dropped, its work done) after its first use. CPython and
+# the MicroPython unix port (tests/mp_run.py).
 
 import sys
 
@@ -11,12 +12,13 @@ from simutil import boot, text, until
 
 import clockapp
 import clockcore
+from clockapp import gamestate
 from clockapp.board import BTN_MENU, BTN_MINUS, BTN_PLUS, BTN_START, LEFT, RIGHT
 from clockcore import engine as E
 from clockcore import notation, presets
 
 LAZY = ("clockapp.menu", "clockapp.seal", "clockcore.notation", "clockcore.plausible",
-        "clockcore.presetinfo")
+        "clockcore.presetinfo", "clockapp.gameread")
 
 
 def _forget():
@@ -154,3 +156,16 @@ def test_a_preset_game_builds_its_preset_only_and_no_titles():
     assert "clockcore.presetinfo" not in sys.modules
     assert app.preset.title == "FIDE rapid: 15 min + 10 s"   # the host's lists load it
     assert "clockcore.presetinfo" in sys.modules
+
+
+def test_a_power_cut_restores_the_game_and_drops_the_reader():
+    board, app, t = _blitz()
+    main = list(app.clock.main)
+    app.save_state()
+    _forget()
+    board, app = boot(board.root)               # the power comes back
+    assert app.clock.state == E.PAUSED and app.clock.moves == [2, 2]
+    assert app.clock.main == main
+    assert "clockapp.gameread" not in sys.modules   # read, then dropped
+    clock, meta = gamestate.decode(app.store.load_state())    # another reading loads it
+    assert "clockapp.gameread" in sys.modules and clock.main == main
