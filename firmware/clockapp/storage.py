@@ -71,9 +71,9 @@ import struct
 
 from clockcore import const
 from clockcore.eventlog import seq_of
-from clockcore.framing import HEADER_SIZE as LOG_HEADER_SIZE
-from clockcore.framing import MAX_RECORD as LOG_MAX_RECORD
-from clockcore.framing import crc32, frame_end, resync
+from clockcore.framing import HEADER_SIZE as LOG_HEADER_SIZE  # noqa: F401  (logstore)
+from clockcore.framing import MAX_RECORD as LOG_MAX_RECORD  # noqa: F401  (tests)
+from clockcore.framing import crc32
 from clockcore.framing import frame as log_record  # noqa: F401  (logstore, tests)
 from clockcore.framing import unframe as _unframe_log
 
@@ -89,7 +89,6 @@ JOURNAL_NAME = "journal.bin"   # the board's raw journal blocks, reserved as a f
 STATE_SLOTS = ("state.a", "state.b")
 NEW = ".new"
 
-_READ_CHUNK = const(4096)  # amortises the refill copies of read_log()
 _TAIL = const(8192)        # bytes of log.bin read to find its last record
 _FOLD_CHUNK = const(4096)  # log bytes a fold step copies into log.bin (one write)
 
@@ -664,108 +663,26 @@ class Store:
             return self._failed(e)
         return self._ok()
 
+    # ---- the log read back, sized, removed: clockapp/storelog.py, loaded when first used
+    # (the link's log operations; a log over its budget), off a running game's heap
     def read_log(self):
         """Yield the payloads of the valid log records in order (log.bin's, then the
         journal's it lacks). Bytes of torn or corrupt records in log.bin are skipped and
         counted in `self.log_dropped` (final once exhausted)."""
-        jr = self.jr if self.fold_phase <= 1 else None
-        last = -1
-        for payload in self._read_file_log():
-            if jr is not None:
-                last = seq_of(payload)
-            yield payload
-        if jr is not None:
-            from clockapp import journal as J  # loaded already: the board made the journal
-            for _pos, kind, body in jr.records():
-                if kind == J.KIND_LOG and (last < 0 or _newer(seq_of(body), last)):
-                    last = seq_of(body)
-                    yield body
+        from clockapp import storelog
+        return storelog.read_log(self, self.root + LOG_NAME)
 
     def _read_file_log(self):
-        self.log_dropped = 0
-        try:
-            f = self.fs.open(self.root + LOG_NAME, "rb")
-        except OSError:
-            return
-        buf = b""
-        pos = 0
-        eof = False
-        try:
-            while True:
-                # Enough bytes for the longest record starting at pos, unless at the end.
-                while not eof and len(buf) - pos < LOG_HEADER_SIZE + LOG_MAX_RECORD:
-                    try:
-                        chunk = f.read(_READ_CHUNK)
-                    except OSError:
-                        chunk = b""
-                    if not chunk:
-                        eof = True
-                    buf = buf[pos:] + chunk
-                    pos = 0
-                avail = len(buf) - pos
-                if avail == 0:
-                    return
-                if avail < LOG_HEADER_SIZE:
-                    self.log_dropped += avail  # a torn header at the end
-                    return
-                end = frame_end(buf, pos)
-                if end:
-                    payload = buf[pos + LOG_HEADER_SIZE:end]
-                    pos = end
-                    yield payload
-                    continue
-                # Not a valid record here: skip to the next possible start.
-                nxt = resync(buf, pos)
-                self.log_dropped += nxt - pos
-                pos = nxt
-        finally:
-            try:
-                f.close()
-            except OSError:
-                pass
+        from clockapp import storelog
+        return storelog.read_file_log(self, self.root + LOG_NAME)
 
     def log_size(self):
         """Bytes in the log file (0 when there is none), and the journal's log records."""
-        n = self._file_size()
-        if self.jr is not None and self.fold_phase <= 1:
-            n += self.jr.log_bytes
-        return n
-
-    def _file_size(self):
-        try:
-            f = self.fs.open(self.root + LOG_NAME, "rb")
-        except OSError:
-            return 0
-        try:
-            try:
-                return f.seek(0, 2)
-            except (AttributeError, OSError):
-                n = 0
-                while True:
-                    chunk = f.read(_READ_CHUNK)
-                    if not chunk:
-                        return n
-                    n += len(chunk)
-        finally:
-            try:
-                f.close()
-            except OSError:
-                pass
+        from clockapp import storelog
+        return storelog.log_size(self, self.root + LOG_NAME)
 
     def clear_log(self):
-        return self._guarded(self._clear_log)
-
-    def _clear_log(self):
         """Remove the log (the journal's records too: it is erased now). True when it is
         gone."""
-        if self.jr is not None and not self.jr.empty():
-            self._state_to_slot()
-            self._erase_journal()
-        path = self.root + LOG_NAME
-        try:
-            if self.fs.exists(path):
-                self.fs.remove(path)
-        except OSError as e:
-            return self._failed(e)
-        self.full = False
-        return True
+        from clockapp import storelog
+        return self._guarded(storelog.clear_log, self, self.root + LOG_NAME)

@@ -2,9 +2,10 @@
 # it (docs/FIRMWARE.md, "Modules"): the menus (clockapp/menu.py), the adjournment
 # (clockapp/seal.py), the notation parser (clockcore/notation.py) for the plainest typed
 # controls, the presets' titles (clockcore/presetinfo.py: the host's), the saved game's
-# reader (clockapp/gameread.py: at boot, then dropped). Each is checked absent after a boot
-# and a game, then present (or, dropped, its work done) after its first use. CPython and
-# the MicroPython unix port (tests/mp_run.py).
+# reader (clockapp/gameread.py: at boot, then dropped), the log read back
+# (clockapp/storelog.py). Each is checked absent after a boot and a game, then present (or,
+# dropped, its work done) after its first use. CPython and the MicroPython unix port
+# (tests/mp_run.py).
 
 import sys
 
@@ -18,7 +19,7 @@ from clockcore import engine as E
 from clockcore import notation, presets
 
 LAZY = ("clockapp.menu", "clockapp.seal", "clockcore.notation", "clockcore.plausible",
-        "clockcore.presetinfo", "clockapp.gameread")
+        "clockcore.presetinfo", "clockapp.gameread", "clockapp.storelog")
 
 
 def _forget():
@@ -169,3 +170,12 @@ def test_a_power_cut_restores_the_game_and_drops_the_reader():
     assert "clockapp.gameread" not in sys.modules   # read, then dropped
     clock, meta = gamestate.decode(app.store.load_state())    # another reading loads it
     assert "clockapp.gameread" in sys.modules and clock.main == main
+
+
+def test_the_log_read_back_loads_its_module_and_reads_the_game():
+    board, app, t = _blitz()
+    app.flush()
+    assert "clockapp.storelog" not in sys.modules
+    records = list(app.store.read_log())
+    assert "clockapp.storelog" in sys.modules
+    assert len(records) > 4 and app.store.log_size() > 0

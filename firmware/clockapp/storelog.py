@@ -1,0 +1,123 @@
+# What storage.Store does with the event log only for a reader or on request: read it
+# back, size it, remove it (`path`: the log file's). Loaded when first used (the link's
+# log operations, a log over its budget), so that a running game's heap carries only the
+# writing half of clockapp/storage.py; Store's methods of the same names call these.
+# Portable: MicroPython and CPython.
+
+from clockcore import const
+from clockcore.eventlog import seq_of
+from clockcore.framing import HEADER_SIZE as LOG_HEADER_SIZE
+from clockcore.framing import MAX_RECORD as LOG_MAX_RECORD
+from clockcore.framing import frame_end, resync
+
+_READ_CHUNK = const(4096)  # amortises the refill copies of read_log()
+
+
+def _after(a, b):
+    """Sequence number a comes after b (storage._newer: serial-number order)."""
+    return 0 < ((a - b) & 0xFFFFFFFF) < 0x80000000
+
+
+def read_log(store, path):
+    """Yield the payloads of the valid log records in order (log.bin's, then the
+    journal's it lacks). Bytes of torn or corrupt records in log.bin are skipped and
+    counted in `store.log_dropped` (final once exhausted)."""
+    jr = store.jr if store.fold_phase <= 1 else None
+    last = -1
+    for payload in read_file_log(store, path):
+        if jr is not None:
+            last = seq_of(payload)
+        yield payload
+    if jr is not None:
+        from clockapp import journal as J  # loaded already: the board made the journal
+        for _pos, kind, body in jr.records():
+            if kind == J.KIND_LOG and (last < 0 or _after(seq_of(body), last)):
+                last = seq_of(body)
+                yield body
+
+def read_file_log(store, path):
+    store.log_dropped = 0
+    try:
+        f = store.fs.open(path, "rb")
+    except OSError:
+        return
+    buf = b""
+    pos = 0
+    eof = False
+    try:
+        while True:
+            # Enough bytes for the longest record starting at pos, unless at the end.
+            while not eof and len(buf) - pos < LOG_HEADER_SIZE + LOG_MAX_RECORD:
+                try:
+                    chunk = f.read(_READ_CHUNK)
+                except OSError:
+                    chunk = b""
+                if not chunk:
+                    eof = True
+                buf = buf[pos:] + chunk
+                pos = 0
+            avail = len(buf) - pos
+            if avail == 0:
+                return
+            if avail < LOG_HEADER_SIZE:
+                store.log_dropped += avail  # a torn header at the end
+                return
+            end = frame_end(buf, pos)
+            if end:
+                payload = buf[pos + LOG_HEADER_SIZE:end]
+                pos = end
+                yield payload
+                continue
+            # Not a valid record here: skip to the next possible start.
+            nxt = resync(buf, pos)
+            store.log_dropped += nxt - pos
+            pos = nxt
+    finally:
+        try:
+            f.close()
+        except OSError:
+            pass
+
+
+def log_size(store, path):
+    """Bytes in the log file (0 when there is none), and the journal's log records."""
+    n = _file_size(store, path)
+    if store.jr is not None and store.fold_phase <= 1:
+        n += store.jr.log_bytes
+    return n
+
+def _file_size(store, path):
+    try:
+        f = store.fs.open(path, "rb")
+    except OSError:
+        return 0
+    try:
+        try:
+            return f.seek(0, 2)
+        except (AttributeError, OSError):
+            n = 0
+            while True:
+                chunk = f.read(_READ_CHUNK)
+                if not chunk:
+                    return n
+                n += len(chunk)
+    finally:
+        try:
+            f.close()
+        except OSError:
+            pass
+
+
+def clear_log(store, path):
+    """Remove the log (the journal's records too: it is erased now). True when it is
+    gone."""
+    if store.jr is not None and not store.jr.empty():
+        store._state_to_slot()
+        store._erase_journal()
+    try:
+        if store.fs.exists(path):
+            store.fs.remove(path)
+    except OSError as e:
+        return store._failed(e)
+    store.full = False
+    return True
