@@ -44,9 +44,6 @@ LEVERS = (LEFT, RIGHT)  # built once: a tuple written in a loop is built on ever
 # The log: clockcore/eventlog.py records (docs/EVENT-LOG.md), kept in the Writer's RAM ring
 # (eventlog.SLOTS) until flush(); clockapp/logstore.py creates it at the first log().
 _LOG_BUDGET = const(1000000)  # bytes of log before pulled games are removed (board.log_budget)
-# Arbiter menu item -> reason code of the correction it makes (events.R_*).
-LOG_REASONS = {"+2": EV.R_PENALTY, "tImE": EV.R_TIME, "MovE": EV.R_MOVES, "StAG": EV.R_STAGE,
-               "Undo": EV.R_UNDO, "InC": EV.R_STAGE, "rES": EV.R_RESUME, "End": EV.R_END}
 
 
 def _irq_bar(display):
@@ -132,6 +129,9 @@ class _MenuClosed:
 
     def items(self):
         return ()
+
+    def reason(self):
+        return 0
 
     def render(self, lever, view):
         return False
@@ -486,7 +486,7 @@ class App:
             if ev in EV.CORRECTIONS:  # an arbiter correction: why
                 m = self.menu
                 if m.active():
-                    reason = LOG_REASONS.get(m.items()[m.item], 0)
+                    reason = m.reason()   # the arbiter menu item's (menu.py)
                 elif self.log_ground is not None:  # the arbiter's ground, over the link
                     lg.log_ground(ev, side, t, arg, c, self.log_ground)
                     return
@@ -503,38 +503,9 @@ class App:
         """Install an adjourned game's snapshot (seal.py; from this clock or another):
         logged as a game header (its control, with any stage added before) and an
         adjourned-loaded record carrying the snapshot's SHA-256 and its state. The game
-        comes back paused with the side to move ready to start. Raises ValueError."""
-        import hashlib
-
-        from clockapp.seal import SEALED
-        from clockcore.eventlog import added_stages_body, snapshot_body
-        digest = hashlib.sha256(data).digest()
-        clock, meta = gamestate.decode(data, self.on_event)
-        seal = meta.get("seal")
-        if clock.state != E.PAUSED or not isinstance(seal, list) or len(seal) != 5 \
-                or seal[0] != SEALED:
-            raise ValueError("not an adjourned game (no sealed move in it)")
-        spec = meta.get("spec", "")
-        if not isinstance(spec, str) or len(spec) > 200:
-            raise ValueError("not an adjourned game (bad control)")
-        # the header: the control as set, at its starting times (stages an arbiter added
-        # are in the adjourned-loaded record, after the state)
-        fresh = E.Clock(Control(clock.sides[0], clock.sides[1]), None,
-                        inc_at_turn_start=clock.inc_at_turn_start,
-                        stage_on_flag=clock.stage_on_flag, freeze=clock.freeze)
-        self.settings.spec = spec
-        self.settings.white_left = meta.get("white_left", self.settings.white_left) is True
-        self.store.save_json("settings.json", self.settings.to_dict())
-        self.clock = fresh
-        self.log(EV.EV_HEADER, E.NOBODY, self.now, 0)
-        self.clock = clock
-        self.preset = presets.find(spec)
-        self.logw_big(EV.EV_ADJOURNED_LOADED, E.NOBODY, self.now, seal[4],
-                      digest + snapshot_body(clock) + added_stages_body(clock))
-        self.seal.loaded(meta, self.now)
-        self.dirty = True
-        self.refresh(True)
-        return digest
+        comes back paused with the side to move ready to start. Raises ValueError.
+        The SHA-256 digest. (seal.load_adjourned does it: loaded with the adjournment.)"""
+        return self.part("seal").load_adjourned(self, data)
 
     @property
     def log_n(self):

@@ -41,6 +41,9 @@ EDITABLE = ("PrSt", "FAv", "SEt", "tImE", "MovE", "StAG", "InC", "End")
 RESULT_TEXT = ("nonE", "1-0", "0-1", "1/2")   # events.RESULTS by index
 _INC_DEFAULT_S = const(5)         # FIDE Guidelines III: 5 s a move
 _INC_MAX_S = const(60)
+# Arbiter menu item -> reason code of the correction it makes (events.R_*), for its log.
+LOG_REASONS = {"+2": EV.R_PENALTY, "tImE": EV.R_TIME, "MovE": EV.R_MOVES, "StAG": EV.R_STAGE,
+               "Undo": EV.R_UNDO, "InC": EV.R_STAGE, "rES": EV.R_RESUME, "End": EV.R_END}
 # Set-up items that flip one setting.
 TOGGLES = {"SWAP": "white_left", "Snd": "sound", "SEcS": "seconds_always",
            "MovS": "show_moves"}
@@ -77,6 +80,10 @@ class Menu:
 
     def active(self):
         return self.mode != _CLOSED
+
+    def reason(self):
+        """Why the correction made now is made: the item's reason code (events.R_*)."""
+        return LOG_REASONS.get(self.items()[self.item], 0)
 
     def items(self):
         if self.mode == CONFIRM:

@@ -197,3 +197,45 @@ class Seal:
         self.alerted = False
         self.move = meta.get("seal_move", "")
         self.since = now
+
+
+# ---- an adjourned game's snapshot installed (App.load_adjourned) ------------------------
+def load_adjourned(app, data):
+    """App.load_adjourned: the snapshot's clock installed on `app`, logged as a game header
+    (its control, with any stage added before) and an adjourned-loaded record carrying the
+    snapshot's SHA-256 and its state; the game comes back paused with the side to move
+    ready to start. The digest; ValueError when `data` is no adjourned game."""
+    import hashlib
+
+    from clockapp import gamestate
+    from clockcore.control import Control
+    from clockcore.eventlog import added_stages_body, snapshot_body
+    from clockcore.presets import find
+    digest = hashlib.sha256(data).digest()
+    clock, meta = gamestate.decode(data, app.on_event)
+    seal = meta.get("seal")
+    if clock.state != E.PAUSED or not isinstance(seal, list) or len(seal) != 5 \
+            or seal[0] != SEALED:
+        raise ValueError("not an adjourned game (no sealed move in it)")
+    spec = meta.get("spec", "")
+    if not isinstance(spec, str) or len(spec) > 200:
+        raise ValueError("not an adjourned game (bad control)")
+    # the header: the control as set, at its starting times (stages an arbiter added
+    # are in the adjourned-loaded record, after the state)
+    fresh = E.Clock(Control(clock.sides[0], clock.sides[1]), None,
+                    inc_at_turn_start=clock.inc_at_turn_start,
+                    stage_on_flag=clock.stage_on_flag, freeze=clock.freeze)
+    settings = app.settings
+    settings.spec = spec
+    settings.white_left = meta.get("white_left", settings.white_left) is True
+    app.store.save_json("settings.json", settings.to_dict())
+    app.clock = fresh
+    app.log(EV.EV_HEADER, E.NOBODY, app.now, 0)
+    app.clock = clock
+    app.preset = find(spec)
+    app.logw_big(EV.EV_ADJOURNED_LOADED, E.NOBODY, app.now, seal[4],
+                 digest + snapshot_body(clock) + added_stages_body(clock))
+    app.seal.loaded(meta, app.now)
+    app.dirty = True
+    app.refresh(True)
+    return digest

@@ -179,3 +179,19 @@ def test_the_log_read_back_loads_its_module_and_reads_the_game():
     records = list(app.store.read_log())
     assert "clockapp.storelog" in sys.modules
     assert len(records) > 4 and app.store.log_size() > 0
+
+
+def test_an_adjourned_game_loads_on_a_clock_that_never_sealed():
+    board, app, t = _blitz()
+    board.press_buttons(BTN_MENU, (t + 100) * 1000, hold_us=2300000)   # seal mode
+    until(app, board, t + 2500)
+    board.press_buttons(BTN_START, (t + 2600) * 1000)                  # handed in
+    until(app, board, t + 2800)
+    assert app.seal.phase == 2 and app.clock.state == E.PAUSED        # SEALED
+    data = app.store.load("sealed.bin")
+    _forget()
+    board2, app2 = boot()
+    assert "clockapp.seal" not in sys.modules
+    digest = app2.load_adjourned(data)
+    assert digest == app.seal.digest and app2.seal.phase == 2
+    assert app2.clock.main == app.clock.main and app2.clock.state == E.PAUSED
