@@ -91,86 +91,9 @@ class EventLog:
             self.prune(clock)
         return w.n
 
-    # ---- budget ----------------------------------------------------------------------
-    def games(self):
-        """[(first seq, last seq, bytes)] of the games in the file, oldest first (records
-        before the first header count as one game)."""
-        out = []
-        for payload in self.store.read_log():
-            seq = L.seq_of(payload)
-            n = len(payload) + storage.LOG_HEADER_SIZE
-            if (payload[4] & 0x3F) == EV.EV_HEADER or not out:
-                out.append([seq, seq, n])
-            else:
-                g = out[-1]
-                g[1] = seq
-                g[2] += n
-        return out
-
+    # ---- budget: clockapp/logprune.py, loaded when the log is first over it -----------
     def prune(self, clock):
         """Remove the oldest pulled games until the log is under 3/4 of the budget.
         Returns the number of games removed."""
-        games = self.games()
-        target = self.budget * 3 // 4
-        size = sum([g[2] for g in games])
-        cut = -1
-        k = 0
-        # Never the last game (the one being played or set up).
-        while k < len(games) - 1 and size > target and self._pulled(games[k][1]):
-            size -= games[k][2]
-            cut = games[k + 1][0]
-            k += 1
-        if k:
-            if self._rewrite(cut):
-                self.pruned += k
-                self.writer.log(EV.EV_LOG_PRUNED, E.NOBODY, self.writer.prev_t, cut, clock)
-            else:
-                k = 0
-        if self.size > self.budget and not self.warn:
-            self.warn = True
-            self.writer.log(EV.EV_LOG_FULL, E.NOBODY, self.writer.prev_t, self.size, clock)
-        elif self.size <= self.budget:
-            self.warn = False
-        self.writer.flush()
-        return k
-
-    def _pulled(self, last_seq):
-        p = self.pulled
-        return p >= 0 and ((p - last_seq) & 0xFFFFFFFF) < 0x80000000
-
-    def _rewrite(self, cut):
-        """Copy the records from sequence number `cut` on into log.bin.new, then rename it
-        over log.bin (the old file stays whole until the rename)."""
-        st = self.store
-        path = st.root + storage.LOG_NAME
-        tmp = path + storage.NEW
-        keep = False
-        size = 0
-        try:
-            f = st.fs.open(tmp, "wb")
-            try:
-                chunk = []
-                n = 0
-                for payload in st.read_log():
-                    if not keep:
-                        keep = ((L.seq_of(payload) - cut) & 0xFFFFFFFF) < 0x80000000
-                    if keep:
-                        rec = storage.log_record(payload)
-                        chunk.append(rec)
-                        n += len(rec)
-                        if n >= 4096:
-                            f.write(b"".join(chunk))
-                            size += n
-                            chunk = []
-                            n = 0
-                if chunk:
-                    f.write(b"".join(chunk))
-                    size += n
-            finally:
-                f.close()
-            st._replace(tmp, path)
-        except OSError:
-            st._discard(tmp)
-            return False
-        self.size = size
-        return True
+        from clockapp import logprune
+        return logprune.prune(self, clock)

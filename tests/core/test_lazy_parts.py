@@ -3,9 +3,9 @@
 # (clockapp/seal.py), the notation parser (clockcore/notation.py) for the plainest typed
 # controls, the presets' titles (clockcore/presetinfo.py: the host's), the saved game's
 # reader (clockapp/gameread.py: at boot, then dropped), the log read back
-# (clockapp/storelog.py). Each is checked absent after a boot and a game, then present (or,
-# dropped, its work done) after its first use. CPython and the MicroPython unix port
-# (tests/mp_run.py).
+# (clockapp/storelog.py), the log's budget (clockapp/logprune.py). Each is checked absent
+# after a boot and a game, then present (or, dropped, its work done) after its first use.
+# CPython and the MicroPython unix port (tests/mp_run.py).
 
 import sys
 
@@ -19,7 +19,8 @@ from clockcore import engine as E
 from clockcore import notation, presets
 
 LAZY = ("clockapp.menu", "clockapp.seal", "clockcore.notation", "clockcore.plausible",
-        "clockcore.presetinfo", "clockapp.gameread", "clockapp.storelog")
+        "clockcore.presetinfo", "clockapp.gameread", "clockapp.storelog",
+        "clockapp.logprune")
 
 
 def _forget():
@@ -195,3 +196,14 @@ def test_an_adjourned_game_loads_on_a_clock_that_never_sealed():
     digest = app2.load_adjourned(data)
     assert digest == app.seal.digest and app2.seal.phase == 2
     assert app2.clock.main == app.clock.main and app2.clock.state == E.PAUSED
+
+
+def test_the_budget_loads_with_the_first_log_over_it():
+    board, app, t = _blitz()
+    app.clock.end(app.now)
+    until(app, board, t + 300)
+    assert "clockapp.logprune" not in sys.modules    # under its budget
+    app.logw.budget = 200
+    app.log(E.EV_PAUSE, E.NOBODY, app.now, 0)
+    until(app, board, t + 600)                       # flushed: over it, no clock running
+    assert "clockapp.logprune" in sys.modules and app.logw.warn   # nothing pulled: kept
