@@ -305,35 +305,14 @@ class Store:
 
     def names(self):
         """Names of the checked files present (those with only a `.new` included)."""
-        try:
-            entries = self.fs.listdir(self.root)
-        except OSError:
-            return []
-        out = []
-        for n in entries:
-            if n.endswith(NEW):
-                n = n[:-len(NEW)]
-            if n not in out and n not in (LOG_NAME, JOURNAL_NAME) and n not in STATE_SLOTS:
-                out.append(n)
-        out.sort()
-        return out
+        from clockapp import storelog
+        return storelog.names(self, NEW, (LOG_NAME, JOURNAL_NAME) + STATE_SLOTS)
 
     def recover(self):
         """At boot: finish every rename a power cut interrupted and drop torn `.new` files.
         Not needed for correctness (load() does the same per file); frees space."""
-        try:
-            entries = self.fs.listdir(self.root)
-        except OSError:
-            return
-        for n in entries:
-            if n.endswith(NEW):
-                name = n[:-len(NEW)]
-                if self.load(name) is not None:
-                    # name is good; a leftover name.new (complete or not) is not needed
-                    if self.fs.exists(self.root + n):
-                        self._discard(self.root + n)
-                else:
-                    self._discard(self.root + n)
+        from clockapp import storelog
+        storelog.recover(self, NEW)
 
     # ---- settings and favourites -------------------------------------------------
     def save_json(self, name, obj):

@@ -1,5 +1,6 @@
 # What storage.Store does with the event log only for a reader or on request: read it
-# back, size it, remove it (`path`: the log file's). Loaded when first used (the link's
+# back, size it, remove it (`path`: the log file's); and the checked files' listing and
+# clean-up. Loaded when first used (the link's
 # log operations, a log over its budget), so that a running game's heap carries only the
 # writing half of clockapp/storage.py; Store's methods of the same names call these.
 # Portable: MicroPython and CPython.
@@ -121,3 +122,37 @@ def clear_log(store, path):
         return store._failed(e)
     store.full = False
     return True
+
+
+def names(store, new, skip):
+    """Store.names: the checked files present (`new`: the suffix of one being written;
+    `skip`: the files that are not checked files)."""
+    try:
+        entries = store.fs.listdir(store.root)
+    except OSError:
+        return []
+    out = []
+    for n in entries:
+        if n.endswith(new):
+            n = n[:-len(new)]
+        if n not in out and n not in skip:
+            out.append(n)
+    out.sort()
+    return out
+
+
+def recover(store, new):
+    """Store.recover (`new`: the suffix of a file being written)."""
+    try:
+        entries = store.fs.listdir(store.root)
+    except OSError:
+        return
+    for n in entries:
+        if n.endswith(new):
+            name = n[:-len(new)]
+            if store.load(name) is not None:
+                # name is good; a leftover name.new (complete or not) is not needed
+                if store.fs.exists(store.root + n):
+                    store._discard(store.root + n)
+            else:
+                store._discard(store.root + n)

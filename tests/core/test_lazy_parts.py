@@ -207,3 +207,11 @@ def test_the_budget_loads_with_the_first_log_over_it():
     app.log(E.EV_PAUSE, E.NOBODY, app.now, 0)
     until(app, board, t + 600)                       # flushed: over it, no clock running
     assert "clockapp.logprune" in sys.modules and app.logw.warn   # nothing pulled: kept
+
+
+def test_the_checked_files_listing_loads_with_the_log_reader():
+    _forget()
+    board, app = boot()
+    assert "clockapp.storelog" not in sys.modules
+    assert "settings.json" in app.store.names()
+    assert "clockapp.storelog" in sys.modules
