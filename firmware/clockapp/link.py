@@ -44,15 +44,16 @@ _LOG = const(8)                # clockapp/ops_log.py
 _ADJOURN = const(12)           # clockapp/ops_adjourn.py
 _ADMIN = const(16)             # clockapp/ops_admin.py
 _SESSION = const(20)           # clockapp/ops_session.py
+_FIX = const(24)               # clockapp/ops_fix.py
 _AREA = const(28)              # the bits that say the module (0: the link's own)
 OPS = {
     "hello": 0, "status": 0, "control": 0, "auth": 0, "verify": CHANGE,
     "log": STEPPED | _LOG, "logack": CHANGE | _LOG, "logclear": CHANGE | _LOG,
     "set": CHANGE | _GAME, "start": CHANGE | _GAME, "pause": CHANGE | _GAME,
-    "resume": CHANGE | _GAME, "end": CHANGE | _GAME, "adjust": CHANGE | _GAME,
-    "settime": CHANGE | _GAME, "moves": CHANGE | _GAME, "stage": CHANGE | _GAME,
-    "undo": CHANGE | _GAME, "addstage": CHANGE | _GAME, "addinc": CHANGE | _GAME,
-    "split": CHANGE | _GAME,
+    "resume": CHANGE | _GAME, "end": CHANGE | _GAME, "adjust": CHANGE | _FIX,
+    "settime": CHANGE | _FIX, "moves": CHANGE | _FIX, "stage": CHANGE | _FIX,
+    "undo": CHANGE | _FIX, "addstage": CHANGE | _FIX, "addinc": CHANGE | _FIX,
+    "split": CHANGE | _FIX,
     "seal": CHANGE | _ADJOURN, "adjexport": _ADJOURN, "adjput": CHANGE | _ADJOURN,
     "adjload": CHANGE | _ADJOURN,
     "wallclock": CHANGE | _ADMIN, "keyset": CHANGE | _ADMIN,
@@ -64,7 +65,7 @@ OPS = {
 
 
 _AREAS = {_GAME: "ops_game", _LOG: "ops_log", _ADJOURN: "ops_adjourn", _ADMIN: "ops_admin",
-          _SESSION: "ops_session"}
+          _SESSION: "ops_session", _FIX: "ops_fix"}
 
 
 def _area(app, area):

@@ -215,3 +215,19 @@ def test_the_checked_files_listing_loads_with_the_log_reader():
     assert "clockapp.storelog" not in sys.modules
     assert "settings.json" in app.store.names()
     assert "clockapp.storelog" in sys.modules
+
+
+def test_setting_a_control_over_the_link_loads_no_corrections():
+    from clockcore import protocol as P
+    for name in ("clockapp.ops_game", "clockapp.ops_fix"):
+        sys.modules.pop(name, None)
+        if name[9:] in clockapp.__dict__:
+            delattr(clockapp, name[9:])
+    board, app = boot()
+    line = P.encode_request(1, "set", ["3m+2s"], None, None)
+    assert P.decode_reply(app.link.handle(line[:-1])[:-1])[1]
+    assert "clockapp.ops_game" in sys.modules and "clockapp.ops_fix" not in sys.modules
+    line = P.encode_request(2, "addinc", ["both", "5000"], None, None)
+    assert P.decode_reply(app.link.handle(line[:-1])[:-1])[1]   # no game yet: taken
+    assert "clockapp.ops_fix" in sys.modules
+    assert app.clock.stages[E.WHITE][-1].inc_ms == 5000
