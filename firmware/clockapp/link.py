@@ -14,7 +14,9 @@
 
 import binascii
 import os
+import sys
 
+import clockapp
 from clockapp.linkcommon import KEY_FILE, LOG_CHUNK_MAX, SEAL_PHASES, nargs
 from clockcore import const
 from clockcore import engine as E
@@ -36,7 +38,8 @@ HEAD_DOMAIN = b"chessclock log head key"   # the log key: HMAC(arbiter key, this
 # The operations: name -> flags | the module that carries it out. The link answers the
 # frequent ones itself (hello, status, control, auth, verify: its methods op_NAME); the
 # others are functions op_NAME(link, args) in a module by area, imported when first used
-# (then kept in sys.modules), so a connection carries only the code it uses.
+# (then kept in sys.modules until a game runs: drop_areas), so a connection carries only
+# the code it uses.
 CHANGE = const(1)              # changes the game, the log, the clock or the key: authorised
 STEPPED = const(2)             # a generator: None between its steps, then its reply's pairs
 _GAME = const(4)               # clockapp/ops_game.py
@@ -66,6 +69,10 @@ OPS = {
 
 _AREAS = {_GAME: "ops_game", _LOG: "ops_log", _ADJOURN: "ops_adjourn", _ADMIN: "ops_admin",
           _SESSION: "ops_session", _FIX: "ops_fix"}
+# The same, as sys.modules names them (Link.drop_areas: no string is built in a pass).
+_AREA_NAMES = (("ops_game", "clockapp.ops_game"), ("ops_log", "clockapp.ops_log"),
+               ("ops_adjourn", "clockapp.ops_adjourn"), ("ops_admin", "clockapp.ops_admin"),
+               ("ops_session", "clockapp.ops_session"), ("ops_fix", "clockapp.ops_fix"))
 
 
 def _area(app, area):
@@ -111,6 +118,7 @@ class Link:
         self.adj = None         # an adjourned game's snapshot arriving in adjput chunks
         self.clear_upto = -1    # a keyless erasure asked: the last record read (ops_log)
         self.clear_state = 0    # how it ended (`status logclear=`): ops_log.CLEAR_*
+        self.areas = False      # an operations' module imported since the last drop_areas
 
     def use_key(self, key):
         self.key = key
@@ -129,6 +137,8 @@ class Link:
             fn()
         s = self.serial
         if s is None or (self.cpos >= self.cend and not s.any()):
+            if self.areas and self.app.clock.state == E.RUNNING:
+                self.drop_areas()
             return
         budget = _READ_BUDGET
         line = self.line
@@ -250,6 +260,7 @@ class Link:
             self.app.log_reason = EV.R_HOST if flags & CHANGE else 0
             try:
                 if flags & _AREA:
+                    self.areas = True
                     pairs = getattr(_area(self.app, flags & _AREA), "op_" + op)(self, args)
                 else:
                     pairs = getattr(self, "op_" + op)(args)
@@ -306,6 +317,20 @@ class Link:
         self.reply = reply
         yield
         self.send(reply)
+
+    def drop_areas(self):
+        """A game runs and no request is under way: the operations' modules (the set-up's,
+        an arbiter's corrections) go off its heap, their code collected; the next request
+        of an area imports its module again, parked (App.load). A request in steps (a log
+        read) keeps what it uses until it is done. Nothing allocated."""
+        self.areas = False
+        mods = sys.modules
+        pkg = clockapp.__dict__
+        for short, name in _AREA_NAMES:
+            if name in mods:
+                del mods[name]
+            if short in pkg:
+                del pkg[short]
 
     # ---- authorisation ---------------------------------------------------------------
     def in_game(self):

@@ -217,6 +217,31 @@ def test_the_checked_files_listing_loads_with_the_log_reader():
     assert "clockapp.storelog" in sys.modules
 
 
+def test_a_running_game_drops_the_links_operations_until_used_again():
+    from clockcore import protocol as P
+
+    def ask(app, rid, op, *args):
+        line = P.encode_request(rid, op, list(args), None, None)
+        return P.decode_reply(app.link.handle(line[:-1])[:-1])
+
+    board, app = boot()
+    assert ask(app, 1, "set", "3m+2s")[1]
+    assert "clockapp.ops_game" in sys.modules
+    until(app, board, 500)                        # no game: kept
+    assert "clockapp.ops_game" in sys.modules
+    assert ask(app, 2, "start")[2]["state"] == "running"
+    until(app, board, 700)                        # a game on, a quiet pass: dropped
+    assert "clockapp.ops_game" not in sys.modules and "ops_game" not in clockapp.__dict__
+    ok, fields = ask(app, 3, "log", "0")[1:]      # an area in the game: imported again
+    assert ok and int(fields["n"]) > 0 and "clockapp.ops_log" in sys.modules
+    until(app, board, 900)
+    assert "clockapp.ops_log" not in sys.modules
+    app.clock.end(app.now)                        # over: a keyless clock's changes again
+    until(app, board, 1100)
+    assert ask(app, 4, "set", "5m")[2]["spec"] == "5m"
+    assert "clockapp.ops_game" in sys.modules and app.clock.main == [300000, 300000]
+
+
 def test_setting_a_control_over_the_link_loads_no_corrections():
     from clockcore import protocol as P
     for name in ("clockapp.ops_game", "clockapp.ops_fix"):
