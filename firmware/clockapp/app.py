@@ -337,11 +337,8 @@ class App:
         return self._link if self._link is not None else self._load_link()
 
     def _load_link(self):
-        if self.booting:
-            from clockapp.link import Link
-        else:   # a host's first byte, in a game maybe: ~23 KB of code, loaded parked
-            Link = self.load("link").Link
-        self._link = Link(self, self.serial_port)
+        # at boot at once; at a host's first byte, in a game maybe (~23 KB of code), parked
+        self._link = self.part("link").Link(self, self.serial_port)
         return self._link
 
     def part(self, name):
