@@ -393,47 +393,48 @@ class Link:
                 ("maxline", P.LINE_MAX), ("chunk", LOG_CHUNK_MAX))
 
     def op_status(self, args):
+        # The pairs in two list displays, each built at its final size: appended one by
+        # one (and their keys joined, "w" + "moves"), a status left ~0.8 KB more garbage
+        # on a 32-bit heap, every second a host polls, in a pass a press may share.
         app = self.app
         c = app.clock
         run = c.running()
-        pairs = [("state", E.STATE_NAMES[c.state]), ("turn", E.SIDE_NAMES[c.turn]),
-                 ("run", E.SIDE_NAMES[run] if run >= 0 else "-"), ("t", app.now)]
-        for s, p in ((E.WHITE, "w"), (E.BLACK, "b")):
-            pairs.append((p, c.main[s]))
-            pairs.append((p + "moves", c.moves[s]))
-            pairs.append((p + "stage", c.stage[s] + 1))
-            pairs.append((p + "flag", c.flag_at[s]))
-            pairs.append((p + "periods", c.periods[s]))
-        pairs.append(("delay", c.delay_left))
-        pairs.append(("paused", 1 if c.state == E.PAUSED else 0))
-        pairs.append(("bat", app.battery_mv))
-        pairs.append(("batlow", 1 if app.battery_low else 0))
-        pairs.append(("soc", app.battery_pct))   # fuel gauge percent, -1: none
-        pairs.append(("menu", 1 if app.menu.active() else 0))
-        pairs.append(("wall", self.wall_now()))
-        pairs.append(("spec", app.settings.spec))
         logw = app.logw
-        # the log is over its flash budget and holds games not pulled yet: pull them
-        pairs.append(("logwarn", 1 if logw is not None and logw.warn else 0))
-        pairs.append(("refused", self.refused))
-        pairs.append(("key", 1 if self.key else 0))
-        pairs.append(("logclear", self.clear_state))   # a keyless erasure: CLEAR_*
         sl = app.seal
-        pairs.append(("seal", SEAL_PHASES[sl.phase]))
+        pairs = [("state", E.STATE_NAMES[c.state]), ("turn", E.SIDE_NAMES[c.turn]),
+                 ("run", E.SIDE_NAMES[run] if run >= 0 else "-"), ("t", app.now),
+                 ("w", c.main[0]), ("wmoves", c.moves[0]), ("wstage", c.stage[0] + 1),
+                 ("wflag", c.flag_at[0]), ("wperiods", c.periods[0]),
+                 ("b", c.main[1]), ("bmoves", c.moves[1]), ("bstage", c.stage[1] + 1),
+                 ("bflag", c.flag_at[1]), ("bperiods", c.periods[1]),
+                 ("delay", c.delay_left),
+                 ("paused", 1 if c.state == E.PAUSED else 0),
+                 ("bat", app.battery_mv),
+                 ("batlow", 1 if app.battery_low else 0),
+                 ("soc", app.battery_pct),   # fuel gauge percent, -1: none
+                 ("menu", 1 if app.menu.active() else 0),
+                 ("wall", self.wall_now()),
+                 ("spec", app.settings.spec),
+                 # the log is over its flash budget and holds games not pulled yet: pull them
+                 ("logwarn", 1 if logw is not None and logw.warn else 0),
+                 ("refused", self.refused),
+                 ("key", 1 if self.key else 0),
+                 ("logclear", self.clear_state),   # a keyless erasure: CLEAR_*
+                 ("seal", SEAL_PHASES[sl.phase])]
         if sl.phase:
-            pairs.append(("sealer", E.SIDE_NAMES[sl.sealer] if sl.sealer >= 0 else "-"))
-            pairs.append(("sealms", app.now - sl.since if sl.phase == 1 else 0))
-            pairs.append(("sealalert", 1 if sl.alerted else 0))
-        pairs.append(("session", sl.session))
+            pairs += [("sealer", E.SIDE_NAMES[sl.sealer] if sl.sealer >= 0 else "-"),
+                      ("sealms", app.now - sl.since if sl.phase == 1 else 0),
+                      ("sealalert", 1 if sl.alerted else 0)]
         ss = app.session
-        pairs.append(("selftest", ss.result))     # failure bits of the last; -1: none
-        pairs.append(("testing", ss.phase))       # 0 no, 1 lamp, 2 levers, 3 result shown
-        pairs.append(("sched", ss.sched_s if ss.sched_t >= 0 else -1))
-        pairs.append(("default", ss.defaulted))   # bits: sides past the default time
-        pairs.append(("arrived", ss.arrived))
-        pairs.append(("lowtime", ss.under))       # bits: sides under the low-time mark
-        pairs.append(("incidents", ss.incidents))
-        pairs.append(("result", ss.game_result))
+        pairs += [("session", sl.session),
+                  ("selftest", ss.result),     # failure bits of the last; -1: none
+                  ("testing", ss.phase),       # 0 no, 1 lamp, 2 levers, 3 result shown
+                  ("sched", ss.sched_s if ss.sched_t >= 0 else -1),
+                  ("default", ss.defaulted),   # bits: sides past the default time
+                  ("arrived", ss.arrived),
+                  ("lowtime", ss.under),       # bits: sides under the low-time mark
+                  ("incidents", ss.incidents),
+                  ("result", ss.game_result)]
         p = app.settings.pairing
         if p:   # the round's pairing (clockapp/pairing.py)
             pairs += [("board", p[0]), ("round", p[1]), ("white", p[2]), ("black", p[3])]
