@@ -10,6 +10,7 @@ metadata(description="Chess clock firmware: engine, app, display drivers, board"
 package("clockcore", files=[
     "__init__.py",
     "control.py",
+    "corrections.py",
     "engine.py",
     "eventlog.py",
     "events.py",

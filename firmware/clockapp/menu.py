@@ -19,6 +19,7 @@
 # within CONFIRM_MS says yes; any other button, CONFIRM_MS passing or the menu closed
 # otherwise (the scheduled start) says no. Levers do nothing meanwhile (logged).
 
+import clockcore.corrections  # noqa: F401  (loaded parked, with the menus)
 from clockapp.board import BTN_MENU, BTN_MINUS, BTN_PLUS, BTN_START, LEFT
 from clockcore import const, presets
 from clockcore import engine as E

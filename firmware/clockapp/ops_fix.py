@@ -4,6 +4,7 @@
 # returns the reply's (key, value) pairs; a ProtocolError or a ValueError (the engine's)
 # refuses, changing nothing.
 
+import clockcore.corrections  # noqa: F401  (loaded parked, with these)
 from clockapp.linkcommon import nargs, side, times, whole
 from clockcore import engine as E
 from clockcore import eventlog

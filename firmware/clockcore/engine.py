@@ -13,10 +13,10 @@ from clockcore.control import (
     DELAY_SIMPLE,
     MODE_HOURGLASS,
     MODE_UPCOUNT,
-    Stage,
+    Stage,  # noqa: F401  (re-exported; corrections.py's)
 )
 from clockcore.events import (
-    EV_ADD_STAGE,
+    EV_ADD_STAGE,  # noqa: F401  (re-exported; corrections.py's)
     EV_ADJUST,
     EV_END,
     EV_FLAG,
@@ -27,12 +27,12 @@ from clockcore.events import (
     EV_PERIOD,
     EV_PRESS,
     EV_RESUME,
-    EV_SET_MOVES,
-    EV_SET_STAGE,
+    EV_SET_MOVES,  # noqa: F401  (re-exported; corrections.py's)
+    EV_SET_STAGE,  # noqa: F401  (re-exported; corrections.py's)
     EV_SET_TIME,
     EV_STAGE,
     EV_START,
-    EV_UNDO,
+    EV_UNDO,  # noqa: F401  (re-exported; corrections.py's)
     EV_UNFLAG,
 )
 
@@ -398,68 +398,27 @@ class Clock:
     def set_moves(self, side, n, now):
         """Correct a move counter (Art. 6.12.2; S1 6.14). The stage counter moves with it;
         in move-counter mode reaching the stage's count passes the stage, adding its time."""
-        if n < 0:
-            raise ValueError("a move counter cannot be negative")
-        self.tick(now)
-        delta = n - self.moves[side]
-        self.moves[side] = n
-        sm = self.stage_moves[side] + delta
-        self.stage_moves[side] = sm if sm > 0 else 0
-        self.undo_side = NOBODY
-        self.listener(EV_SET_MOVES, side, now, n)
-        st = self.current_stage(side)
-        if st.moves and not self.stage_on_flag and self.stage_moves[side] >= st.moves:
-            # The moves were made after all (Art. 6.4): the next stage's time is due, and a
-            # flag that fell only because it was missing is taken back.
-            was_out = self.out[side]
-            self._pass_stage(side, now, CAUSE_ARBITER)
-            if was_out and self.main[side] > 0:
-                self._unflag(side, now)
+        from clockcore import corrections
+        return corrections.set_moves(self, side, n, now)
 
     def set_stage(self, side, index, now):
         """Put a side in another stage (its time is set separately)."""
-        if not 0 <= index < len(self.stages[side]):
-            raise ValueError("%s has no stage %d" % (SIDE_NAMES[side], index + 1))
-        self.tick(now)
-        self.stage[side] = index
-        self.stage_moves[side] = 0
-        if self.stages[side][index].moves:  # byo-yomi follows only the rest of the game
-            self.periods[side] = 0
-            self.period_moves[side] = 0
-        self.undo_side = NOBODY
-        self.listener(EV_SET_STAGE, side, now, index)
+        from clockcore import corrections
+        return corrections.set_stage(self, side, index, now)
 
     def add_stage(self, side, stage, now):
         """Add a stage and enter it now, its time added to what the side has (e.g. "finish
         with 15 minutes each", RGC 10.1). side NOBODY: both sides. A stage with no time and
         an increment is "+5 s a move from now on" (FIDE Guidelines III): add_increment()."""
-        if stage.time_ms < 0 or stage.inc_ms < 0 or stage.delay_ms < 0 or stage.moves < 0:
-            raise ValueError("a stage cannot have negative values")
-        if stage.inc_ms and stage.delay_ms:
-            raise ValueError("an increment and a delay cannot both apply")
-        if stage.time_ms == 0 and not stage.inc_ms and not stage.delay_ms:
-            raise ValueError("the stage adds nothing: give a time, an increment or a delay")
-        if stage.moves and stage.time_ms == 0:
-            raise ValueError("a stage with a move count needs time (it repeats)")
-        self.tick(now)
-        for s in (WHITE, BLACK):
-            if side == NOBODY or side == s:
-                self.stages[s].append(Stage(stage.time_ms, stage.moves, stage.inc_ms,
-                                            stage.delay_ms, stage.delay_kind))
-                self.stage[s] = len(self.stages[s]) - 1
-                self.stage_moves[s] = 0
-                self.periods[s] = 0
-                self.undo_side = NOBODY
-                self._set_main(s, self.main[s] + stage.time_ms, now, EV_ADD_STAGE,
-                               stage.time_ms)
+        from clockcore import corrections
+        return corrections.add_stage(self, side, stage, now)
 
     def add_increment(self, side, inc_ms, now):
         """"+inc_ms a move from now on" for side (NOBODY: both), FIDE Guidelines III: one
         arbiter action, a stage with no time of its own and that increment for the rest of
         the game (it replaces the increment or delay of the stage the side was in)."""
-        if inc_ms <= 0:
-            raise ValueError("an increment is more than 0 ms")
-        self.add_stage(side, Stage(0, inc_ms=inc_ms), now)
+        from clockcore import corrections
+        return corrections.add_increment(self, side, inc_ms, now)
 
     def undo_press(self, now):
         """Mark the last press as not a move (a press with no move made, Art. 7.5.4): its
@@ -471,47 +430,11 @@ class Clock:
         ran; the arbiter gives it back with adjust where the ruling says so). Only the last
         press, while the turn it started is still the current one. A side never goes below
         zero: at most what it has is taken."""
-        self.tick(now)
-        s = self.undo_side
-        if s == NOBODY or self.turn == s:
-            return False
-        o = 1 - s
-        g = self.undo_gain
-        if g > self.main[s]:
-            g = self.main[s]
-        self.main[s] -= g
-        # Out of time again if the press only brought it the next stage's time.
-        self.out[s] = self.flag_at[s] >= 0 and self.main[s] == 0
-        go = self.undo_opp_gain
-        if go > self.main[o]:
-            go = self.main[o]
-        self.main[o] -= go
-        self.moves[s] = self.undo_moves
-        if self.stage[s] != self.undo_stage:
-            # The press passed a stage: byo-yomi it began (the new stage had no time) goes
-            # too. Byo-yomi follows only the last stage, so there were no periods before.
-            self.periods[s] = 0
-        self.stage[s] = self.undo_stage
-        self.stage_moves[s] = self.undo_stage_moves
-        self.period_moves[s] = self.undo_period_moves
-        self.undo_side = NOBODY
-        self.undo_taken_opp = go
-        # the presser's turn again, from now: what it had of its delay was ended by the
-        # press (time used from here on is what a Bronstein credit counts at its move)
-        self.turn = s
-        self.turn_used = 0
-        self.delay_left = 0
-        self.listener(EV_UNDO, s, now, g)
-        return True
+        from clockcore import corrections
+        return corrections.undo_press(self, now)
 
     def split(self, elapsed, white_percent, now):
         """Charge `elapsed` ms to both sides in a ratio (late arrival: 60/40, RGC 12.1).
         White's share is elapsed * white_percent // 100, Black gets the rest: exact."""
-        if elapsed < 0 or not 0 <= white_percent <= 100:
-            raise ValueError("split needs elapsed >= 0 and a share from 0 to 100")
-        w = elapsed * white_percent // 100
-        b = elapsed - w
-        if w > self.main[WHITE] or b > self.main[BLACK]:
-            raise ValueError("split would leave a side with negative time")
-        self.adjust(WHITE, -w, now)
-        self.adjust(BLACK, -b, now)
+        from clockcore import corrections
+        return corrections.split(self, elapsed, white_percent, now)

@@ -3,9 +3,10 @@
 # (clockapp/seal.py), the notation parser (clockcore/notation.py) for the plainest typed
 # controls, the presets' titles (clockcore/presetinfo.py: the host's), the saved game's
 # reader (clockapp/gameread.py: at boot, then dropped), the log read back
-# (clockapp/storelog.py), the log's budget (clockapp/logprune.py). Each is checked absent
-# after a boot and a game, then present (or, dropped, its work done) after its first use.
-# CPython and the MicroPython unix port (tests/mp_run.py).
+# (clockapp/storelog.py), the log's budget (clockapp/logprune.py), the engine's rarer
+# corrections (clockcore/corrections.py). Each is checked absent after a boot and a game,
+# then present (or, dropped, its work done) after its first use. CPython and the
+# MicroPython unix port (tests/mp_run.py).
 
 import sys
 
@@ -20,7 +21,7 @@ from clockcore import notation, presets
 
 LAZY = ("clockapp.menu", "clockapp.seal", "clockcore.notation", "clockcore.plausible",
         "clockcore.presetinfo", "clockapp.gameread", "clockapp.storelog",
-        "clockapp.logprune")
+        "clockapp.logprune", "clockcore.corrections")
 
 
 def _forget():
@@ -256,3 +257,13 @@ def test_setting_a_control_over_the_link_loads_no_corrections():
     assert P.decode_reply(app.link.handle(line[:-1])[:-1])[1]   # no game yet: taken
     assert "clockapp.ops_fix" in sys.modules
     assert app.clock.stages[E.WHITE][-1].inc_ms == 5000
+
+
+def test_the_engines_corrections_load_with_the_first_one():
+    board, app, t = _blitz()
+    assert "clockcore.corrections" not in sys.modules
+    c = app.clock
+    moves = list(c.moves)
+    assert c.undo_press(app.now)                 # the last press was not a move
+    assert "clockcore.corrections" in sys.modules
+    assert c.moves[1 - c.turn] == moves[1 - c.turn] and sum(c.moves) == sum(moves) - 1
