@@ -74,21 +74,43 @@ def test_the_circle_finder_finds_a_circle_through_a_function_level_import(tmp_pa
                                                                      "pkg.z"}
 
 
-def test_the_link_imports_its_operations_modules_only_inside_its_dispatcher():
-    """link.py loads an area's module when its first operation comes (tests/core/
-    test_link_ops.py), and no operations module imports the link back."""
+def test_the_link_loads_its_operations_modules_by_name_and_none_imports_it_back():
+    """link.py loads an area's module when its first operation comes, by the name in its
+    _AREAS table (App.load: parked, tests/core/test_link_ops.py), none at its top, and no
+    operations module imports the link back."""
     edges = graph()
     lazy = {m for m in edges if m.startswith("clockapp.ops_")}
     assert len(lazy) >= 5, "the link's operations are in clockapp/ops_*.py"
     top = ast.parse((FIRMWARE / "clockapp" / "link.py").read_text()).body
     at_top: set[str] = set()
+    areas: set[str] = set()
     for node in top:
         if isinstance(node, ast.ImportFrom) and node.module:
             at_top.add(node.module)
             at_top.update(node.module + "." + a.name for a in node.names)
         elif isinstance(node, ast.Import):
             at_top.update(a.name for a in node.names)
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Dict) and any(
+                isinstance(t, ast.Name) and t.id == "_AREAS" for t in node.targets):
+            areas = {"clockapp." + v.value for v in node.value.values
+                     if isinstance(v, ast.Constant) and isinstance(v.value, str)}
     assert not at_top & lazy
-    assert lazy <= edges["clockapp.link"]
+    assert areas == lazy
     for m in sorted(lazy):
         assert "clockapp.link" not in edges[m], m
+
+
+def test_every_module_the_app_loads_by_name_exists():
+    """App.load and App.part take a clockapp module's name as a string, which no import
+    graph sees: each name written in the firmware is a module there."""
+    names: set[str] = set()
+    for path in FIRMWARE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and node.func.attr in ("load", "part") and node.args \
+                    and isinstance(node.args[0], ast.Constant) \
+                    and isinstance(node.args[0].value, str):
+                names.add(node.args[0].value)
+    assert {"link", "menu", "seal"} <= names
+    for name in sorted(names):
+        assert (FIRMWARE / "clockapp" / (name + ".py")).is_file(), name
