@@ -43,8 +43,8 @@ class SideView:
 
     def forget(self):
         """What this view holds may not be on the glass (a draw that failed): the app's
-        next refresh finds it changed and draws it again."""
-        self.idle = None
+        next refresh finds it changed and draws it again (no state has this delay)."""
+        self.delay_ds = -2
 
     def touch(self):
         self.version = (self.version + 1) & 0x3FFFFFFF
