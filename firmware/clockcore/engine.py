@@ -421,15 +421,7 @@ class Clock:
         return corrections.add_increment(self, side, inc_ms, now)
 
     def undo_press(self, now):
-        """Mark the last press as not a move (a press with no move made, Art. 7.5.4): its
-        move count, increment, delay credit, byo-yomi restart and stage passage are taken
-        back, and so is what it credited the opponent (its increment at turn start). The
-        turn goes back to the side that pressed: its clock runs again (paused: runs at the
-        resume) as the same turn, with no fresh delay and no second increment at turn
-        start; the time the opponent's clock ran since the press stays on it (the clock
-        ran; the arbiter gives it back with adjust where the ruling says so). Only the last
-        press, while the turn it started is still the current one. A side never goes below
-        zero: at most what it has is taken."""
+        """Mark the last press as not a move (Art. 7.5.4): corrections.undo_press says how."""
         from clockcore import corrections
         return corrections.undo_press(self, now)
 

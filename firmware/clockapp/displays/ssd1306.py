@@ -299,12 +299,7 @@ class SSD1306Display:
         draw starts afresh."""
         self._main = _NONE
         self._big = _NONE
-        self._ncells = 0
-        i = 0
-        while i < 8:
-            self.cell_x[i] = _NO_X
-            self._shown[i] = 32
-            i += 1
+        self._forget_cells()
         self._run = self._fbrun = self._flag = self._delay = self._periods = _NONE
         self._moves = _NONE
         self._stage = self._passed = self._paused = self._batt = self._white = _NONE
@@ -586,15 +581,19 @@ class SSD1306Display:
         return True
 
     # ---- main area -------------------------------------------------------------------
-    def _clear_main(self):
-        self.oled.clear_pages(_MAIN_Y >> 3, (_MAIN_Y + _MAIN_H - 1) >> 3)
-        self._cleared = True     # the whole area goes out with update(): no cell on its own
+    def _forget_cells(self):
+        # no digit cell is on the glass: the next time is drawn whole
         self._ncells = 0
         i = 0
         while i < 8:
             self.cell_x[i] = _NO_X
             self._shown[i] = 32
             i += 1
+
+    def _clear_main(self):
+        self.oled.clear_pages(_MAIN_Y >> 3, (_MAIN_Y + _MAIN_H - 1) >> 3)
+        self._cleared = True     # the whole area goes out with update(): no cell on its own
+        self._forget_cells()
 
     def _render_text(self, t):
         o = self.oled
