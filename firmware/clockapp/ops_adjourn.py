@@ -30,6 +30,7 @@ def op_seal(link, args):
         sl.cancel(now)
     else:
         raise P.ProtocolError(P.E_ARGS, "seal start | done [MOVE] | cancel")
+    sl = app.seal   # the first seal of a boot hands app.seal over to seal.py's Seal
     c = app.clock
     pairs = (("seal", SEAL_PHASES[sl.phase]), ("sealer", E.SIDE_NAMES[sl.sealer]))
     if sl.phase == 2:

@@ -122,6 +122,15 @@ def test_seal_mode_loads_the_adjournment_and_a_saved_seal_comes_back_with_it():
     assert app.seal.session == 1
 
 
+def test_seal_start_over_the_link_on_a_clock_that_never_sealed_answers_sealing():
+    from clockapp import ops_adjourn  # the link's seal (its key check passed)
+    board, app, t = _blitz()
+    assert "clockapp.seal" not in sys.modules
+    fields = dict(ops_adjourn.op_seal(app.link, [b"start"]))
+    assert (fields["seal"], fields["sealer"]) == ("sealing", "white")
+    assert app.seal.phase == 1 and "clockapp.seal" in sys.modules
+
+
 def test_a_plain_typed_control_needs_no_parser():
     _forget()
     board, app = boot()
