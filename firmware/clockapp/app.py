@@ -575,6 +575,13 @@ class App:
                 # Pico), unless an edge came in during the request (its press goes first)
                 if sp is not None and sp.queued and not self.edge_first():
                     sp.drain()
+                if lk.spent and (sp is None or not sp.queued):
+                    # A request answered: its garbage (a status reply's kilobytes) goes the
+                    # next pass, parked, not in a collection MicroPython makes when the
+                    # heap runs out inside a later request, which a press waited for (25
+                    # ms on the emulated Pico).
+                    lk.spent = False
+                    self.collect_due = True
         self.buzzer.update(now)
         if now - self.battery_at >= _BATTERY_EVERY_MS:
             self._battery(now)
@@ -635,14 +642,19 @@ class App:
             self.rest()
 
     def rest(self):
-        """The loop's sleep between two passes (LOOP_US), in quarters: a lever edge ends it,
-        so that its press waits a quarter of it at most."""
+        """The loop's sleep between two passes (LOOP_US), in quarters, parked: a press in
+        it is taken in the lever interrupt at once. An edge the interrupt leaves to the
+        loop ends it, so that it waits a quarter at most."""
         b = self.board
         ring = self.ring
         k = 0
-        while k < 4 and not ring.pending():
-            b.idle(_REST_US)
-            k += 1
+        self.parked = True
+        try:
+            while k < 4 and not ring.pending():
+                b.idle(_REST_US)
+                k += 1
+        finally:
+            self.parked = False
 
     def _levers(self, tick):
         ring = self.ring

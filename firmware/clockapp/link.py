@@ -121,6 +121,8 @@ class Link:
         self.clear_upto = -1    # a keyless erasure asked: the last record read (ops_log)
         self.clear_state = 0    # how it ended (`status logclear=`): ops_log.CLEAR_*
         self.areas = False      # an operations' module imported since the last drop_areas
+        self.spent = False      # a request answered since the app last collected its garbage
+        self.quiet = False      # the job's next step touches nothing of the game: parked
 
     def use_key(self, key):
         self.key = key
@@ -201,6 +203,7 @@ class Link:
                     self.cpos = i
                     n = self.n
                     self.n = 0
+                    self.quiet = True    # decoding first
                     self.job = self._steps(bytes(line[:n]))
                     self._run_job()
                     return
@@ -223,12 +226,22 @@ class Link:
 
     def _run_job(self):
         """The request's steps, up to the end, or until a lever edge comes in: its press is
-        shown first (the next pass), and the rest of the request follows it."""
+        shown first (the next pass), and the rest of the request follows it. A step that
+        touches nothing of the game (decoding, encoding, framing, queueing: `quiet`) runs
+        with the loop parked: a press in it is taken in the lever interrupt at once."""
         job = self.job
-        for _ in job:
-            if self.app.edge_first():
+        app = self.app
+        while True:
+            app.parked = self.quiet
+            try:
+                next(job)
+            except StopIteration:
+                self.job = None
                 return
-        self.job = None
+            finally:
+                app.parked = False
+            if app.edge_first():
+                return
 
     def handle(self, line):
         """Answer one request line (bytes without its newline) at once; returns the reply."""
@@ -252,6 +265,7 @@ class Link:
             flags = self.ops.get(op)
             if flags is None:
                 raise P.ProtocolError(P.E_UNKNOWN, "unknown operation", rid)
+            self.quiet = False   # a refusal is logged, an operation reads or changes the game
             yield
             if flags & CHANGE:
                 self.authorise(rid, op, mac, signed)
@@ -277,6 +291,7 @@ class Link:
                     pairs = next(steps)
                     if pairs is None:
                         yield
+            self.quiet = True    # the reply from here on: encoded, framed, queued
             yield
             # encoded a few fields a step (a status: ~0.25 ms of the M0+ a field)
             body = P.ok_body(rid)
@@ -314,11 +329,13 @@ class Link:
             err = (rid, P.E_INTERNAL, type(e).__name__)
         if err is not None:
             # a refusal (raised, logged: ~6 ms of the M0+) is a step, its encoding the next
+            self.quiet = True
             yield
             reply = P.encode_error(err[0], err[1], err[2])
         self.reply = reply
         yield
         self.send(reply)
+        self.spent = True
 
     def drop_areas(self):
         """A game runs and no request is under way: the operations' modules (the set-up's,

@@ -153,3 +153,54 @@ def test_a_log_reply_is_made_in_a_heap_collected_parked():
     assert app.clock.moves == [1, 1] and app.parked_presses == 1
     n = int(P.decode_reply(bytes(reply).rstrip(b"\n"))[2]["n"])
     assert n >= 3   # the header, the start, the press at least
+
+
+
+def test_a_press_while_the_loop_rests_between_passes_is_taken_in_the_interrupt():
+    board, app = game(0)
+    app.step()
+    t = board.t
+    board.press_lever(LEFT, t + 300, hold_us=5000)   # in the rest's second quarter
+    app.rest()
+    assert app.parked_presses == 1 and app.clock.moves == [1, 0] and not app.parked
+    assert board.left.drawn_at == t + 300 and not board.left.view.running
+    assert board.right.view.running and board.running_led == RIGHT
+    assert board.t == t + 1000    # the rest went on: nothing left for the loop
+    until(app, board, board.t // 1000 + 20)
+    t = board.t
+    board.press_lever(LEFT, t + 300, hold_us=5000)   # the waiting side's: not armed
+    app.rest()
+    assert board.t < t + 1000 and app.ring.pending()  # the rest ends: the loop's edge
+    assert app.parked_presses == 1
+    app.step()
+    assert app.clock.moves == [1, 0] and app.clock.turn == E.BLACK
+
+
+
+def test_a_requests_garbage_is_collected_parked_once_its_reply_is_out():
+    # A request leaves garbage (a refusal: its exception, its record, its reply): collected
+    # the pass after its reply's last byte went out, the loop parked, not left for
+    # MicroPython to collect where the heap runs out, inside a later request (not parked:
+    # a press there waited for the whole collection).
+    from test_serialport import FakePort
+    port = FakePort(room=16)            # the host takes 16 bytes a pass
+    board, app = game(0)
+    board.port = port
+    app.serial_port = port
+    seen = []
+    collect = board.collect
+
+    def spy():
+        seen.append((app.parked, port.queued, len(port.out)))
+        collect()
+
+    board.collect = spy
+    until(app, board, 1300)
+    assert seen == []                   # nothing asked: nothing to collect
+    port.inbox += P.encode_request(5, "set", ["5m"])   # keyless, in a game: refused
+    until(app, board, 1400)
+    out = bytes(port.out)
+    rid, ok, fields = P.decode_reply(out.rstrip(b"\n"))
+    assert (rid, ok, fields["code"]) == (5, False, P.E_AUTH_REQUIRED)
+    assert len(out) > 48                # drained over several passes
+    assert seen == [(True, 0, len(out))]   # once, parked, after the last byte

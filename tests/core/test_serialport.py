@@ -272,10 +272,11 @@ def test_an_edge_that_came_in_during_the_pass_is_shown_in_it_before_a_request():
     assert _replies(port.out) == [1]
 
 
-def test_an_edge_while_a_reply_is_encoded_is_shown_before_the_rest_of_it():
-    # A status reply is encoded a few fields a step (~4 ms of a board's M0+ in all): an
-    # edge whose interrupt fires at the 2nd field is taken, and its press shown, before the
-    # reply's later fields are encoded and before any byte of it is sent.
+def test_an_edge_while_a_reply_is_encoded_is_taken_in_the_interrupt_there():
+    # A status reply is encoded a few fields a step (~4 ms of a board's M0+ in all), the
+    # loop parked (nothing of the game is touched): an edge whose interrupt fires at the
+    # 2nd field is taken, and its press shown, in the interrupt, before the 3rd field; the
+    # reply says what was true when the status was carried out.
     port = FakePort()
     board, app, lever = _white_running(port)
     link = app.link
@@ -283,7 +284,7 @@ def test_an_edge_while_a_reply_is_encoded_is_shown_before_the_rest_of_it():
     real_add = P.add_field
 
     def add_field(body, k, v):
-        fields.append((k, app.clock.turn))
+        fields.append((k, app.clock.turn, app.parked))
         if len(fields) == 2:
             _edge_now(board, lever)
         real_add(body, k, v)
@@ -292,19 +293,40 @@ def test_an_edge_while_a_reply_is_encoded_is_shown_before_the_rest_of_it():
     try:
         _request(port, 1, "status")
         app.step()
-        assert link.requests == 1 and app.ring.pending() and port.out == b""
-        assert 2 <= len(fields) <= 4   # the step with the 2nd field ended, no more
-        n = len(fields)
-        app.step()                       # the press first, then the rest of the reply
-        assert app.clock.turn == E.BLACK
-        assert len(fields) > n and fields[n][1] == E.BLACK
+        assert link.requests == 1 and not app.ring.pending() and app.parked_presses == 1
+        assert fields[1][1:] == (E.WHITE, True) and fields[2][1:] == (E.BLACK, True)
+        assert not app.parked
         run_until(app, board, board.t + 20000)
     finally:
         P.add_field = real_add
     assert _replies(port.out) == [1]
     got = P.decode_reply(port.out.split(b"\n")[0])[2]
     assert got["turn"] == "white" and got["wmoves"] == "0"   # as it was when carried out
-    assert len(got) == len(fields)
+    assert len(got) == len(fields) and app.clock.moves[E.WHITE] == 1
+
+
+def test_an_edge_while_a_request_is_carried_out_waits_for_its_step():
+    # Carrying out (here: a status reading the clock) is not parked: an edge in it is
+    # taken by the loop when the step ends, before the reply is encoded.
+    port = FakePort()
+    board, app, lever = _white_running(port)
+    real = app.link.op_status
+    seen = []
+
+    def op_status(args):
+        seen.append(app.parked)
+        _edge_now(board, lever)
+        return real(args)
+
+    app.link.op_status = op_status
+    _request(port, 1, "status")
+    app.step()
+    assert seen == [False] and app.ring.pending() and app.parked_presses == 0
+    assert app.clock.turn == E.WHITE and port.out == b""
+    app.step()
+    assert app.clock.turn == E.BLACK
+    run_until(app, board, board.t + 20000)
+    assert _replies(port.out) == [1]
 
 
 def test_an_edge_as_a_reply_is_queued_is_shown_before_the_reply_is_sent():
