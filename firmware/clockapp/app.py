@@ -249,6 +249,10 @@ class App:
         self.now = 0
         self.views = (SideView(), SideView())      # indexed by lever: LEFT, RIGHT
         self.scratch = bytearray(b" " * 8)
+        # _time swaps these three buffers between scratch and the views. This tuple holds
+        # each of them all along: a swap in the lever interrupt (_take_parked) while a
+        # collection is marking could otherwise hide one from it, and it would be freed.
+        self._time_bufs = (self.scratch, self.views[0].time, self.views[1].time)
         self._formatted = [-1, -1, -1, -1]   # _time: per lever the ms, then the key, drawn
         if self.settings.pairing:   # the round's pairing at set-up (clockapp/pairing.py)
             from clockapp.pairing import show
