@@ -90,7 +90,6 @@ STATE_SLOTS = ("state.a", "state.b")
 NEW = ".new"
 
 _TAIL = const(8192)        # bytes of log.bin read to find its last record
-_FOLD_CHUNK = const(4096)  # log bytes a fold step copies into log.bin (one write)
 
 
 def _newer(a, b):
@@ -430,8 +429,9 @@ class Store:
         if not self._state_known:
             self.load_state()
         if self.jr is not None and not self.jr.empty():
-            self._spill()           # the journal's records into log.bin, its states gone
-            self._erase_journal()
+            from clockapp import storefold
+            storefold.spill(self, self.root + LOG_NAME)   # its records into log.bin
+            storefold.erase_journal(self)
         ok = True
         for i in (1 - self._state_slot, self._state_slot):
             try:
@@ -458,137 +458,29 @@ class Store:
         return jr.end > limit
 
     def fold_step(self):
-        return self._guarded(self._fold_step)
-
-    def _fold_step(self):
         """One step of folding the journal, for a pass with no clock running: copy a chunk
         of its log records into log.bin, or its newest state into a slot, or erase one
-        block. True when it wrote or erased (the pass's one flash operation)."""
+        block (clockapp/storefold.py, loaded with the first). True when it wrote or erased
+        (the pass's one flash operation)."""
         if not self.folding():
             return False
-        jr = self.jr
-        if self.fold_phase == 0:
-            self.fold_phase = 1
-            self._fold_pos = 0
-            self._fold_last = self._file_last_seq()
-        if self.fold_phase == 1:
-            if self._copy_logs_small(_FOLD_CHUNK):
-                self.fold_phase = 2
-            return True
-        if self.fold_phase == 2:
-            self._state_to_slot()
-            jr.start_erase()
-            self.fold_phase = 3
-            return True
-        if jr.erase_step():
-            self.fold_phase = 0
-            self._prev = None
-            self._spilled = False
-        return True
+        from clockapp import storefold
+        return self._guarded(storefold.fold_step, self, self.root + LOG_NAME)
 
     def stop_fold(self):
         """A clock runs again before the fold is done (a short pause): the journal takes
         the writes again, so that no erase and no file write falls in a press's path (its
         frames are in the files, or will be copied again: known by their sequence numbers).
         The fold starts over the next time no clock runs."""
-        jr = self.jr
-        if jr is None or self.fold_phase < 2:
-            return   # (1: the copy goes on from where it is, the journal open meanwhile)
-        if self.fold_phase == 2:
-            if not self._spilled:   # copied, the state not yet: the journal as it was
-                self.fold_phase = 0
-            return   # (a full journal, spilled: the files take the writes)
-        if jr.erase_next > 0:
-            self._prev = None    # the journal starts anew: its next state is a FULL frame
-            self._spilled = False
-        jr.stop_erase()
-        self.fold_phase = 0
+        if self.jr is not None and self.fold_phase >= 2:
+            # (1: the copy goes on from where it is, the journal open meanwhile)
+            from clockapp import storefold
+            storefold.stop_fold(self)
 
     def _spill(self):
-        """Copy every log record of the journal not yet in log.bin, now (the journal is
-        full, or a file write must come after them); the journal is closed for appends."""
-        if self.jr is None or self.fold_phase >= 2:
-            return
-        self._spilled = True
-        if self.fold_phase == 0:
-            self._fold_pos = 0
-            self._fold_last = self._file_last_seq()
-        self.fold_phase = 1
-        # In smaller writes when the heap is short: at boot after a power cut, a full
-        # journal's 2.6 KB join found no block that size on the RP2040 and the clock did
-        # not come back (the 100-cut runs).
-        while not self._copy_logs_small(_FOLD_CHUNK):
-            pass
-        self.fold_phase = 2
-
-    def _copy_logs_small(self, limit):
-        """_copy_logs, in smaller writes when the heap has no block for `limit` bytes (a
-        MemoryError leaves its position as it was)."""
-        while True:
-            try:
-                return self._copy_logs(limit)
-            except MemoryError:
-                if limit <= 128:
-                    raise
-                limit //= 4
-
-    def _erase_journal(self):
-        """Erase the whole journal now (a log or state cleared by the host: no clock runs;
-        48 erases, ~2 s, up to 400 ms each by the flash's data sheet: the watchdog is fed
-        between them)."""
-        jr = self.jr
-        jr.start_erase()
-        for _ in range(2 * jr.dev.blocks):
-            if jr.erase_step():
-                break
-            if self.feed is not None:
-                self.feed()
-        self.fold_phase = 0
-        self._prev = None
-        self._spilled = False
-
-    def _copy_logs(self, limit):
-        """Append the journal's log records from _fold_pos on that log.bin lacks, about
-        `limit` bytes in one write; True when the journal's end is reached. A write that
-        fails leaves _fold_pos where it was (tried again next time)."""
-        out = []
-        n = 0
-        last = self._fold_last
-        pos = self._fold_pos
-        done = True
-        from clockapp import journal as J  # loaded already: the board made the journal
-        for at, kind, body in self.jr.records(self._fold_pos):
-            if n >= limit:
-                done = False
-                pos = at
-                break
-            if kind == J.KIND_LOG and (last < 0 or _newer(seq_of(body), last)):
-                rec = log_record(body)
-                out.append(rec)
-                n += len(rec)
-                last = seq_of(body)
-            pos = self.jr._next
-        if out:
-            try:
-                self._write(self.root + LOG_NAME, b"".join(out), "ab")
-            except OSError as e:
-                self._failed(e)
-                return False
-        self._fold_last = last
-        self._fold_pos = pos
-        return done
-
-    def _state_to_slot(self):
-        """The journal's newest state into a slot, when it is newer than the slots'."""
-        seq, slot, best = self._slots_best()
-        jseq, jbest = self._journal_best()
-        if jbest is not None and (best is None or _newer(jseq, seq)):
-            self._state_slot = slot
-            self._write_slot(jseq, jbest)
-
-    def _file_last_seq(self):
-        payload, _ = self._file_tail()
-        return seq_of(payload) if payload is not None else -1
+        """The journal's log records into log.bin now (storefold.spill)."""
+        from clockapp import storefold
+        storefold.spill(self, self.root + LOG_NAME)
 
     def _file_tail(self):
         """(the payload of log.bin's last valid record or None, log.bin's size)."""

@@ -113,8 +113,9 @@ def clear_log(store, path):
     """Remove the log (the journal's records too: it is erased now). True when it is
     gone."""
     if store.jr is not None and not store.jr.empty():
-        store._state_to_slot()
-        store._erase_journal()
+        from clockapp import storefold
+        storefold.state_to_slot(store)
+        storefold.erase_journal(store)
     try:
         if store.fs.exists(path):
             store.fs.remove(path)

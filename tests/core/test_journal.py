@@ -161,20 +161,21 @@ def test_a_spill_short_of_heap_goes_in_smaller_writes():
     """A heap with no block for a whole chunk (the RP2040 at boot after a power cut: a
     2.6 KB join raised MemoryError and the clock did not come back): the records go in
     smaller writes, none lost, none twice."""
-    real = Store._copy_logs
+    from clockapp import storefold
+    real = storefold.copy_logs
     calls = []
 
-    def copy(self, limit):
+    def copy(st, limit, log):
         calls.append(limit)
         if limit > 300:
             raise MemoryError("memory allocation failed")
-        return real(self, limit)
+        return real(st, limit, log)
 
-    Store._copy_logs = copy
+    storefold.copy_logs = copy
     try:
         board, app, saved = _game(1, 100)
     finally:
-        Store._copy_logs = real
+        storefold.copy_logs = real
     _spilled_whole(app)
     assert 4096 in calls and 256 in calls
 

@@ -4,9 +4,9 @@
 # controls, the presets' titles (clockcore/presetinfo.py: the host's), the saved game's
 # reader (clockapp/gameread.py: at boot, then dropped), the log read back
 # (clockapp/storelog.py), the log's budget (clockapp/logprune.py), the engine's rarer
-# corrections (clockcore/corrections.py). Each is checked absent after a boot and a game,
-# then present (or, dropped, its work done) after its first use. CPython and the
-# MicroPython unix port (tests/mp_run.py).
+# corrections (clockcore/corrections.py), the journal's fold (clockapp/storefold.py).
+# Each is checked absent after a boot and a game, then present (or, dropped, its work
+# done) after its first use. CPython and the MicroPython unix port (tests/mp_run.py).
 
 import sys
 
@@ -21,7 +21,7 @@ from clockcore import notation, presets
 
 LAZY = ("clockapp.menu", "clockapp.seal", "clockcore.notation", "clockcore.plausible",
         "clockcore.presetinfo", "clockapp.gameread", "clockapp.storelog",
-        "clockapp.logprune", "clockcore.corrections")
+        "clockapp.logprune", "clockcore.corrections", "clockapp.storefold")
 
 
 def _forget():
@@ -225,6 +225,30 @@ def test_the_checked_files_listing_loads_with_the_log_reader():
     assert "clockapp.storelog" not in sys.modules
     assert "settings.json" in app.store.names()
     assert "clockapp.storelog" in sys.modules
+
+
+def test_the_journal_s_fold_loads_with_the_first_pause_past_its_limit_and_folds():
+    _forget()
+    board, app = boot(journal_blocks=8)
+    store = app.store
+    store.fold_bytes = 1 << 20                   # a journal with room: no fold
+    board.press_buttons(BTN_START, 1000000)
+    t = 1200
+    until(app, board, t)
+    for i in range(4):
+        t += 1500
+        board.press_lever(LEFT if i % 2 == 0 else RIGHT, t * 1000)
+        until(app, board, t + 100)
+    board.press_buttons(BTN_START, (t + 200) * 1000)   # paused: still room
+    until(app, board, t + 400)
+    assert app.clock.state == E.PAUSED and not store.jr.empty()
+    assert "clockapp.storefold" not in sys.modules
+    store.fold_bytes = 0                         # past the limit: the pause folds it
+    until(app, board, t + 3000)
+    assert "clockapp.storefold" in sys.modules
+    assert store.fold_phase == 0 and store.jr.empty()
+    assert [p[0] for p in store.read_log()] != [] and store.load_state() is not None
+    assert gamestate.decode(store.load_state())[0].moves == [2, 2]
 
 
 def test_a_running_game_drops_the_links_operations_until_used_again():
