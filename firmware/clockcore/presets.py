@@ -10,7 +10,7 @@ which a clock never loads.
 """
 
 from clockcore import const
-from clockcore.control import DELAY_SIMPLE, Control, SideControl, Stage, sudden_death
+from clockcore.control import Control, SideControl, Stage, sudden_death
 
 MIN = const(60000)
 HOUR = const(3600000)
@@ -81,66 +81,99 @@ _NO_FREEZE = const(1)    # Preset.freeze False
 _BOTH_DRAW = const(2)    # Preset.both_flags_draw
 _LEDGER = const(4)       # Preset.ledger
 
-# The shipped presets, in the order the menu offers them: key, aliases, options (the bits
-# above), move limit, White's stages, Black's (None: White's). A stage is (time_ms, moves,
-# inc_ms), or (time_ms, moves, inc_ms, delay_ms, delay_kind). Titles and sources:
-# presetinfo.py, by key.
-_TABLE = (
-    ("fide-classical", ("classical", "standard"), 0, 0,
-     ((90 * MIN, 40, 30000), (30 * MIN, 0, 30000)), None),
-    ("fide-rapid", ("rapid",), 0, 0, ((15 * MIN, 0, 10000),), None),
-    ("fide-blitz", ("blitz",), 0, 0, ((3 * MIN, 0, 2000),), None),
+# The shipped presets, in the order the menu offers them, as two compact tables (one
+# object each on the heap, not a tuple a row and a stage). _NAMES: " key alias ... |" a
+# preset. _ROWS, a preset after the other: options (the bits above), move limit, White's
+# stage count and stages, Black's stage count (0: White's) and stages; a stage is five
+# ints: time in seconds, moves, increment in seconds, delay in seconds, delay kind.
+# Titles and sources: presetinfo.py, by key.
+_NAMES = (" fide-classical classical standard | fide-rapid rapid | fide-blitz blitz |"
+          " armageddon fide-armageddon | us-g90-d5 g90d5 g90-d5 | fide-5min-1990 5min-1990 |"
+          " fide-active-1987 active-1987 | fide-active-1987-inc active-1987-inc |"
+          " fce-six-hour six-hour | wc-2008-first wc-2008 |"
+          " cxeb-correspondence correspondence | fce-finish-15 finish-15 |"
+          " br-playoff playoff-10 |")
+_SIMPLE = const(1)   # control.DELAY_SIMPLE: a literal keeps _ROWS one constant
+_ROWS = (
+    0, 0, 2, 5400, 40, 30, 0, 0, 1800, 0, 30, 0, 0, 0,    # fide-classical
+    0, 0, 1, 900, 0, 10, 0, 0, 0,                           # fide-rapid
+    0, 0, 1, 180, 0, 2, 0, 0, 0,                            # fide-blitz
     # +2 s only from move 61: a 0-time last stage carries the increment
-    ("armageddon", ("fide-armageddon",), 0, 0,
-     ((5 * MIN, 60, 0), (0, 0, 2000)), ((4 * MIN, 60, 0), (0, 0, 2000))),
-    ("us-g90-d5", ("g90d5", "g90-d5"), 0, 0, ((90 * MIN, 0, 0, 5000, DELAY_SIMPLE),), None),
+    0, 0, 2, 300, 60, 0, 0, 0, 0, 0, 2, 0, 0, 2, 240, 60, 0, 0, 0, 0, 0, 2, 0, 0,
+    0, 0, 1, 5400, 0, 0, 5, _SIMPLE, 0,                     # us-g90-d5
     # both flags down is a draw: the second flag must be able to fall
-    ("fide-5min-1990", ("5min-1990",), _NO_FREEZE | _BOTH_DRAW, 0, ((5 * MIN, 0, 0),), None),
+    _NO_FREEZE | _BOTH_DRAW, 0, 1, 300, 0, 0, 0, 0, 0,     # fide-5min-1990
     # a win on time needs the claimant's own flag still up
-    ("fide-active-1987", ("active-1987",), _NO_FREEZE, 0, ((30 * MIN, 0, 0),), None),
-    ("fide-active-1987-inc", ("active-1987-inc",), _NO_FREEZE, 0, ((30 * MIN, 0, 10000),),
-     None),
-    ("fce-six-hour", ("six-hour",), 0, 0, ((2 * HOUR, 40, 0), (1 * HOUR, 20, 0)), None),
-    ("wc-2008-first", ("wc-2008",), 0, 0, ((120 * MIN, 40, 0),), None),
-    ("cxeb-correspondence", ("correspondence",), _LEDGER, 0, ((40 * DAY, 10, 0),), None),
-    ("fce-finish-15", ("finish-15",), 0, 0, ((15 * MIN, 0, 0),), None),
+    _NO_FREEZE, 0, 1, 1800, 0, 0, 0, 0, 0,                  # fide-active-1987
+    _NO_FREEZE, 0, 1, 1800, 0, 10, 0, 0, 0,                 # fide-active-1987-inc
+    0, 0, 2, 7200, 40, 0, 0, 0, 3600, 20, 0, 0, 0, 0,      # fce-six-hour
+    0, 0, 1, 7200, 40, 0, 0, 0, 0,                          # wc-2008-first
+    _LEDGER, 0, 1, 3456000, 10, 0, 0, 0, 0,                 # cxeb-correspondence: 40 days
+    0, 0, 1, 900, 0, 0, 0, 0, 0,                            # fce-finish-15
     # The seed gives no time for the play-off (seed-requirements §14): 5 min each is this
     # preset's choice; the clock ends the game at the press giving both sides 10 moves.
-    ("br-playoff", ("playoff-10",), 0, 10, ((5 * MIN, 0, 0),), None),
+    0, 10, 1, 300, 0, 0, 0, 0, 0,                           # br-playoff
 )
-COUNT = len(_TABLE)
+COUNT = _NAMES.count("|")
 
 
-def _side(stages):
-    return SideControl([Stage(*s) for s in stages])
+def _side(at):
+    """The SideControl of the stages at _ROWS[at] (their count first)."""
+    stages = []
+    for k in range(_ROWS[at]):
+        i = at + 1 + 5 * k
+        r = _ROWS
+        stages.append(Stage(r[i] * 1000, r[i + 1], r[i + 2] * 1000, r[i + 3] * 1000, r[i + 4]))
+    return SideControl(stages)
+
+
+def _names(i):
+    """The i-th preset's key and aliases, as one string (words between spaces)."""
+    at = 0
+    for _ in range(i):
+        at = _NAMES.find("|", at) + 1
+    return _NAMES[at:_NAMES.find("|", at)]
 
 
 _BUILT = {}   # key -> its Preset, once built: one object per preset, as find() gives it
 
 
-def _build(row):
-    key, aliases, opts, limit, white, black = row
+def _build(i):
+    words = _names(i).split()
+    key = words[0]
     p = _BUILT.get(key)
     if p is None:
-        def make():
-            return Control(_side(white), _side(black) if black is not None else None)
+        at = 0
+        for _ in range(i):   # past the rows before: options, limit, then two sides
+            at += 2
+            at += 1 + 5 * _ROWS[at]
+            at += 1 + 5 * _ROWS[at]
+        opts = _ROWS[at]
+        white = at + 2
+        black = white + 1 + 5 * _ROWS[white]
+        if not _ROWS[black]:
+            black = white
 
-        p = Preset(key, None, make, aliases, freeze=not opts & _NO_FREEZE,
+        def make():
+            return Control(_side(white), _side(black) if black != white else None)
+
+        p = Preset(key, None, make, words[1:], freeze=not opts & _NO_FREEZE,
                    both_flags_draw=bool(opts & _BOTH_DRAW), ledger=bool(opts & _LEDGER),
-                   move_limit=limit)
+                   move_limit=_ROWS[at + 1])
         _BUILT[key] = p
     return p
 
 
 def key_at(i):
     """The key of the i-th preset (the menu's order)."""
-    return _TABLE[i][0]
+    names = _names(i)
+    return names[1:names.find(" ", 1)]
 
 
 def __getattr__(name):
     """PRESETS: every preset, built when asked for (a clock uses find and key_at)."""
     if name == "PRESETS":
-        return tuple([_build(row) for row in _TABLE])
+        return tuple([_build(i) for i in range(COUNT)])
     raise AttributeError(name)
 
 
@@ -149,10 +182,12 @@ def find(name):
     if not isinstance(name, str):
         return None
     name = name.strip().lower()
-    for row in _TABLE:
-        if name == row[0] or name in row[1]:
-            return _build(row)
-    return None
+    if not name or " " in name or "|" in name:
+        return None
+    at = _NAMES.find(" " + name + " ")
+    if at < 0:
+        return None
+    return _build(_NAMES.count("|", 0, at))
 
 
 def _whole(text):
