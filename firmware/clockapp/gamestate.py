@@ -1,6 +1,6 @@
 """A running game as bytes, so that a power cut can be recovered.
 
-Portable: runs on MicroPython and CPython. encode(clock, meta) -> bytes;
+Portable: runs on MicroPython and CPython. encode(clock, meta) -> bytearray;
 decode(payload, listener=None) -> (clock, meta). The bytes go into Store.save_state()
 (clockapp/storage.py), whose CRC catches corruption; decode() raises ValueError on what the
 CRC cannot: another format version, truncated or extra data, values out of range.
@@ -75,7 +75,8 @@ def _put_stages(buf, pos, stages):
 
 
 def encode(clock, meta=None):
-    """The game as bytes (clock.tick(now) first). meta: a dict of small ints and strings."""
+    """The game as a bytearray (clock.tick(now) first). meta: a dict of small ints and
+    strings."""
     c = clock
     if meta is None:
         meta = {}
@@ -125,7 +126,7 @@ def encode(clock, meta=None):
     struct.pack_into(COUNT, buf, pos, len(m))
     pos += _N_COUNT
     buf[pos:] = m
-    return bytes(buf)
+    return buf   # not copied into bytes: a save's garbage is a state less
 
 
 def decode(payload, listener=None):

@@ -97,13 +97,15 @@ def _newer(a, b):
     return 0 < ((a - b) & 0xFFFFFFFF) < 0x80000000
 
 
-def frame(payload):
-    """A checked file's bytes: header + payload. The CRC covers the 7 header bytes before it
-    as well as the payload: a CRC of the payload alone is satisfied by erased flash (the
-    CRC-32 of b"\xff" * 4 is 0xFFFFFFFF), so a write torn after the length field of a
-    4-byte payload would read as valid."""
-    head = MAGIC + struct.pack("<BI", VERSION, len(payload))
-    return head + struct.pack("<I", crc32(payload, crc32(head))) + payload
+def frame(payload, prefix=b""):
+    """A checked file's bytes: header + prefix + payload (the prefix a few bytes, so that
+    a game state and its sequence number are not joined first: a copy less of a save).
+    The CRC covers the 7 header bytes before it as well as the payload: a CRC of the
+    payload alone is satisfied by erased flash (the CRC-32 of b"\xff" * 4 is 0xFFFFFFFF),
+    so a write torn after the length field of a 4-byte payload would read as valid."""
+    head = MAGIC + struct.pack("<BI", VERSION, len(prefix) + len(payload))
+    crc = crc32(payload, crc32(prefix, crc32(head)))
+    return head + struct.pack("<I", crc) + prefix + payload
 
 
 def unframe(data):
@@ -413,7 +415,7 @@ class Store:
     def _write_slot(self, seq, payload):
         slot = 1 - self._state_slot
         try:
-            self._write(self.root + STATE_SLOTS[slot], frame(struct.pack("<I", seq) + payload))
+            self._write(self.root + STATE_SLOTS[slot], frame(payload, struct.pack("<I", seq)))
         except OSError as e:
             return self._failed(e)  # that slot is spoilt; the newest is still in the other
         self._state_seq = seq
