@@ -16,6 +16,7 @@ package("clockcore", files=[
     "events.py",
     "framing.py",
     "hallmsg.py",
+    "logbody.py",
     "notation.py",
     "parts.py",
     "plausible.py",

@@ -55,7 +55,7 @@ class EventLog:
         return self.writer.log(ev, side, t, arg, clock, reason, reason2)
 
     def log_ground(self, ev, side, t, arg, clock, body):
-        """A correction with the arbiter's ground (eventlog.ground_body bytes)."""
+        """A correction with the arbiter's ground (logbody.ground_body bytes)."""
         self.writer.log_ground(ev, side, t, arg, clock, body)
 
     def header(self, t, clock, clock_id, firmware, spec, white_left, wall_s=0):
@@ -66,7 +66,10 @@ class EventLog:
 
     def boot(self, t, clock, arg):
         """The boot record; arg: events.BOOT_* (a restored game's snapshot follows)."""
-        body = L.snapshot_body(clock) if arg == EV.BOOT_RESTORED else b""
+        body = b""
+        if arg == EV.BOOT_RESTORED:
+            from clockcore.logbody import snapshot_body  # a restoring boot's only
+            body = snapshot_body(clock)
         self.writer.log_big(EV.EV_BOOT, E.NOBODY, t, arg, clock, body)
 
     def mark_pulled(self, seq):

@@ -7,9 +7,9 @@
 import clockcore.corrections  # noqa: F401  (loaded parked, with these)
 from clockapp.linkcommon import nargs, side, times, whole
 from clockcore import engine as E
-from clockcore import eventlog
 from clockcore import events as EV
 from clockcore import protocol as P
+from clockcore.logbody import ground_body
 
 
 def op_adjust(link, args):
@@ -30,7 +30,7 @@ def op_adjust(link, args):
             except UnicodeError:
                 raise P.ProtocolError(P.E_ARGS, "a reason or article is UTF-8 text") \
                     from None
-        ground = eventlog.ground_body(text[0], text[1])
+        ground = ground_body(text[0], text[1])
     s, ms = side(args[0]), whole(args[1])
     app = link.app
     app.log_ground = ground

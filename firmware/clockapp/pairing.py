@@ -7,8 +7,8 @@
 # operation itself is in clockapp/ops_session.py (loaded when the host first uses it).
 
 from clockcore import engine as E
-from clockcore import eventlog as L
 from clockcore import events as EV
+from clockcore.logbody import pairing_body
 
 
 def valid(app):
@@ -39,5 +39,5 @@ def show(app, redraw=True):
 def log_pairing(app):
     p = valid(app)
     if p:
-        body = L.pairing_body(p[1], p[2], p[3], p[4])
+        body = pairing_body(p[1], p[2], p[3], p[4])
         app.logw_big(EV.EV_PAIRING, E.NOBODY, app.now, p[0], body)

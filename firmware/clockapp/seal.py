@@ -209,7 +209,7 @@ def load_adjourned(app, data):
 
     from clockapp import gamestate
     from clockcore.control import Control
-    from clockcore.eventlog import added_stages_body, snapshot_body
+    from clockcore.logbody import added_stages_body, snapshot_body
     from clockcore.presets import find
     digest = hashlib.sha256(data).digest()
     clock, meta = gamestate.decode(data, app.on_event)

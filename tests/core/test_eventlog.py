@@ -6,6 +6,7 @@ from clockcore import engine as E
 from clockcore import eventlog as L
 from clockcore import events as EV
 from clockcore import framing as F
+from clockcore import logbody as LB
 from clockcore import logread as LR
 from clockcore.control import DELAY_BRONSTEIN, Control, SideControl, Stage
 
@@ -46,7 +47,7 @@ def every_kind():
                          1700000000, c.sides)
     w.log_big(EV.EV_HEADER, -1, 0, 0, c, body)
     fed.append((EV.EV_HEADER, -1, 0, 0))
-    w.log_big(EV.EV_BOOT, -1, 5, 1, c, L.snapshot_body(c))
+    w.log_big(EV.EV_BOOT, -1, 5, 1, c, LB.snapshot_body(c))
     fed.append((EV.EV_BOOT, -1, 5, 1))
     c.start(100)
     log(0, 0, 100, 0)
@@ -185,7 +186,7 @@ def test_boot_snapshot_has_the_out_of_time_state_and_older_ones_still_read():
     c.tick(12000)                       # White out of time in stage 1
     assert c.out == [True, False]
     for cut in (0, 3):                  # as written now; as written before the tail
-        body = L.snapshot_body(c)
+        body = LB.snapshot_body(c)
         body = body[:len(body) - cut]
         sink = Sink()
         w = L.Writer(sink.append)
@@ -208,8 +209,8 @@ def test_a_correction_with_a_ground_carries_it_and_others_read_as_before():
     c.start(100)
     w.log(EV.EV_START, 0, 100, 0, c)
     w.log(EV.EV_ADJUST, 1, 200, 120000, c, EV.R_HOST)
-    w.log_ground(EV.EV_ADJUST, 1, 300, 120000, c, L.ground_body("illegal move", "ACT 7"))
-    w.log_ground(EV.EV_SET_TIME, 0, 400, 60000, c, L.ground_body("clock fault é", "-"))
+    w.log_ground(EV.EV_ADJUST, 1, 300, 120000, c, LB.ground_body("illegal move", "ACT 7"))
+    w.log_ground(EV.EV_SET_TIME, 0, 400, 60000, c, LB.ground_body("clock fault é", "-"))
     w.log(EV.EV_ADJUST, 0, 500, -30000, c, EV.R_PENALTY)
     w.flush()
     r = LR.Reader()

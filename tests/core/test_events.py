@@ -10,6 +10,7 @@ from clockapp import gamestate as G
 from clockcore import engine as E
 from clockcore import eventlog as L
 from clockcore import events as EV
+from clockcore import logbody as LB
 from clockcore import logread as LR
 from clockcore import notation
 from clockcore import protocol as P
@@ -82,12 +83,12 @@ def test_every_code_of_the_table_round_trips_through_the_log():
                                  c.sides)
             w.log_big(code, side, t, 0, c, body)
         elif code == EV.EV_BOOT:
-            w.log_big(code, side, t, EV.BOOT_RESTORED, c, L.snapshot_body(c))
+            w.log_big(code, side, t, EV.BOOT_RESTORED, c, LB.snapshot_body(c))
         elif code == EV.EV_ADJOURNED_LOADED:
-            w.log_big(code, side, t, 2, c, b"\x07" * L.DIGEST + L.snapshot_body(c)
-                      + L.added_stages_body(c))
+            w.log_big(code, side, t, 2, c, b"\x07" * L.DIGEST + LB.snapshot_body(c)
+                      + LB.added_stages_body(c))
         elif code == EV.EV_PAIRING:
-            w.log_big(code, side, t, 12, c, L.pairing_body(3, "Ana", "Bo", "Open"))
+            w.log_big(code, side, t, 12, c, LB.pairing_body(3, "Ana", "Bo", "Open"))
         elif code in EV.BODY_CODES:
             w.log_big(code, side, t, 3, c, b"\x09" * L.DIGEST)
         else:

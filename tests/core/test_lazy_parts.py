@@ -4,7 +4,8 @@
 # controls, the presets' titles (clockcore/presetinfo.py: the host's), the saved game's
 # reader (clockapp/gameread.py: at boot, then dropped), the log read back
 # (clockapp/storelog.py), the log's budget (clockapp/logprune.py), the engine's rarer
-# corrections (clockcore/corrections.py), the journal's fold (clockapp/storefold.py).
+# corrections (clockcore/corrections.py), the journal's fold (clockapp/storefold.py), the
+# rarer log records' bodies (clockcore/logbody.py).
 # Each is checked absent after a boot and a game, then present (or, dropped, its work
 # done) after its first use. CPython and the MicroPython unix port (tests/mp_run.py).
 
@@ -21,7 +22,8 @@ from clockcore import notation, presets
 
 LAZY = ("clockapp.menu", "clockapp.seal", "clockcore.notation", "clockcore.plausible",
         "clockcore.presetinfo", "clockapp.gameread", "clockapp.storelog",
-        "clockapp.logprune", "clockcore.corrections", "clockapp.storefold")
+        "clockapp.logprune", "clockcore.corrections", "clockapp.storefold",
+        "clockcore.logbody")
 
 
 def _forget():
@@ -179,6 +181,7 @@ def test_a_power_cut_restores_the_game_and_drops_the_reader():
     assert app.clock.state == E.PAUSED and app.clock.moves == [2, 2]
     assert app.clock.main == main
     assert "clockapp.gameread" not in sys.modules   # read, then dropped
+    assert "clockcore.logbody" in sys.modules       # the boot record's snapshot
     clock, meta = gamestate.decode(app.store.load_state())    # another reading loads it
     assert "clockapp.gameread" in sys.modules and clock.main == main
 
