@@ -230,6 +230,7 @@ class Link:
         touches nothing of the game (decoding, encoding, framing, queueing: `quiet`) runs
         with the loop parked: a press in it is taken in the lever interrupt at once."""
         job = self.job
+        assert job is not None
         app = self.app
         while True:
             app.parked = self.quiet
