@@ -578,7 +578,11 @@ class App:
                 # replies not sent yet: what the port takes now (16 bytes: ~1.3 ms on a
                 # Pico), unless an edge came in during the request (its press goes first)
                 if sp is not None and sp.queued and not self.edge_first():
-                    sp.drain()
+                    self.parked = True   # writing queued bytes touches nothing of the game
+                    try:
+                        sp.drain()
+                    finally:
+                        self.parked = False
                 if lk.spent and (sp is None or not sp.queued):
                     # A request answered: its garbage (a status reply's kilobytes) goes the
                     # next pass, parked, not in a collection MicroPython makes when the

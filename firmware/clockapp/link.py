@@ -146,68 +146,75 @@ class Link:
             return
         budget = _READ_BUDGET
         line = self.line
-        while True:
-            if self.cpos >= self.cend:
-                if budget == 0 or not s.any() or self.app.edge_first():
-                    return   # (a port's read stops at a lever edge: its press first)
-                budget -= 1
-                self.cend = s.readinto(self.chunk)
-                self.cpos = 0
-                if not self.cend:
-                    return
-            c = self.chunk
-            i = self.cpos
-            end = self.cend
-            while i < end:
-                # The line's end and a frame mark found by bytearray.find, in C: scanned a
-                # byte at a time in Python, a 48-byte line cost 1.0 ms of the emulated M0+
-                # (find: 0.12 ms), and a lever edge that came in meanwhile waited for it.
-                j = c.find(b"\n", i, end)
-                if j < 0:
-                    j = end
-                k = c.find(b"\r", i, j)
-                if k >= 0:
-                    j = k
-                # a "!" starts a frame: the line's first byte, or the next frame's
-                f = i if (self.n or self.overflow) else i + 1
-                m = c.find(b"!", f, j) if f < j else -1
-                stop = j if m < 0 else m
-                if not self.overflow and stop > i:
-                    n = self.n
-                    if n + stop - i > P.LINE_MAX - 1:
-                        self.overflow = True   # the rest up to its end is dropped
-                    else:
-                        line[n:n + stop - i] = c[i:stop]
-                        self.n = n + stop - i
-                if m >= 0:
-                    self.cpos = m   # this "!" starts the next frame, next pass
-                    if self.overflow:
-                        self._drop(P.E_TOO_LONG, "a request is at most %d bytes" % P.LINE_MAX)
-                    elif line[0] == P.REQ_MARK:
-                        self._drop(P.E_TRUNCATED, "frame cut by a new one")
-                    else:
-                        self._drop(P.E_FRAME, "no frame mark")
-                    return
-                if j == end:
-                    i = end
-                    break
-                i = j + 1     # past the CR or LF
-                if self.overflow:
-                    self.cpos = i
-                    self._drop(P.E_TOO_LONG, "a request is at most %d bytes" % P.LINE_MAX)
-                    return
-                if self.n:
-                    if self.app.edge_first():    # an edge came in: its press first
-                        self.cpos = j            # this line ends here next pass
+        app = self.app
+        # Reading and framing the bytes touch nothing of the game: parked (a press in them
+        # is taken in the lever interrupt at once); a request's steps set it their own way.
+        app.parked = True
+        try:
+            while True:
+                if self.cpos >= self.cend:
+                    if budget == 0 or not s.any() or self.app.edge_first():
+                        return   # (a port's read stops at a lever edge: its press first)
+                    budget -= 1
+                    self.cend = s.readinto(self.chunk)
+                    self.cpos = 0
+                    if not self.cend:
                         return
-                    self.cpos = i
-                    n = self.n
-                    self.n = 0
-                    self.quiet = True    # decoding first
-                    self.job = self._steps(bytes(line[:n]))
-                    self._run_job()
-                    return
-            self.cpos = i
+                c = self.chunk
+                i = self.cpos
+                end = self.cend
+                while i < end:
+                    # The line's end and a frame mark found by bytearray.find, in C: scanned a
+                    # byte at a time in Python, a 48-byte line cost 1.0 ms of the emulated M0+
+                    # (find: 0.12 ms), and a lever edge that came in meanwhile waited for it.
+                    j = c.find(b"\n", i, end)
+                    if j < 0:
+                        j = end
+                    k = c.find(b"\r", i, j)
+                    if k >= 0:
+                        j = k
+                    # a "!" starts a frame: the line's first byte, or the next frame's
+                    f = i if (self.n or self.overflow) else i + 1
+                    m = c.find(b"!", f, j) if f < j else -1
+                    stop = j if m < 0 else m
+                    if not self.overflow and stop > i:
+                        n = self.n
+                        if n + stop - i > P.LINE_MAX - 1:
+                            self.overflow = True   # the rest up to its end is dropped
+                        else:
+                            line[n:n + stop - i] = c[i:stop]
+                            self.n = n + stop - i
+                    if m >= 0:
+                        self.cpos = m   # this "!" starts the next frame, next pass
+                        if self.overflow:
+                            self._drop(P.E_TOO_LONG, "a request is at most %d bytes" % P.LINE_MAX)
+                        elif line[0] == P.REQ_MARK:
+                            self._drop(P.E_TRUNCATED, "frame cut by a new one")
+                        else:
+                            self._drop(P.E_FRAME, "no frame mark")
+                        return
+                    if j == end:
+                        i = end
+                        break
+                    i = j + 1     # past the CR or LF
+                    if self.overflow:
+                        self.cpos = i
+                        self._drop(P.E_TOO_LONG, "a request is at most %d bytes" % P.LINE_MAX)
+                        return
+                    if self.n:
+                        if self.app.edge_first():    # an edge came in: its press first
+                            self.cpos = j            # this line ends here next pass
+                            return
+                        self.cpos = i
+                        n = self.n
+                        self.n = 0
+                        self.quiet = True    # decoding first
+                        self.job = self._steps(bytes(line[:n]))
+                        self._run_job()
+                        return
+                self.cpos = i
+        finally:
+            app.parked = False
 
     def _drop(self, code, detail):
         self.n = 0

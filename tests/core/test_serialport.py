@@ -359,6 +359,55 @@ def test_an_edge_as_a_reply_is_queued_is_shown_before_the_reply_is_sent():
     assert _replies(port.out) == [1] and not port.queued
 
 
+def test_an_edge_while_reply_bytes_are_written_is_taken_in_the_interrupt():
+    # Writing queued reply bytes (a drain: ~1.8 ms of USB writes a pass on the emulated
+    # Pico) touches nothing of the game: the loop is parked, and an edge in it is taken and
+    # shown in the interrupt there, the bytes going on.
+    port = FakePort(room=16)
+    board, app, lever = _white_running(port)
+    real = port._send
+    seen = []
+
+    def send(data, off, n):
+        if len(port.out) >= 32 and not seen:
+            seen.append(app.parked)
+            _edge_now(board, lever)
+        return real(data, off, n)
+
+    port._send = send
+    _request(port, 1, "status")
+    for _ in range(60):
+        app.step()
+        if seen:
+            break
+    assert seen == [True] and app.parked_presses == 1 and not app.parked
+    assert app.clock.turn == E.BLACK and not app.ring.pending()
+    run_until(app, board, board.t + 100000)
+    assert _replies(port.out) == [1]
+
+
+def test_an_edge_while_a_requests_bytes_are_read_is_taken_in_the_interrupt():
+    # Reading and framing a request's bytes touch nothing of the game either.
+    port = FakePort()
+    board, app, lever = _white_running(port)
+    real = port.readinto
+    seen = []
+
+    def readinto(buf):
+        if not seen:
+            seen.append(app.parked)
+            _edge_now(board, lever)
+        return real(buf)
+
+    port.readinto = readinto
+    _request(port, 1, "status")
+    app.step()
+    assert seen == [True] and app.parked_presses == 1 and not app.parked
+    assert app.clock.turn == E.BLACK
+    run_until(app, board, board.t + 20000)
+    assert _replies(port.out) == [1]
+
+
 def test_an_edge_during_a_request_is_shown_before_the_rest_of_the_request():
     # The edge's interrupt fires while the link carries out a status (on a board: ~2 ms of
     # its ~7): the reply is neither encoded nor sent in that pass; the next pass takes and
