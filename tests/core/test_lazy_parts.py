@@ -5,7 +5,8 @@
 # reader (clockapp/gameread.py: at boot, then dropped), the log read back
 # (clockapp/storelog.py), the log's budget (clockapp/logprune.py), the engine's rarer
 # corrections (clockcore/corrections.py), the journal's fold (clockapp/storefold.py), the
-# rarer log records' bodies (clockcore/logbody.py).
+# rarer log records' bodies (clockcore/logbody.py); and on the simulator board, its flash
+# models (boards/simflash.py), off the heap benchmarks' stand-in board.
 # Each is checked absent after a boot and a game, then present (or, dropped, its work
 # done) after its first use. CPython and the MicroPython unix port (tests/mp_run.py).
 
@@ -303,3 +304,23 @@ def test_the_engines_corrections_load_with_the_first_one():
     assert c.undo_press(app.now)                 # the last press was not a move
     assert "clockcore.corrections" in sys.modules
     assert c.moves[1 - c.turn] == moves[1 - c.turn] and sum(c.moves) == sum(moves) - 1
+
+
+def test_the_simulators_flash_models_load_only_for_a_board_with_a_journal():
+    import boards
+    sys.modules.pop("boards.simflash", None)
+    if "simflash" in boards.__dict__:
+        delattr(boards, "simflash")
+    board, app, t = _blitz()
+    assert "boards.simflash" not in sys.modules and board.flash is None
+    board, app = boot(journal_blocks=4)
+    assert "boards.simflash" in sys.modules and board.flash is not None
+    board.press_buttons(BTN_START, 1000000)
+    t = 1200
+    until(app, board, t)
+    for i in range(4):
+        t += 1500
+        board.press_lever(LEFT if i % 2 == 0 else RIGHT, t * 1000)
+        until(app, board, t + 100)
+    assert app.clock.moves == [2, 2] and board.flash.programs >= 4
+    assert app.store.jr is not None
