@@ -373,8 +373,11 @@ class App:
         self.clock = clock
         self.preset = preset
         self.seal.reset()   # a new game: no seal, session 1
-        self.settings.spec = spec
-        self.store.save_json("settings.json", self.settings.to_dict())
+        if spec != self.settings.spec or not self.booting:
+            # at boot the file holds this spec already (absent, it reads as the default):
+            # rewriting it would only add a write, and its buffers to the boot's heap peak
+            self.settings.spec = spec
+            self.store.save_json("settings.json", self.settings.to_dict())
         self.log(EV.EV_HEADER, E.NOBODY, self.now, 0)
         if self.settings.pairing:  # each game's records name its players (code 62)
             from clockapp.pairing import log_pairing

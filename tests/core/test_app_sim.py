@@ -1019,3 +1019,20 @@ def test_a_press_the_interrupt_showed_but_the_engine_refused_is_put_right():
     until(app, board, board.t // 1000 + 5)
     assert app.clock.flag_at[E.WHITE] >= 0 and app.clock.moves[E.WHITE] == 0
     assert board.running_led == -1
+
+
+def test_a_boot_writes_no_settings_it_would_only_rewrite():
+    # the boot's game takes the stored control as it is: no flash write for it (and no
+    # buffers of one on the boot's heap); a control set later is kept
+    board, app = boot()
+    assert "settings.json" not in os.listdir(board.root)
+    assert app.settings.spec == "fide-blitz"
+    app.new_game("fide-rapid")
+    with open(board.root + "settings.json", "rb") as f:
+        kept = f.read()
+    board2, app2 = boot(board.root)
+    assert app2.settings.spec == "fide-rapid" and app2.clock.main == [900000, 900000]
+    with open(board.root + "settings.json", "rb") as f:
+        assert f.read() == kept
+    app2.new_game("fide-rapid")     # set again, not at boot: written again
+    assert app2.store.load_json("settings.json")["spec"] == "fide-rapid"
