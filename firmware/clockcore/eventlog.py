@@ -106,7 +106,7 @@ def header_body(clock_id, firmware, spec, white_left, options, wall_s, sides):
         for st in sc.stages:
             for v in stage_ints(st):
                 p = put_varint(buf, p, v)
-    return bytes(buf[:p])
+    return bytes(memoryview(buf)[:p])
 
 
 def clock_options(clock):
@@ -252,7 +252,7 @@ class Writer:
         pb = 0 if key else self.prev_b
         big = has_body(ev, r[i + 6])
         body = self.big[0] if big else b""
-        need = 64 + CHAIN + len(body)
+        need = 64 + 2 * CHAIN + len(body)   # a header's chain before, the record's after
         if len(self.buf) < need:
             self.buf = bytearray(need)
         buf = self.buf
@@ -276,7 +276,8 @@ class Writer:
             p += len(body)
         mv = memoryview(buf)
         ch = chain_of(self.chain, mv[:p])
-        return bytes(mv[:p]) + ch, ch
+        buf[p:p + CHAIN] = ch   # one copy makes the payload
+        return bytes(mv[:p + CHAIN]), ch
 
     def flush(self):
         """Encode and store the pending records in order. Stops at the first that storage
