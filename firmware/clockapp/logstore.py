@@ -32,8 +32,7 @@ class EventLog:
         seq, chain, size = self._tail()
         self.size = size
         self.writer = L.Writer(self._append, seq, chain)
-        p = store.load(PULLED)
-        self.pulled = struct.unpack("<I", p)[0] if p is not None and len(p) == 4 else -1
+        self._pulled = None      # read when first asked for: a game's log never asks
         self.headers = 0         # headers written since boot: a new game may free space
         self._tried = None       # (headers, pulled) at the last budget check
 
@@ -72,10 +71,19 @@ class EventLog:
             body = snapshot_body(clock)
         self.writer.log_big(EV.EV_BOOT, E.NOBODY, t, arg, clock, body)
 
+    @property
+    def pulled(self):
+        """The highest sequence number the host has pulled (mark_pulled), -1: none."""
+        p = self._pulled
+        if p is None:
+            b = self.store.load(PULLED)
+            p = self._pulled = struct.unpack("<I", b)[0] if b is not None and len(b) == 4 else -1
+        return p
+
     def mark_pulled(self, seq):
         """The host has every record up to `seq` (the serial link calls this)."""
         if self.store.save(PULLED, struct.pack("<I", seq & 0xFFFFFFFF)):
-            self.pulled = seq
+            self._pulled = seq
             return True
         return False
 

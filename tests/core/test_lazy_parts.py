@@ -6,7 +6,8 @@
 # (clockapp/storelog.py), the log's budget (clockapp/logprune.py), the engine's rarer
 # corrections (clockcore/corrections.py), the journal's fold (clockapp/storefold.py), the
 # rarer log records' bodies (clockcore/logbody.py); and on the simulator board, its flash
-# models (boards/simflash.py), off the heap benchmarks' stand-in board.
+# models (boards/simflash.py), off the heap benchmarks' stand-in board. And what a boot
+# reads only when first asked for: the host's pulled mark (EventLog.pulled).
 # Each is checked absent after a boot and a game, then present (or, dropped, its work
 # done) after its first use. CPython and the MicroPython unix port (tests/mp_run.py).
 
@@ -229,6 +230,15 @@ def test_the_checked_files_listing_loads_with_the_log_reader():
     assert "clockapp.storelog" not in sys.modules
     assert "settings.json" in app.store.names()
     assert "clockapp.storelog" in sys.modules
+
+
+def test_the_pulled_mark_is_read_when_first_asked_for():
+    board, app, t = _blitz()
+    lg = app.logw
+    assert lg._pulled is None                        # a game never asked for it
+    assert lg.pulled == -1 and lg.mark_pulled(3) and lg.pulled == 3
+    board2, app2 = boot(board.root)
+    assert app2.logw._pulled is None and app2.logw.pulled == 3
 
 
 def test_the_journal_s_fold_loads_with_the_first_pause_past_its_limit_and_folds():
