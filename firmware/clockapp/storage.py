@@ -294,15 +294,8 @@ class Store:
 
     def delete(self, name):
         """Remove `name` (and any `name.new`). True when nothing of it is left."""
-        path = self.root + name
-        ok = True
-        for p in (path + NEW, path):  # .new first: it must not outlive the file it replaces
-            try:
-                if self.fs.exists(p):
-                    self.fs.remove(p)
-            except OSError:
-                ok = False
-        return ok
+        from clockapp import storelog
+        return storelog.delete(self, self.root + name, NEW)
 
     def names(self):
         """Names of the checked files present (those with only a `.new` included)."""
@@ -423,28 +416,10 @@ class Store:
         return self._ok()
 
     def clear_state(self):
-        return self._guarded(self._clear_state)
-
-    def _clear_state(self):
         """Forget the game state (the older slot goes first, so a cut in between leaves the
         newest state, never an older one)."""
-        if not self._state_known:
-            self.load_state()
-        if self.jr is not None and not self.jr.empty():
-            from clockapp import storefold
-            storefold.spill(self, self.root + LOG_NAME)   # its records into log.bin
-            storefold.erase_journal(self)
-        ok = True
-        for i in (1 - self._state_slot, self._state_slot):
-            try:
-                p = self.root + STATE_SLOTS[i]
-                if self.fs.exists(p):
-                    self.fs.remove(p)
-            except OSError:
-                ok = False
-        self._state_seq = -1
-        self._state_slot = 1
-        return ok
+        from clockapp import storelog
+        return self._guarded(storelog.clear_state, self, self.root + LOG_NAME, STATE_SLOTS)
 
     # ---- the journal folded into the files -----------------------------------------
     def folding(self):

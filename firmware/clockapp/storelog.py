@@ -1,6 +1,6 @@
 # What storage.Store does with the event log only for a reader or on request: read it
-# back, size it, remove it (`path`: the log file's); and the checked files' listing and
-# clean-up. Loaded when first used (the link's
+# back, size it, remove it (`path`: the log file's); the checked files' listing, removal and
+# clean-up, and the game state's removal. Loaded when first used (the link's
 # log operations, a log over its budget), so that a running game's heap carries only the
 # writing half of clockapp/storage.py; Store's methods of the same names call these.
 # Portable: MicroPython and CPython.
@@ -123,6 +123,39 @@ def clear_log(store, path):
         return store._failed(e)
     store.full = False
     return True
+
+
+def delete(store, path, new):
+    """Store.delete: `path` and any `path` + `new`."""
+    ok = True
+    for p in (path + new, path):  # .new first: it must not outlive the file it replaces
+        try:
+            if store.fs.exists(p):
+                store.fs.remove(p)
+        except OSError:
+            ok = False
+    return ok
+
+
+def clear_state(store, log, slots):
+    """Store.clear_state (`log`: the log file's path; `slots`: the state slots' names)."""
+    if not store._state_known:
+        store.load_state()
+    if store.jr is not None and not store.jr.empty():
+        from clockapp import storefold
+        storefold.spill(store, log)   # its records into log.bin
+        storefold.erase_journal(store)
+    ok = True
+    for i in (1 - store._state_slot, store._state_slot):
+        try:
+            p = store.root + slots[i]
+            if store.fs.exists(p):
+                store.fs.remove(p)
+        except OSError:
+            ok = False
+    store._state_seq = -1
+    store._state_slot = 1
+    return ok
 
 
 def names(store, new, skip):

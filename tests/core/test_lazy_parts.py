@@ -227,9 +227,23 @@ def test_the_budget_loads_with_the_first_log_over_it():
 def test_the_checked_files_listing_loads_with_the_log_reader():
     _forget()
     board, app = boot()
+    app.new_game("fide-rapid")      # a control set: settings.json written
     assert "clockapp.storelog" not in sys.modules
     assert "settings.json" in app.store.names()
     assert "clockapp.storelog" in sys.modules
+
+
+def test_clearing_the_state_loads_the_log_reader_and_clears_it():
+    _forget()
+    board, app = boot()
+    app.save_state()
+    assert app.store.load_state() is not None
+    assert "clockapp.storelog" not in sys.modules
+    assert app.store.clear_state()
+    assert "clockapp.storelog" in sys.modules
+    assert app.store.load_state() is None
+    assert app.store.save_json("fav", [1]) and app.store.delete("fav")
+    assert app.store.load_json("fav") is None
 
 
 def test_the_pulled_mark_is_read_when_first_asked_for():
