@@ -396,16 +396,33 @@ class SSD1306:
         columns x0..x1 of pages p0..p1 as it is: the caller has put the same bytes in the
         framebuffer (a prebuilt glyph, a constant bar), so nothing is copied and nothing is
         marked. One page is the same in both orders."""
+        if p0 == p1:
+            mode = self._mode
+        if mode == self._mode:
+            w = self._win
+            k = 0
+        else:
+            self._mode = mode
+            w = self._mwin
+            w[2] = mode
+            k = 2
+        w[k + 2] = x0
+        w[k + 3] = x1
+        w[k + 5] = p0
+        w[k + 6] = p1
         if self._shared:
+            # held once for both writes, which go to the bus itself: a digit's cell is
+            # ~0.2 ms of the M0+ sooner than through _window and SharedI2C.writeto
             bus = self.i2c
-            bus.hold()
+            bus.busy += 1
             try:
-                self._window(x0, x1, p0, p1, mode if p0 < p1 else self._mode)
-                bus.writeto(self.addr, data)
+                i2c = bus.i2c
+                i2c.writeto(self.addr, w)
+                i2c.writeto(self.addr, data)
             finally:
                 bus.release()
         else:
-            self._window(x0, x1, p0, p1, mode if p0 < p1 else self._mode)
+            self.i2c.writeto(self.addr, w)
             self.i2c.writeto(self.addr, data)
         self.sent += len(data) - 1
 
