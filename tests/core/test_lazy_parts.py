@@ -42,6 +42,18 @@ def _loaded():
     return [name for name in LAZY if name in sys.modules]
 
 
+def _start_and_four_moves(board, app):
+    """START, then two moves each 1.5 s apart; the last press's instant (ms)."""
+    board.press_buttons(BTN_START, 1000000)
+    t = 1200
+    until(app, board, t)
+    for i in range(4):
+        t += 1500
+        board.press_lever(LEFT if i % 2 == 0 else RIGHT, t * 1000)
+        until(app, board, t + 100)
+    return t
+
+
 def _blitz(spec="3m+2s"):
     """A clock set to `spec` (as settings.json keeps it) booted, started, four moves."""
     board, app = boot()
@@ -50,13 +62,7 @@ def _blitz(spec="3m+2s"):
     _forget()
     board, app = boot(root)   # the next power-on: the control read back from flash
     assert app.settings.spec == spec
-    board.press_buttons(BTN_START, 1000000)
-    t = 1200
-    until(app, board, t)
-    for i in range(4):
-        t += 1500
-        board.press_lever(LEFT if i % 2 == 0 else RIGHT, t * 1000)
-        until(app, board, t + 100)
+    t = _start_and_four_moves(board, app)
     assert app.clock.state == E.RUNNING and app.clock.moves == [2, 2]
     return board, app, t
 
@@ -260,13 +266,7 @@ def test_the_journal_s_fold_loads_with_the_first_pause_past_its_limit_and_folds(
     board, app = boot(journal_blocks=8)
     store = app.store
     store.fold_bytes = 1 << 20                   # a journal with room: no fold
-    board.press_buttons(BTN_START, 1000000)
-    t = 1200
-    until(app, board, t)
-    for i in range(4):
-        t += 1500
-        board.press_lever(LEFT if i % 2 == 0 else RIGHT, t * 1000)
-        until(app, board, t + 100)
+    t = _start_and_four_moves(board, app)
     board.press_buttons(BTN_START, (t + 200) * 1000)   # paused: still room
     until(app, board, t + 400)
     assert app.clock.state == E.PAUSED and not store.jr.empty()
@@ -339,12 +339,6 @@ def test_the_simulators_flash_models_load_only_for_a_board_with_a_journal():
     assert "boards.simflash" not in sys.modules and board.flash is None
     board, app = boot(journal_blocks=4)
     assert "boards.simflash" in sys.modules and board.flash is not None
-    board.press_buttons(BTN_START, 1000000)
-    t = 1200
-    until(app, board, t)
-    for i in range(4):
-        t += 1500
-        board.press_lever(LEFT if i % 2 == 0 else RIGHT, t * 1000)
-        until(app, board, t + 100)
+    _start_and_four_moves(board, app)
     assert app.clock.moves == [2, 2] and board.flash.programs >= 4
     assert app.store.jr is not None
