@@ -286,6 +286,10 @@ class SSD1306:
         """The window the next data fills: columns x0..x1 of pages p0..p1, page after page
         (mode 0, horizontal addressing) or column after column (1, vertical: a digit's glyph,
         whose columns can then be cut); the mode command only when it changes."""
+        self.i2c.writeto(self.addr, self._window_cmd(x0, x1, p0, p1, mode))
+
+    def _window_cmd(self, x0, x1, p0, p1, mode):
+        """The command bytes of _window, filled in place (the mode's only when it changes)."""
         if mode == self._mode:
             w = self._win
             k = 0
@@ -298,7 +302,7 @@ class SSD1306:
         w[k + 3] = x1
         w[k + 5] = p0
         w[k + 6] = p1
-        self.i2c.writeto(self.addr, w)
+        return w
 
     def _send(self, p0, p1, x0, x1):
         # a window and its data: the bus held between them (a SharedI2C: an interrupt's
@@ -396,23 +400,10 @@ class SSD1306:
         columns x0..x1 of pages p0..p1 as it is: the caller has put the same bytes in the
         framebuffer (a prebuilt glyph, a constant bar), so nothing is copied and nothing is
         marked. One page is the same in both orders."""
-        if p0 == p1:
-            mode = self._mode
-        if mode == self._mode:
-            w = self._win
-            k = 0
-        else:
-            self._mode = mode
-            w = self._mwin
-            w[2] = mode
-            k = 2
-        w[k + 2] = x0
-        w[k + 3] = x1
-        w[k + 5] = p0
-        w[k + 6] = p1
+        w = self._window_cmd(x0, x1, p0, p1, mode if p0 < p1 else self._mode)
         if self._shared:
             # held once for both writes, which go to the bus itself: a digit's cell is
-            # ~0.2 ms of the M0+ sooner than through _window and SharedI2C.writeto
+            # sooner than through _window and SharedI2C.writeto (fewer calls of the M0+)
             bus = self.i2c
             bus.busy += 1
             try:
