@@ -268,6 +268,7 @@ class Link:
         self.requests += 1
         rid = -1
         err = None
+        collected = False
         try:
             rid, op, args, mac, signed = P.decode_request(line)
             flags = self.ops.get(op)
@@ -327,6 +328,7 @@ class Link:
                 # ~90 ms on the emulated Pico.
                 yield
                 self.app.collect()
+                collected = True
                 yield
             reply = P.ok_frame(body)
         except P.ProtocolError as e:
@@ -343,7 +345,7 @@ class Link:
         self.reply = reply
         yield
         self.send(reply)
-        self.spent = True
+        self.spent = not collected   # (a long reply's heap was just collected: once is enough)
 
     def drop_areas(self):
         """A game runs and no request is under way: the operations' modules (the set-up's,

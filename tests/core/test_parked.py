@@ -204,3 +204,26 @@ def test_a_requests_garbage_is_collected_parked_once_its_reply_is_out():
     assert (rid, ok, fields["code"]) == (5, False, P.E_AUTH_REQUIRED)
     assert len(out) > 48                # drained over several passes
     assert seen == [(True, 0, len(out))]   # once, parked, after the last byte
+
+
+def test_a_long_reply_made_in_a_collected_heap_is_not_collected_again():
+    # A status reply (over 256 bytes) is framed in a heap the link has just collected,
+    # parked: that collection is the request's one, none follows its last byte.
+    from test_serialport import FakePort
+    port = FakePort(room=16)
+    board, app = game(0)
+    board.port = port
+    app.serial_port = port
+    seen = []
+    collect = board.collect
+
+    def spy():
+        seen.append((app.parked, len(port.out)))
+        collect()
+
+    board.collect = spy
+    port.inbox += P.encode_request(6, "status", [])
+    until(app, board, 1400)
+    out = bytes(port.out)
+    assert P.decode_reply(out.rstrip(b"\n"))[:2] == (6, True) and len(out) > 256
+    assert seen == [(True, 0)]          # before the reply was framed, and only then
