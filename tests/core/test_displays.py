@@ -760,15 +760,24 @@ def test_ssd1306_a_press_sends_only_what_changed():
             assert bus.n_bytes == (1 + 7) + (1 + 1 + 64)   # address, window; address, 0x40, data
 
 
-def test_ssd1306_a_digit_is_one_window_and_one_write_of_its_glyph():
+def _window_bytes(windows, mode_set=1):
+    """Bus bytes of these windows sent each as a window command and one data write
+    (address and 0x40 besides the data); the addressing mode set with the first
+    `mode_set` of them (two command bytes more)."""
+    n = 0
+    for k, (c0, c1, p0, p1) in enumerate(windows):
+        n += (1 + 7 + (2 if k < mode_set else 0)) + (1 + 1 + (c1 - c0 + 1) * (p1 - p0 + 1))
+    return n
+
+
+def test_ssd1306_a_digit_sends_only_the_zones_and_pages_that_change():
     # A press that changes three digits (2:58 -> 3:00, the bar going off): the bar's page,
-    # then each changed digit in one window and one data write, straight from a prebuilt
-    # glyph in vertical addressing (column after column), cut to the columns of its cell
-    # that change: a 7-segment digit's columns are alike within the left stroke, the
-    # middle and the right stroke. 8 writes. Segment by segment (the rectangles of the
-    # columns that changed, copied out of the framebuffer) it was 12 writes: fewer bytes
-    # (354 against 470), but on the RP2040 the Python around each rectangle and the copy
-    # cost more than the bus (emulated Pico: 13-16 ms against 9-11 ms for three digits).
+    # then each changed digit's rectangles straight from prebuilt bytes in vertical
+    # addressing (column after column): a 7-segment digit's columns are alike within the
+    # left stroke, the middle and the right stroke, so each of those zones is cut to the
+    # pages that change in it, and neighbouring zones go out as one rectangle when that
+    # costs no more (a rectangle costs ~24 bytes of bus time besides its data: its window
+    # command, and the M0+'s Python around it).
     bus = CountingI2C()
     d = S.SSD1306Display(bus)
     d.render(view(b"    2:58", running=True))
@@ -777,15 +786,16 @@ def test_ssd1306_a_digit_is_one_window_and_one_write_of_its_glyph():
     d.render(v)
     x4, x6, x7 = d.cell_x[4], d.cell_x[6], d.cell_x[7]
     assert bus.windows == [(32, 95, 0, 0),
-                           (x4, x4 + 23, 2, 6),        # 2 -> 3: e off, c on (left, right)
-                           (x6, x6 + 23, 2, 6),        # 5 -> 0: g off, b and e on
-                           (x7 + 6, x7 + 17, 2, 6)]    # 8 -> 0: g off (the middle)
+                           (x4, x4 + 5, 4, 6),         # 2 -> 3: e off (left, lower half)
+                           (x4 + 18, x4 + 23, 4, 6),   # and c on (right, lower half)
+                           (x6, x6 + 5, 4, 6),         # 5 -> 0: e on (left, lower half),
+                           (x6 + 6, x6 + 23, 2, 4),    # g off (middle), b on (right, upper)
+                           (x7 + 6, x7 + 17, 4, 4)]    # 8 -> 0: g off (middle, its page)
     assert (0x20, 1) in bus.cmds
-    assert bus.n_tx == 8
-    assert bus.n_bytes == ((1 + 7) + (1 + 1 + 64)            # the bar
-                           + (1 + 9) + (1 + 1 + 24 * 5)      # vertical addressing set once
-                           + (1 + 7) + (1 + 1 + 24 * 5)
-                           + (1 + 7) + (1 + 1 + 12 * 5))
+    assert bus.n_tx == 12
+    assert bus.n_bytes == _window_bytes(bus.windows[:1], 0) + _window_bytes(bus.windows[1:])
+    # against 412 sending each changed digit's columns over all 5 pages
+    assert bus.n_bytes == 246
     assert bus.ram == full_redraw(v).ram == d.oled.buffer
     assert [read_digit(bus, x, 16, 24, 40, 6) for x in (x4, x6, x7)] == [51, 48, 48]
     bus.reset()
@@ -796,21 +806,21 @@ def test_ssd1306_a_digit_is_one_window_and_one_write_of_its_glyph():
     d.render(view(b"    3:06"))          # 1 -> 6: every zone
     assert bus.windows == [(85, 108, 2, 6)] and bus.n_tx == 2
     bus.reset()
-    d.render(view(b"    3:08"))          # 6 -> 8: b on, the right stroke
-    assert bus.windows == [(103, 108, 2, 6)]
+    d.render(view(b"    3:08"))          # 6 -> 8: b on, the right stroke's upper half
+    assert bus.windows == [(103, 108, 2, 4)]
     bus.reset()
-    d.render(view(b"    3:09"))          # 8 -> 9: e off, 6 columns
-    assert bus.windows == [(85, 90, 2, 6)] and bus.n_bytes == (1 + 7) + (1 + 1 + 6 * 5)
+    d.render(view(b"    3:09"))          # 8 -> 9: e off, the left stroke's lower half
+    assert bus.windows == [(85, 90, 4, 6)] and bus.n_bytes == _window_bytes(bus.windows, 0)
     # the small digits (h:mm:ss): cells of 16 columns over the same pages, and after them
     # a rectangle copied out of the framebuffer (horizontal addressing set again)
     d.render(view(b" 1:29:59"))
     bus.reset()
     v = view(b" 1:30:01")
     d.render(v)
-    assert len(bus.windows) == 4 and bus.n_tx == 8
-    for k, i in enumerate((3, 4, 6, 7)):
-        c0, c1, p0, p1 = bus.windows[k]
-        assert d.cell_x[i] <= c0 <= c1 <= d.cell_x[i] + 15 and (p0, p1) == (2, 6)
+    for c0, c1, p0, p1 in bus.windows:
+        i = [i for i in (3, 4, 6, 7) if d.cell_x[i] <= c0 <= d.cell_x[i] + 15]
+        assert i and c1 <= d.cell_x[i[0]] + 15 and 2 <= p0 <= p1 <= 6
+    assert bus.n_tx == 2 * len(bus.windows)
     assert bus.ram == full_redraw(v).ram == d.oled.buffer
     d.render(view(b"   59:59"))
     assert bus.ram == full_redraw(view(b"   59:59")).ram == d.oled.buffer
@@ -841,21 +851,79 @@ class FlakyI2C(CountingI2C):
         CountingI2C.writeto(self, addr, buf)
 
 
+def test_ssd1306_every_change_of_digit_sends_what_makes_the_new_glyph():
+    # For both sizes and every change a -> b of the 12 glyphs: glyph a's cell with the
+    # change's rectangles written in (column after column, as vertical addressing fills a
+    # window) is glyph b's cell; no rectangle reaches outside the cell; a change to the
+    # same glyph sends nothing; and the entries fit the byte-wide index (tr).
+    for big, w in ((0, S.SMALL_W), (1, S.BIG_W)):
+        pages, tn, tr, geo, rk, data = S._build_glyphs(big)
+        assert len(rk) < 256
+        cells = [bytearray(b"".join(bytes(v) for v in pages[g])) for g in range(12)]
+        for a in range(12):
+            for b in range(12):
+                t = a * 12 + b
+                cell = bytearray(cells[a])
+                for k in range(tr[t], tr[t] + tn[t]):
+                    c0, c1, p0, p1 = geo[4 * k:4 * k + 4]
+                    assert 0 <= c0 <= c1 < w and 0 <= p0 <= p1 < 5
+                    buf = data[b][rk[k]]
+                    assert buf[0] == 0x40 and len(buf) == 1 + (c1 - c0 + 1) * (p1 - p0 + 1)
+                    i = 1
+                    for x in range(c0, c1 + 1):
+                        for p in range(p0, p1 + 1):
+                            cell[p * w + x] = buf[i]
+                            i += 1
+                assert cell == cells[b], (big, a, b)
+                assert (tn[t] == 0) == (a == b), (big, a, b)
+
+
+def test_ssd1306_a_memory_error_while_the_glyphs_are_built_leaves_none():
+    # The first display builds both digit sizes' tables; a MemoryError on the second (a
+    # boot's fragmented heap) must not leave the first alone, or every display after it
+    # would find the big digits missing. The app starts again; its next display builds
+    # both and draws.
+    build = S._build_glyphs
+    calls = []
+
+    def short_of_memory(big):
+        calls.append(big)
+        if big and len(calls) == 2:
+            raise MemoryError("memory allocation failed")
+        return build(big)
+
+    saved = S._GLYPHS[:]
+    del S._GLYPHS[:]
+    S._build_glyphs = short_of_memory
+    try:
+        raises(MemoryError, S.SSD1306Display, CountingI2C())
+        assert S._GLYPHS == []
+        bus = CountingI2C()
+        d = S.SSD1306Display(bus)
+        v = view(b"    3:00")
+        d.render(v)
+        assert calls == [0, 1, 0, 1] and len(S._GLYPHS) == 2
+        assert bus.ram == full_redraw(v).ram
+    finally:
+        S._build_glyphs = build
+        S._GLYPHS[:] = saved
+
+
 def test_ssd1306_a_bus_error_leaves_the_glyphs_as_they_were():
-    # A digit's run of columns goes out with the byte before it standing in for the 0x40
-    # control byte, in the glyph shared by every display: a failed write must put it back.
+    # Every display sends a change's bytes from the same prebuilt glyph tables: a failed
+    # write must leave them as they were for the next change, on any display.
     bus = FlakyI2C()
     d = S.SSD1306Display(bus)
     d.render(view(b"    3:06"))
     bus.fail = True
-    raises(OSError, d.render, view(b"    3:08"))   # 6 -> 8: columns 18-23 of the 8
+    raises(OSError, d.render, view(b"    3:08"))   # 6 -> 8: the right stroke, upper half
     bus = CountingI2C()
     d = S.SSD1306Display(bus)
     d.render(view(b"    3:00"))
     bus.reset()
-    v = view(b"    3:08")                             # 0 -> 8: columns 6-17 of the 8
+    v = view(b"    3:08")                             # 0 -> 8: the middle's g
     d.render(v)
-    assert bus.windows == [(91, 102, 2, 6)]
+    assert bus.windows == [(91, 102, 4, 4)]
     assert bus.ram == full_redraw(v).ram == d.oled.buffer
 
 

@@ -6,8 +6,9 @@
 # digits, segment by segment). The running bar is one of two constants, and a big or small
 # digit is its whole cell (24 or 16 columns of pages 2-6; nothing else is drawn there) from
 # a glyph built once: copied into the framebuffer page by page (slice assignments from
-# memoryviews: no allocation) and sent from the glyph's own bytes, one window and one data
-# write a digit (send_rect). render() does not allocate.
+# memoryviews: no allocation) and sent from bytes prepared with the glyph for each change of
+# digit, the zones and pages that change, one window and one data write a rectangle
+# (send_rect). render() does not allocate.
 
 from clockcore import const
 from drivers.ssd1306 import SSD1306
@@ -68,6 +69,9 @@ SMALL_GAP = const(3)
 # in a cell, so a digit is its cell's bytes whole: a prebuilt glyph (below).
 _CELL_P0 = const(2)
 _CELL_PAGES = const(5)
+_RECT_COST = const(24)  # a rectangle's cost besides its bytes, in bytes of bus time: its
+                        # window command, the data write's address and control byte, and
+                        # ~0.3 ms of the M0+ around them (a byte is 22.5 us at 400 kHz)
 _BLANK = const(11)     # glyph of a character with no segments (0-9 are 0-9, '-' is 10)
 
 _NONE = const(-2)      # "nothing drawn yet": differs from every view value
@@ -97,19 +101,28 @@ def _segments(k, w, h, t):
 
 
 def _build_glyphs(big):
-    """The 12 glyphs of one digit size (0-9, '-', blank), each its cell's bytes twice: page
-    after page as a tuple of memoryviews, one a page (copied into the framebuffer without
-    allocating), and column after column behind a 0x40 (sent as it is in vertical
-    addressing, where any run of columns is contiguous); and, for each change of glyph
-    a -> b, the first and last column that differ (lo, hi at a * 12 + b; lo 255: none).
-    A 7-segment glyph's columns are alike within each of three zones (the left stroke,
-    the middle, the right stroke), so a zone is compared by one of its columns."""
+    """The 12 glyphs of one digit size (0-9, '-', blank), and what finish() sends for each
+    change of glyph a -> b (at t = a * 12 + b).
+
+    A glyph is its cell's bytes page after page, as a tuple of memoryviews, one a page
+    (copied into the framebuffer without allocating). A change sends only the bytes that
+    differ, in at most three rectangles: a 7-segment glyph's columns are alike within each
+    of three zones (the left stroke, the middle, the right stroke), so a zone differs in a
+    run of pages, found from one of its columns; neighbouring zones go out as one rectangle
+    when that costs less than two (_RECT_COST). Each rectangle's bytes are glyph b's, column
+    after column behind a 0x40 (vertical addressing), made here (finish may run in the
+    lever interrupt, where nothing may be allocated: App._take_parked): a bytes object a
+    rectangle, a tuple a glyph; small objects, not one block, as a boot's heap may have no
+    4 KB in one piece.
+    Returned: (pages, tn, tr, geo, rk, data): change t sends tn[t] rectangles from entry
+    tr[t] on; entry k covers columns geo[4k]..geo[4k+1] of pages geo[4k+2]..geo[4k+3] of
+    the cell, its bytes data[b][rk[k]]."""
     if big:
         w, h, t, top = BIG_W, BIG_H, BIG_T, 0
     else:
         w, h, t, top = SMALL_W, SMALL_H, SMALL_T, (_MAIN_H - SMALL_H) // 2
     n = w * _CELL_PAGES
-    sends = []
+    cells = []
     pages = []
     g = 0
     while g < 12:
@@ -129,71 +142,90 @@ def _build_glyphs(big):
                         x += 1
                     y += 1
             k += 1
-        cm = bytearray(1 + n)
-        cm[0] = _CTRL_DATA
         mv = memoryview(pm)
-        views = []
-        p = 0
-        while p < _CELL_PAGES:
-            views.append(mv[p * w:(p + 1) * w])
-            x = 0
-            while x < w:
-                cm[1 + x * _CELL_PAGES + p] = pm[p * w + x]
-                x += 1
-            p += 1
         # a tuple a glyph, not one list of 60: the collector's mark stack (64 entries on
         # the official images) overflows on a list of 60 objects, and an overflow rescans
         # the whole heap (docs/FIRMWARE.md, "One loop pass")
-        pages.append(tuple(views))
-        sends.append(cm)
+        pages.append(tuple(mv[p * w:(p + 1) * w] for p in range(_CELL_PAGES)))
+        cells.append(pm)
         g += 1
-    lo = bytearray(144)
-    hi = bytearray(144)
+    zones = ((0, t - 1), (t, w - t - 1), (w - t, w - 1))
+    tn = bytearray(144)
+    tr = bytearray(144)   # (a size has under 200 entries: tests/core/test_displays.py)
+    geo = bytearray()
+    rk = bytearray()
+    keys = [[] for _ in range(12)]   # per glyph b: its rectangles (c0, c1, p0, p1)
     a = 0
     while a < 12:
         b = 0
         while b < 12:
-            zl = _column_differs(sends[a], sends[b], 0)
-            zm = _column_differs(sends[a], sends[b], t)
-            zr = _column_differs(sends[a], sends[b], w - t)
-            lo[a * 12 + b] = 0 if zl else (t if zm else (w - t if zr else 255))
-            hi[a * 12 + b] = w - 1 if zr else (w - t - 1 if zm else t - 1)
+            rects = _change_rects(cells[a], cells[b], w, zones)
+            tn[a * 12 + b] = len(rects)
+            tr[a * 12 + b] = len(rk)
+            for r in rects:
+                if r not in keys[b]:
+                    keys[b].append(r)
+                geo.extend(r)
+                rk.append(keys[b].index(r))
             b += 1
         a += 1
-    # What finish() sends for each change: glyph b's columns lo..hi behind the byte before
-    # them, as a memoryview made here (a slice allocates, and finish may run in the lever
-    # interrupt, App._take_parked); run[b][ri[a * 12 + b]]. ~3 KB for both sizes.
-    runs = []
-    ri = bytearray(144)
+    data = []
     b = 0
     while b < 12:
-        mv = memoryview(sends[b])
-        keys = []
         views = []
-        a = 0
-        while a < 12:
-            c0 = lo[a * 12 + b]
-            if c0 != 255:
-                c1 = hi[a * 12 + b]
-                key = c0 * 256 + c1
-                if key not in keys:
-                    keys.append(key)
-                    views.append(mv[c0 * _CELL_PAGES:1 + (c1 + 1) * _CELL_PAGES])
-                ri[a * 12 + b] = keys.index(key)
-            a += 1
-        runs.append(tuple(views))
+        for c0, c1, p0, p1 in keys[b]:
+            r = bytearray(1 + (c1 - c0 + 1) * (p1 - p0 + 1))
+            r[0] = _CTRL_DATA
+            i = 1
+            x = c0
+            while x <= c1:
+                p = p0
+                while p <= p1:
+                    r[i] = cells[b][p * w + x]
+                    i += 1
+                    p += 1
+                x += 1
+            views.append(bytes(r))   # read-only: shared by every display
+        data.append(tuple(views))
         b += 1
-    return sends, pages, lo, hi, tuple(runs), ri
+    return pages, tn, tr, bytes(geo), bytes(rk), tuple(data)
 
 
-def _column_differs(ga, gb, x):
-    i = 1 + x * _CELL_PAGES
-    end = i + _CELL_PAGES
-    while i < end:
-        if ga[i] != gb[i]:
-            return True
-        i += 1
-    return False
+def _change_rects(ga, gb, w, zones):
+    """The rectangles (c0, c1, p0, p1) of a cell that a change from glyph bytes ga to gb
+    sends: each zone's run of differing pages, neighbours joined when cheaper."""
+    runs = []
+    for z0, z1 in zones:
+        p0 = -1
+        p = 0
+        while p < _CELL_PAGES:
+            if ga[p * w + z0] != gb[p * w + z0]:
+                if p0 < 0:
+                    p0 = p
+                p1 = p
+            p += 1
+        if p0 >= 0:
+            runs.append((z0, z1, p0, p1))
+    best = None
+    cost = 0
+    # every way of cutting the differing zones, in order, into groups of neighbours
+    cuts = 0
+    while cuts < (1 << max(len(runs) - 1, 0)):
+        rects = []
+        for k, r in enumerate(runs):
+            if k and (cuts >> (k - 1)) & 1 == 0:
+                c0, _, q0, q1 = rects.pop()
+                rects.append((c0, r[1], min(q0, r[2]), max(q1, r[3])))
+            else:
+                rects.append(r)
+        c = 0
+        for c0, c1, p0, p1 in rects:
+            c += (c1 - c0 + 1) * (p1 - p0 + 1) + _RECT_COST
+        if best is None or c < cost:
+            best = rects
+            cost = c
+        cuts += 1
+    return best or []
 
 
 _GLYPHS = []   # [small, big]: _build_glyphs' tuples, built by the first SSD1306Display
@@ -287,8 +319,8 @@ class SSD1306Display:
         self.stop = None                 # the app's "a lever closed": finish() stops early
         self.unsent = False              # finish() stopped early: the rest waits for it
         if not _GLYPHS:
-            _GLYPHS.append(_build_glyphs(0))
-            _GLYPHS.append(_build_glyphs(1))
+            small = _build_glyphs(0)   # both or neither (a MemoryError between them)
+            _GLYPHS.extend((small, _build_glyphs(1)))
 
     def render(self, view):
         self.draw(view)
@@ -379,8 +411,8 @@ class SSD1306Display:
 
     def finish(self):
         """Send what draw() left (everything below the bar): the digits that changed, each
-        the columns of its cell that differ from the glyph it held, in one window and one
-        data write straight from the glyph's bytes; then the rest.
+        the rectangles of its cell that differ from the glyph it held (_build_glyphs), one
+        window and one data write each, straight from bytes prepared; then the rest.
         When `stop` (set by the app: a lever closed) says so between two parts, the rest
         waits, and `unsent` says so: a press's bars need not wait for a running second's
         three digits (~9 ms of bus) to go out first."""
@@ -403,24 +435,20 @@ class SSD1306Display:
                     self.unsent = True
                     return
                 g = self._cellg[i]
-                big = g >> 4
+                tab = _GLYPHS[g >> 4]
                 g &= 15
-                tab = _GLYPHS[big]
-                c0 = tab[2][self._cello[i] * 12 + g]
-                if c0 != 255:
-                    c1 = tab[3][self._cello[i] * 12 + g]
-                    glyph = tab[0][g]
-                    run = tab[4][g][tab[5][self._cello[i] * 12 + g]]
-                    # the byte before the run stands in for the 0x40 while it is sent
-                    j = c0 * _CELL_PAGES
-                    keep = glyph[j]
-                    glyph[j] = _CTRL_DATA
-                    x = self._cellx[i]
-                    try:
-                        o.send_rect(x + c0, x + c1, _CELL_P0, _CELL_P0 + _CELL_PAGES - 1,
-                                    run, 1)
-                    finally:   # a bus error must not leave the glyph changed
-                        glyph[j] = keep
+                t = self._cello[i] * 12 + g
+                k = tab[2][t]
+                end = k + tab[1][t]
+                geo = tab[3]
+                rk = tab[4]
+                data = tab[5][g]
+                x = self._cellx[i]
+                while k < end:
+                    j = k << 2
+                    o.send_rect(x + geo[j], x + geo[j + 1], _CELL_P0 + geo[j + 2],
+                                _CELL_P0 + geo[j + 3], data[rk[k]], 1)
+                    k += 1
                 i += 1
         if self._pending:
             if n and stop is not None and stop():
@@ -728,7 +756,7 @@ class SSD1306Display:
         # from the glyph (the columns that changed), or with the area when it was cleared.
         g = _glyph_of(c)
         w = BIG_W if big else SMALL_W
-        pages = _GLYPHS[big][1][g]
+        pages = _GLYPHS[big][0][g]
         fb = o.buffer
         i = _CELL_P0 * _WIDTH + x
         p = 0
