@@ -878,6 +878,48 @@ def test_ssd1306_every_change_of_digit_sends_what_makes_the_new_glyph():
                 assert (tn[t] == 0) == (a == b), (big, a, b)
 
 
+def test_ssd1306_a_view_from_before_a_waiting_press_keeps_the_interrupts_bar():
+    # The lever interrupt turned this side's bar off for a press; the loop then draws a
+    # view worked out before it took that press (still running). The bar stays off: lit
+    # again, it would flick on and off and put two bars' bus time in front of the new time.
+    from drivers.sharedi2c import SharedI2C
+    bar = (32, 95, 0, 0)
+    bus = CountingI2C()
+    d = S.SSD1306Display(SharedI2C(bus))
+    waiting = []
+    d.stop = lambda: bool(waiting)     # the app's close_first: a lever closed and waits
+    d.render(view(b"    2:58", running=True))
+    waiting.append(1)
+    d.irq_bar(False, None, False)      # in the interrupt: the press's bar off
+    bus.reset()
+    d.render(view(b"    2:57", running=True))
+    assert bar not in bus.windows and d.unsent
+    # nothing sent (the digit waits for the press, as finish() does between digits): the
+    # glass shows 2:58 with the bar off
+    assert bus.ram == full_redraw(view(b"    2:58")).ram
+    del waiting[:]                      # the press taken: its view, the bar off as shown
+    bus.reset()
+    v = view(b"    2:59")
+    d.render(v)
+    assert bar not in bus.windows and not d.unsent
+    assert bus.ram == full_redraw(v).ram == d.oled.buffer
+    # A close the interrupt did not switch for (the waiting side's lever), while the view
+    # stops running (a pause): the bar waits with it, and goes out with the next finish()
+    # should that press change nothing.
+    d.render(view(b"    2:59", running=True))
+    waiting.append(1)
+    bus.reset()
+    v = view(b"    2:59", paused=True)
+    d.render(v)
+    assert bar not in bus.windows and d.unsent
+    d.finish()
+    assert bar not in bus.windows and d.unsent      # the close still waits
+    del waiting[:]
+    d.finish()
+    assert bus.windows[-1] == bar and not d.unsent
+    assert bus.ram == full_redraw(v).ram == d.oled.buffer
+
+
 def test_ssd1306_a_memory_error_while_the_glyphs_are_built_leaves_none():
     # The first display builds both digit sizes' tables; a MemoryError on the second (a
     # boot's fragmented heap) must not leave the first alone, or every display after it

@@ -297,6 +297,7 @@ class SSD1306Display:
         self._nx = bytearray(8)          # scratch: new x positions
         self._run = _NONE                # the bar on the glass (1: lit, 0: dark)
         self._fbrun = _NONE              # the bar in the framebuffer (irq_bar leaves it)
+        self._bar_late = _NONE           # the bar the view wants, left for finish() (draw)
         self._flag = _NONE
         self._delay = _NONE
         self._periods = _NONE
@@ -333,6 +334,7 @@ class SSD1306Display:
         self._big = _NONE
         self._forget_cells()
         self._run = self._fbrun = self._flag = self._delay = self._periods = _NONE
+        self._bar_late = _NONE
         self._moves = _NONE
         self._stage = self._passed = self._paused = self._batt = self._white = _NONE
         self._pair = None
@@ -456,6 +458,14 @@ class SSD1306Display:
                 return
             self._pending = False
             self.oled.update(1, _PAGES - 1)
+        late = self._bar_late
+        if late != _NONE:   # the bar draw() left as the glass had it (a lever waited)
+            if stop is not None and stop():
+                self.unsent = True
+                return
+            self._bar_late = _NONE
+            if self._paint_bar(late):
+                self._send_bar()
         self.unsent = False
 
     def draw(self, view):
@@ -475,7 +485,18 @@ class SSD1306Display:
             self._lit = False
             o.fill(0)
         f = self._field
-        self._paint_bar(1 if view.running else 0)
+        v = 1 if view.running else 0
+        if v != self._run and self._run != _NONE and self.stop is not None and self.stop():
+            # A lever closed and waits: the interrupt may have switched the bar for its press
+            # already (irq_bar), and this view is from before that press. Drawn as it is, the
+            # bar would flick back, and again once the press is taken, two bars' bus time in
+            # front of the new time. It stays as the glass has it; finish() puts it right
+            # should the press not change the view.
+            self._bar_late = v
+            v = self._run
+        else:
+            self._bar_late = _NONE
+        self._paint_bar(v)
         # status line (or the pairing, the control at set-up)
         pair = view.pair if view.idle else None
         ctl = view.ctl if view.idle else None
