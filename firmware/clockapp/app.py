@@ -253,9 +253,7 @@ class App:
         # each of them all along: a swap in the lever interrupt (_take_parked) while a
         # collection is marking could otherwise hide one from it, and it would be freed.
         self._time_bufs = (self.scratch, self.views[0].time, self.views[1].time)
-        # _time: per lever the ms formatted, the key, and the ms (excluded) down to which the
-        # text stays the same
-        self._formatted = [-1, -1, -1, -1, 0, 0]
+        self._formatted = [-1, -1, -1, -1]   # _time: per lever the ms, then the key, drawn
         if self.settings.pairing:   # the round's pairing at set-up (clockapp/pairing.py)
             from clockapp.pairing import show
             show(self, False)
@@ -1053,25 +1051,19 @@ class App:
     def _time(self, v, c, lever, side):
         ms = c.main[side]
         up = c.sides[side].mode == MODE_UPCOUNT
-        # The text is a function of these alone: formatted again only when one changed and
-        # the text with it (the running side's ms change every pass, its text once a second;
-        # formatting is a fifth of a pass on a Pico).
+        # The text is a function of these alone: formatted again only when one changed (the
+        # waiting side's time stands still).
         key = side * 4 + (2 if up else 0) + (1 if self.settings.seconds_always else 0)
         fmt = self._formatted
-        if fmt[lever + 2] == key and fmt[lever + 4] < ms <= fmt[lever]:
+        if fmt[lever] == ms and fmt[lever + 2] == key:
             return False
         fmt[lever] = ms
         fmt[lever + 2] = key
         s = self.scratch
         if up:
             timefmt.format_up(s, ms)
-            fmt[lever + 4] = ms - 1   # (rising: formatted again at any other ms)
         else:
-            sec = self.settings.seconds_always
-            timefmt.format_time(s, ms, 20000, sec)
-            # the same text down to ms - k (excluded); above ms, an increment: again
-            k = timefmt.next_change_ms(ms, 20000, sec)
-            fmt[lever + 4] = ms - k if k > 0 else ms - 1
+            timefmt.format_time(s, ms, 20000, self.settings.seconds_always)
         if s == v.time:
             return False
         # swap buffers instead of copying: no allocation

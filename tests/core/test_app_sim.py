@@ -64,34 +64,6 @@ def test_press_is_charged_at_the_lever_instant_and_the_display_switches():
     assert board.right.drawn_at - 5000321 <= 1000
 
 
-def test_the_running_time_is_formatted_only_when_its_text_changes():
-    # A pass a millisecond: the running side's ms change every pass, its text once a
-    # second. Formatting it every pass cost a fifth of a pass on a Pico, and a press that
-    # comes in during a pass waits for the pass.
-    board, app = boot()
-    start(board, app, 1000)
-    until(app, board, 1100)
-    calls = []
-    fmt = A.timefmt.format_time
-
-    def counting(buf, ms, *args):
-        calls.append(ms)
-        fmt(buf, ms, *args)
-
-    A.timefmt.format_time = counting
-    try:
-        until(app, board, 4100)
-    finally:
-        A.timefmt.format_time = fmt
-    assert 3 <= len(calls) <= 4, calls    # 3 s: at each second's change
-    s = (app.clock.main[E.WHITE] + 999) // 1000
-    assert text(board.left) == "%d:%02d" % (s // 60, s % 60)
-    board.press_lever(LEFT, 4200000)      # the increment: above the text, formatted again
-    until(app, board, 4300)
-    s = (app.clock.main[E.WHITE] + 999) // 1000
-    assert text(board.left) == "%d:%02d" % (s // 60, s % 60)
-
-
 def test_the_side_that_pressed_is_drawn_first():
     # Its time with the increment is what the player who pressed looks at; the other
     # display (whose clock now runs) follows in the same pass.
