@@ -154,26 +154,38 @@ def _build_glyphs(big):
     tr = bytearray(144)   # (a size has under 200 entries: tests/core/test_displays.py)
     geo = bytearray()
     rk = bytearray()
-    keys = [[] for _ in range(12)]   # per glyph b: its rectangles (c0, c1, p0, p1)
+    keys = [[] for _ in range(12)]   # per glyph b: its rectangles, each c0 | c1 << 5 |
+    pick = _PICK                     # p0 << 10 | p1 << 13 (a small int: no allocation)
     a = 0
     while a < 12:
         b = 0
         while b < 12:
-            rects = _change_rects(cells[a], cells[b], w, zones)
-            tn[a * 12 + b] = len(rects)
+            n = _change_rects(cells[a], cells[b], w, zones)
+            tn[a * 12 + b] = n
             tr[a * 12 + b] = len(rk)
-            for r in rects:
-                if r not in keys[b]:
-                    keys[b].append(r)
-                geo.extend(r)
-                rk.append(keys[b].index(r))
+            ks = keys[b]
+            j = 0
+            while j < 4 * n:
+                key = pick[j] | pick[j + 1] << 5 | pick[j + 2] << 10 | pick[j + 3] << 13
+                if key not in ks:
+                    ks.append(key)
+                geo.append(pick[j])
+                geo.append(pick[j + 1])
+                geo.append(pick[j + 2])
+                geo.append(pick[j + 3])
+                rk.append(ks.index(key))
+                j += 4
             b += 1
         a += 1
     data = []
     b = 0
     while b < 12:
         views = []
-        for c0, c1, p0, p1 in keys[b]:
+        for key in keys[b]:
+            c0 = key & 31
+            c1 = key >> 5 & 31
+            p0 = key >> 10 & 7
+            p1 = key >> 13
             r = bytearray(1 + (c1 - c0 + 1) * (p1 - p0 + 1))
             r[0] = _CTRL_DATA
             i = 1
@@ -191,41 +203,86 @@ def _build_glyphs(big):
     return pages, tn, tr, bytes(geo), bytes(rk), tuple(data)
 
 
+_SPAN = bytearray(6)    # _change_rects' scratch: each zone's first and last page that differ
+_DIFF = bytearray(3)    # and the zones that differ
+_PICK = bytearray(12)   # the rectangles it picks: c0, c1, p0, p1 each
+
+
 def _change_rects(ga, gb, w, zones):
-    """The rectangles (c0, c1, p0, p1) of a cell that a change from glyph bytes ga to gb
-    sends: each zone's run of differing pages, neighbours joined when cheaper."""
-    runs = []
-    for z0, z1 in zones:
-        p0 = -1
+    """The rectangles of a cell that a change from glyph bytes ga to gb sends, into _PICK:
+    each zone's run of differing pages, neighbours joined when cheaper. Their count.
+    Allocates nothing (it runs 288 times at start-up)."""
+    span = _SPAN
+    m = 0
+    z = 0
+    while z < 3:
+        x = zones[z][0]
+        lo = 255
+        hi = 0
         p = 0
         while p < _CELL_PAGES:
-            if ga[p * w + z0] != gb[p * w + z0]:
-                if p0 < 0:
-                    p0 = p
-                p1 = p
+            if ga[p * w + x] != gb[p * w + x]:
+                if lo == 255:
+                    lo = p
+                hi = p
             p += 1
-        if p0 >= 0:
-            runs.append((z0, z1, p0, p1))
-    best = None
-    cost = 0
+        span[2 * z] = lo
+        span[2 * z + 1] = hi
+        if lo != 255:
+            _DIFF[m] = z
+            m += 1
+        z += 1
+    if not m:
+        return 0
     # every way of cutting the differing zones, in order, into groups of neighbours
+    best = -1
     cuts = 0
-    while cuts < (1 << max(len(runs) - 1, 0)):
-        rects = []
-        for k, r in enumerate(runs):
-            if k and (cuts >> (k - 1)) & 1 == 0:
-                c0, _, q0, q1 = rects.pop()
-                rects.append((c0, r[1], min(q0, r[2]), max(q1, r[3])))
-            else:
-                rects.append(r)
-        c = 0
-        for c0, c1, p0, p1 in rects:
-            c += (c1 - c0 + 1) * (p1 - p0 + 1) + _RECT_COST
-        if best is None or c < cost:
-            best = rects
-            cost = c
-        cuts += 1
-    return best or []
+    k = 0
+    while k < (1 << (m - 1)):
+        c = _groups(k, m, zones)
+        if best < 0 or c < best:
+            best = c
+            cuts = k
+        k += 1
+    _groups(cuts, m, zones)
+    n = 1
+    while cuts:
+        n += cuts & 1
+        cuts >>= 1
+    return n
+
+
+def _groups(cuts, m, zones):
+    """The m differing zones cut into groups where bit k of cuts is set (between the k-th
+    and the next): their rectangles into _PICK; what they cost (_RECT_COST each)."""
+    span = _SPAN
+    cost = 0
+    out = 0
+    g = 0
+    k = 0
+    while k < m:
+        if k == m - 1 or (cuts >> k) & 1:
+            p0 = 255
+            p1 = 0
+            i = g
+            while i <= k:
+                z = _DIFF[i]
+                if span[2 * z] < p0:
+                    p0 = span[2 * z]
+                if span[2 * z + 1] > p1:
+                    p1 = span[2 * z + 1]
+                i += 1
+            c0 = zones[_DIFF[g]][0]
+            c1 = zones[_DIFF[k]][1]
+            _PICK[out] = c0
+            _PICK[out + 1] = c1
+            _PICK[out + 2] = p0
+            _PICK[out + 3] = p1
+            out += 4
+            cost += (c1 - c0 + 1) * (p1 - p0 + 1) + _RECT_COST
+            g = k + 1
+        k += 1
+    return cost
 
 
 _GLYPHS = []   # [small, big]: _build_glyphs' tuples, built by the first SSD1306Display
