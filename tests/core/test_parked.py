@@ -177,11 +177,9 @@ def test_a_press_while_the_loop_rests_between_passes_is_taken_in_the_interrupt()
 
 
 
-def test_a_requests_garbage_is_collected_parked_once_its_reply_is_out():
-    # A request leaves garbage (a refusal: its exception, its record, its reply): collected
-    # the pass after its reply's last byte went out, the loop parked, not left for
-    # MicroPython to collect where the heap runs out, inside a later request (not parked:
-    # a press there waited for the whole collection).
+def _game_with_collections_seen():
+    """A game whose host takes 16 bytes a pass; each collection of the board is seen as
+    (parked, reply bytes still queued, reply bytes out)."""
     from test_serialport import FakePort
     port = FakePort(room=16)            # the host takes 16 bytes a pass
     board, app = game(0)
@@ -195,6 +193,15 @@ def test_a_requests_garbage_is_collected_parked_once_its_reply_is_out():
         collect()
 
     board.collect = spy
+    return board, app, port, seen
+
+
+def test_a_requests_garbage_is_collected_parked_once_its_reply_is_out():
+    # A request leaves garbage (a refusal: its exception, its record, its reply): collected
+    # the pass after its reply's last byte went out, the loop parked, not left for
+    # MicroPython to collect where the heap runs out, inside a later request (not parked:
+    # a press there waited for the whole collection).
+    board, app, port, seen = _game_with_collections_seen()
     until(app, board, 1300)
     assert seen == []                   # nothing asked: nothing to collect
     port.inbox += P.encode_request(5, "set", ["5m"])   # keyless, in a game: refused
@@ -209,21 +216,9 @@ def test_a_requests_garbage_is_collected_parked_once_its_reply_is_out():
 def test_a_long_reply_made_in_a_collected_heap_is_not_collected_again():
     # A status reply (over 256 bytes) is framed in a heap the link has just collected,
     # parked: that collection is the request's one, none follows its last byte.
-    from test_serialport import FakePort
-    port = FakePort(room=16)
-    board, app = game(0)
-    board.port = port
-    app.serial_port = port
-    seen = []
-    collect = board.collect
-
-    def spy():
-        seen.append((app.parked, len(port.out)))
-        collect()
-
-    board.collect = spy
+    board, app, port, seen = _game_with_collections_seen()
     port.inbox += P.encode_request(6, "status", [])
     until(app, board, 1400)
     out = bytes(port.out)
     assert P.decode_reply(out.rstrip(b"\n"))[:2] == (6, True) and len(out) > 256
-    assert seen == [(True, 0)]          # before the reply was framed, and only then
+    assert seen == [(True, 0, 0)]       # before the reply was framed, and only then
