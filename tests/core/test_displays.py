@@ -794,7 +794,7 @@ def test_ssd1306_a_digit_sends_only_the_zones_and_pages_that_change():
     assert (0x20, 1) in bus.cmds
     assert bus.n_tx == 12
     assert bus.n_bytes == _window_bytes(bus.windows[:1], 0) + _window_bytes(bus.windows[1:])
-    # against 412 sending each changed digit's columns over all 5 pages
+    # against 406 sending each changed digit's differing columns over all 5 pages
     assert bus.n_bytes == 246
     assert bus.ram == full_redraw(v).ram == d.oled.buffer
     assert [read_digit(bus, x, 16, 24, 40, 6) for x in (x4, x6, x7)] == [51, 48, 48]
