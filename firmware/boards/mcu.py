@@ -364,6 +364,14 @@ class McuBoard(Board):
     def collect(self):
         gc.collect()
 
+    locks_heap = True
+
+    def heap_lock(self):
+        micropython.heap_lock()
+
+    def heap_unlock(self):
+        micropython.heap_unlock()
+
     def feed_watchdog(self):
         wdt = self._wdt
         if wdt is None:

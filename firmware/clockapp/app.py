@@ -23,7 +23,7 @@ from clockapp.view import FLAG_FIRST, FLAG_NONE, FLAG_SECOND, SideView
 from clockcore import const, presets, unload
 from clockcore import engine as E
 from clockcore import events as EV
-from clockcore.control import MODE_UPCOUNT, Control
+from clockcore.control import MODE_UPCOUNT
 from clockcore.ticks import Timebase
 from clockcore.version import VERSION as LOG_FIRMWARE  # in every game header
 
@@ -279,6 +279,15 @@ class App:
         for k in LEVERS:
             if self.deferrable[k]:
                 self.displays[k].stop = self.close_first
+        # The heap locked around what the lever interrupt runs too (the levers' edges, both
+        # displays), in the state it runs them in (a lever armed: refresh). MicroPython
+        # gives a call's frame of more than 11 words a heap block when it can get one
+        # (py/objfun.c), and on a heap in pieces finding it is most of the call, a collection
+        # at worst: a 4-argument function with 8 locals took 240 us a call on the emulated
+        # Pico's fresh heap, 26 ms on one in 16-byte pieces, 27 us locked (its frame then
+        # on the C stack). That code allocates nothing (tests/mp_only/test_alloc.py); after
+        # a MemoryError there (a bug) the heap is no longer locked (board.locks_heap).
+        self.lockable = False    # refresh: a lever is armed (and the board can lock)
         # Displays that show in turn what has no room (TM1637: flag order, stage, which side
         # is Black) get view.moment; the others are not redrawn for it.
         self.moments = (getattr(self.displays[LEFT], "moments", False)
@@ -536,7 +545,7 @@ class App:
         now = self.timebase.advance(tick)
         self.now = now
         edge = self.edge_first()   # a press to show: the buttons and the session can wait
-        self._levers(tick)
+        self._locked(tick)
         if not edge:
             self._buttons(now)
             self.menu.lapse(now)   # a question not answered in time (menu.py)
@@ -550,9 +559,9 @@ class App:
             tick = b.ticks_us()
             now = self.timebase.advance(tick)
             self.now = now
-            self._levers(tick)
+            self._locked(tick)
             self.clock.tick(now)
-        self.refresh(False)
+        self._locked(-1)
         if self.close_first():
             # A lever closed during the displays (a collection held the pass up): its
             # press is the next pass's first work. The levels would wait for it, the host
@@ -623,6 +632,34 @@ class App:
             self.flash_waits = 0
         b.feed_watchdog()
 
+    def _locked(self, tick):
+        """_levers(tick), or with tick -1 refresh(False), the heap locked while a lever is
+        armed (see __init__) and, for the displays, the pass has not opened a menu or the
+        self-test nor stopped the clock meanwhile."""
+        lock = self.lockable
+        if tick < 0 and lock:
+            lock = (self.clock.state == E.RUNNING and not self.menu.active()
+                    and not self.session.phase)
+        if lock:
+            self.board.heap_lock()
+        try:
+            if tick < 0:
+                self.refresh(False)
+            else:
+                self._levers(tick)
+        except MemoryError:
+            if not lock:
+                raise
+            # Something allocated with the heap locked: what it left undone is drawn
+            # again, and the heap is no longer locked. (Still locked here: no allocation.)
+            self.board.locks_heap = False   # (what says it happened)
+            self.lockable = False
+            self.views[LEFT].forget()
+            self.views[RIGHT].forget()
+        finally:
+            if lock:
+                self.board.heap_unlock()
+
     def edge_first(self):
         """A lever edge waits (and has not waited _FLASH_WAITS_MAX passes): what is slow,
         flash and a host's request, waits for the pass that shows its press."""
@@ -682,9 +719,11 @@ class App:
             t = ticks[i]
             closed = closes[i] == 1
             ring.tail = 0 if i + 1 == RING else i + 1
-            if closed and ring.lit == 1 - lever:
-                # the interrupt lit the other side's LED at this edge: what they show now
-                # (refresh puts them right if the engine does not take the press)
+            switched = closed and ring.lit == 1 - lever
+            if switched:
+                # the interrupt lit the other side's LED at this edge, and sent the bars:
+                # what they show now (refresh puts them right if the engine does not take
+                # the press)
                 ring.lit = NONE_LIT
                 self.led_lever = 1 - lever
             if closed and f.state[1 - lever] \
@@ -706,8 +745,14 @@ class App:
                     self.session.lever(lever, self.timebase.at(t))
                 else:
                     t_ms = self.timebase.at(t)
-                    self._switch_first(lever, t_ms)
+                    if not (switched and self.irq_bars == self.bars):
+                        # (else every running mark there is went from the interrupt too)
+                        self._switch_first(lever, t_ms)
                     self.lever_pressed(lever, t_ms)
+                    if self.bars[lever]:
+                        # its new time on the glass before either view is worked out
+                        # (SSD1306Display, the display with a bar: show_press)
+                        self.displays[lever].show_press(self, lever)
             elif kind == BOTH:
                 if self.session.phase:  # both levers at once: both work
                     self.session.lever(lever, self.timebase.at(t))
@@ -963,6 +1008,7 @@ class App:
         armed = self.ring.armed
         armed[0] = 1 if arm == LEFT else 0
         armed[1] = 1 if arm == RIGHT else 0
+        self.lockable = arm >= 0 and not seal.phase and self.board.locks_heap
         views = self.views
         displays = self.displays
         deferrable = self.deferrable
@@ -1028,7 +1074,7 @@ class App:
                 v.touch()
                 displays[lever].render(v)
             elif deferrable[lever] and displays[lever].unsent:
-                displays[lever].finish()   # what a lever's press stopped in an earlier pass
+                displays[lever].render(v)   # what a lever's press stopped in an earlier pass
 
     def _setup_view(self, v, c, side):
         """At set-up: the side's control (SSD1306: on its status line; TM1637: its
@@ -1095,11 +1141,6 @@ class App:
         self.buzzer.enabled = self.settings.sound
         self.store.save_json("settings.json", self.settings.to_dict())
         self.refresh(True)
-
-    def control_text(self):
-        from clockcore.notation import format_readable  # lazily: the parser is large
-
-        return format_readable(Control(self.clock.sides[0], self.clock.sides[1]))
 
 
 def _show(v, text):

@@ -30,6 +30,8 @@ class Board:
     battery_low_pct = -1      # show and log low battery below this state of charge (-1: no
                               # fuel gauge)
     tick_period = 0x40000000  # ticks_us wraps at this (2**30 on RP2040 and ESP32 ports)
+    locks_heap = False        # True: it has heap_lock() and heap_unlock(), MicroPython's
+                              # (the app locks the heap around code that allocates nothing)
 
     # ---- time --------------------------------------------------------------------
     def ticks_us(self):

@@ -476,8 +476,12 @@ class Link:
 
     def op_control(self, args):
         nargs(args, 0, 0)
-        app = self.app
-        return (("spec", app.settings.spec), ("text", app.control_text()))
+        from clockcore.control import Control
+        from clockcore.notation import format_readable  # lazily: the parser is large
+
+        c = self.app.clock
+        return (("spec", self.app.settings.spec),
+                ("text", format_readable(Control(c.sides[0], c.sides[1]))))
 
     def op_auth(self, args):
         nargs(args, 0, 0)

@@ -1036,3 +1036,75 @@ def test_a_boot_writes_no_settings_it_would_only_rewrite():
         assert f.read() == kept
     app2.new_game("fide-rapid")     # set again, not at boot: written again
     assert app2.store.load_json("settings.json")["spec"] == "fide-rapid"
+
+
+def test_the_heap_is_locked_only_around_the_levers_and_displays_of_a_running_game():
+    # App._locked: a board that can lock the heap gets it locked
+    # around the lever edges and both displays while a lever is armed (a clock running, no
+    # menu), always unlocked again; never before the start or in a menu.
+    board = SimBoard(fresh_dir())
+    depth = []
+    locked = [0]
+
+    def lock():
+        depth.append(1)
+        locked[0] += 1
+    board.heap_lock = lock
+    board.heap_unlock = lambda: depth.pop()
+    board.locks_heap = True
+    seen = []
+    for d in board.displays():
+        def render(view, d=d, orig=d.render):
+            seen.append(len(depth))
+            orig(view)
+        d.render = render
+    app = A.App(board)
+    until(app, board, 1000)
+    assert locked[0] == 0 and set(seen) == {0}     # set-up: nothing locked
+    start(board, app, 1500)
+    del seen[:]
+    board.press_lever(LEFT, 3000321)
+    until(app, board, 4000)
+    assert locked[0] > 100 and not depth           # every pass of the running game
+    assert app.clock.turn == E.BLACK and set(seen) == {1}, seen   # drawn locked
+    board.press_buttons(BTN_START, 4100000)        # paused: no lever armed
+    until(app, board, 4400)
+    assert app.clock.state == E.PAUSED
+    n = locked[0]
+    until(app, board, 5000)
+    assert locked[0] == n and not depth and board.locks_heap
+
+
+def test_a_memory_error_with_the_heap_locked_unlocks_it_for_good_and_redraws():
+    # Something allocating with the heap locked (a bug: what runs there is what the lever
+    # interrupt runs) raises MemoryError: the pass goes on, the heap is unlocked and never
+    # locked again (board.locks_heap), both displays drawn again; the game runs on.
+    board = SimBoard(fresh_dir())
+    depth = []
+    board.heap_lock = lambda: depth.append(1)
+    board.heap_unlock = lambda: depth.pop()
+    board.locks_heap = True
+    fail = [0]
+    d = board.left
+    orig = d.render
+
+    def render(view):
+        if depth and fail[0]:
+            fail[0] -= 1
+            raise MemoryError("memory allocation failed, heap is locked")
+        orig(view)
+    d.render = render
+    app = A.App(board)
+    start(board, app, 1000)
+    until(app, board, 2000)
+    fail[0] = 1
+    board.press_lever(LEFT, 2500321)
+    until(app, board, 3500)
+    assert not board.locks_heap and not depth and not fail[0]
+    assert app.clock.turn == E.BLACK and app.clock.state == E.RUNNING
+    assert d.drawn_at > 2500321 and not d.view.running   # the press's view, drawn again
+    n = d.renders
+    board.press_lever(RIGHT, 4000321)
+    until(app, board, 5000)
+    assert app.clock.turn == E.WHITE and d.renders > n and not board.locks_heap
+    assert not app.lockable and not depth

@@ -904,19 +904,19 @@ def test_ssd1306_a_view_from_before_a_waiting_press_keeps_the_interrupts_bar():
     assert bar not in bus.windows and not d.unsent
     assert bus.ram == full_redraw(v).ram == d.oled.buffer
     # A close the interrupt did not switch for (the waiting side's lever), while the view
-    # stops running (a pause): the bar waits with it, and goes out with the next finish()
-    # should that press change nothing.
+    # stops running (a pause): the bar waits with it, and goes out with the next render()
+    # (the app's, while `unsent`) should that press change nothing.
     d.render(view(b"    2:59", running=True))
     waiting.append(1)
     bus.reset()
     v = view(b"    2:59", paused=True)
     d.render(v)
     assert bar not in bus.windows and d.unsent
-    d.finish()
+    d.render(v)
     assert bar not in bus.windows and d.unsent      # the close still waits
     del waiting[:]
-    d.finish()
-    assert bus.windows[-1] == bar and not d.unsent
+    d.render(v)
+    assert bar in bus.windows and not d.unsent
     assert bus.ram == full_redraw(v).ram == d.oled.buffer
 
 
@@ -1039,12 +1039,7 @@ def test_ssd1306_finish_stops_for_a_lever_and_sends_the_rest_later():
     bus = CountingI2C()
     d = S.SSD1306Display(bus)
     d.render(view(b"    1:00", running=True))
-    asked = []
-
-    def stop():
-        asked.append(len(bus.windows))
-        return len(asked) > 1          # after the first digit
-    d.stop = stop
+    d.stop = lambda: len(bus.windows) > 0    # a lever closes as the first digit goes out
     bus.reset()
     d.render(view(b"    0:59", running=True))
     assert len(bus.windows) == 1 and d.unsent        # one digit of three went out
@@ -1060,12 +1055,85 @@ def test_ssd1306_finish_stops_for_a_lever_and_sends_the_rest_later():
     xs = [w[0] for w in bus.windows]
     assert len(xs) == len(set(xs)) == 2, bus.windows  # each waiting cell once
 
-    # the app's other path: nothing new drawn, finish() alone sends what waits
+    # a lever closed before the main area is drawn: draw() leaves it, and nothing goes
+    # out; the app's next render() of the same view (while `unsent`) draws and sends it
     d.render(view(b"    1:01", running=True))
     d.stop = lambda: True
-    d.render(view(b"    0:58", running=True))
+    v = view(b"    0:58", running=True)
+    bus.reset()
+    d.render(v)
+    assert d.unsent and not bus.windows and bytes(d._shown) == b"    1:01"
+    d.stop = None
+    d.render(v)
+    assert not d.unsent
+    assert bus.ram == d.oled.buffer == full_redraw(v).ram
+
+
+def test_ssd1306_show_time_puts_a_press_digits_on_the_glass_before_the_view():
+    # App._show_press: right after the engine takes a press, the pressing side's new time
+    # goes out alone, the cells whose digits changed (pages 2-6) and nothing else; the
+    # glass and the framebuffer then hold it as a full redraw would. The view drawn after
+    # (the bar, the status) sends no digit again.
+    for before, after, cells in ((b"    2:58", b"    3:00", 3), (b"    4:07", b"    4:09", 1),
+                                 (b"    19.9", b"    21.9", 2), (b" 1:59:58", b" 2:00:00", 5)):
+        bus = CountingI2C()
+        d = S.SSD1306Display(bus)
+        d.render(view(before, running=True))
+        bus.reset()
+        assert d.show_time(view(after, running=True).time)
+        xs = sorted(set(w[0] // 8 for w in bus.windows))
+        assert all(2 <= w[2] <= w[3] <= 6 for w in bus.windows), bus.windows
+        assert bus.ram == d.oled.buffer == full_redraw(view(after, running=True)).ram, after
+        assert len(set(_cell_of(d, w[0]) for w in bus.windows)) == cells, (after, xs)
+        bus.reset()
+        v = view(after)
+        d.render(v)   # the press's view: the bar goes, no digit
+        assert bus.windows == [(32, 95, 0, 0)], bus.windows
+        assert bus.ram == d.oled.buffer == full_redraw(v).ram
+
+
+def _cell_of(d, x):
+    # the character cell of the time that column x belongs to
+    return max(c for c in d.cell_x if c != 255 and c <= x)
+
+
+def test_ssd1306_show_time_leaves_a_new_layout_or_text_to_render():
+    # A change of layout (9:59 -> 10:01 adds a digit) or a screen without the time (text,
+    # the self-test) is render()'s: show_time sends nothing, changes nothing, says False.
+    cases = ((view(b"    9:59", running=True), b"   10:01"),
+             (view(b"    20.0", running=True), b"    19.9"),
+             (view(text_on=True, text=b"   PAUSE"), b"    3:00"),
+             (view(test=True), b"    3:00"))
+    for v, t in cases:
+        bus = CountingI2C()
+        d = S.SSD1306Display(bus)
+        d.render(v)
+        before = bytes(d.oled.buffer)
+        bus.reset()
+        assert not d.show_time(bytearray(t)), t
+        assert bus.n_tx == 0 and bytes(d.oled.buffer) == before, t
+
+
+def test_ssd1306_show_time_sends_the_cells_a_stopped_finish_left():
+    # A running second's digits stopped by a lever (finish() between cells): the glass
+    # still holds the old glyphs of the cells not sent. The press's new time sends those
+    # cells too, from what the glass holds, once each; the view drawn after sends nothing
+    # of the time, and nothing is left waiting.
+    bus = CountingI2C()
+    d = S.SSD1306Display(bus)
+    d.render(view(b"    1:00", running=True))
+    d.stop = lambda: len(bus.windows) > 0    # a lever closes as the first digit goes out
+    bus.reset()
+    d.render(view(b"    0:59", running=True))
     assert d.unsent and bus.ram != d.oled.buffer
     d.stop = None
-    d.finish()
-    assert not d.unsent
-    assert bus.ram == d.oled.buffer == full_redraw(view(b"    0:58", running=True)).ram
+    bus.reset()
+    assert d.show_time(view(b"    1:01", running=True).time)
+    assert bus.ram == d.oled.buffer == full_redraw(view(b"    1:01", running=True)).ram
+    cells = [_cell_of(d, w[0]) for w in bus.windows]
+    assert len(set(cells)) == 2, bus.windows      # the 0 -> 1 not sent, the 9 -> 1
+    bus.reset()
+    v = view(b"    1:01")
+    d.render(v)
+    assert bus.windows == [(32, 95, 0, 0)] and not d.unsent
+    assert bus.ram == d.oled.buffer == full_redraw(v).ram

@@ -11,6 +11,7 @@
 # (send_rect). render() does not allocate.
 
 from clockcore import const
+from clockcore.engine import RUNNING
 from drivers.ssd1306 import SSD1306
 
 # The driver's constants this module needs, as its own (a const is folded where it is
@@ -375,7 +376,9 @@ class SSD1306Display:
         self._cellg = bytearray(8)       # their glyph (+ 16: big)
         self._cello = bytearray(8)       # the glyph they held
         self.stop = None                 # the app's "a lever closed": finish() stops early
-        self.unsent = False              # finish() stopped early: the rest waits for it
+        self.unsent = False              # finish() stopped early, or draw() did: the rest
+                                         # waits for the next render()
+        self._bailed = False             # draw() stopped before the main area (stop)
         if not _GLYPHS:
             small = _build_glyphs(0)   # both or neither (a MemoryError between them)
             _GLYPHS.extend((small, _build_glyphs(1)))
@@ -383,6 +386,107 @@ class SSD1306Display:
     def render(self, view):
         self.draw(view)
         self.finish()
+
+    def show_press(self, app, lever):
+        """The app's (App._levers), as the engine has just taken a press of this display's
+        lever: the pressing side's new time (its increment in it) on the glass now, before
+        the rest of the pass and refresh() work out both views (refresh() then finds it
+        drawn). Only where refresh() would show the time (a clock running, no seal,
+        message or self-test), else left to it. Here, not in the app: only this display
+        has it, and a build without it does not carry its code."""
+        c = app.clock
+        if c.state != RUNNING or app.seal.phase or app.restore_failed:
+            return
+        side = app.side_of_lever(lever)
+        if c.turn == side:
+            return   # not taken (a menu, the waiting side's lever): nothing changed
+        v = app.views[lever]
+        if not v.text_on and app._time(v, c, lever, side) and not self.show_time(v.time):
+            v.forget()   # its layout changes: refresh() draws the time
+
+    def show_time(self, t):
+        """A press's new time `t` (the view's, 8 bytes) on the glass at once, before the
+        view is worked out and drawn: the digits whose glass differs, each from its glyph's
+        prepared bytes, then the framebuffer. Only when the layout stands and only digits
+        changed into digits (render() does the rest, and finds these drawn); False when it
+        left the time to render(). Cells a stopped finish() left are sent with them, from
+        the glyph the glass still holds. Allocates nothing (it may run in the lever
+        interrupt). (Lean: on the M0+ each bytecode here is time in front of the digits.)"""
+        if self._main != 0 or self._lit:
+            return False   # no time on the glass (text, a new layout, the self-test)
+        shown = self._shown
+        chg = self._nx     # scratch: the positions to send
+        m = 0
+        i = 0
+        while i < 8:
+            a = t[i]
+            if a != shown[i]:
+                if a < 48 or a > 57 or shown[i] < 48 or shown[i] > 57:
+                    return False
+                chg[m] = i
+                m += 1
+            i += 1
+        nc = self._ncells
+        if nc:   # cells a stopped finish() left: the glass holds their old glyph
+            self._ncells = 0
+            j = 0
+            while j < nc:
+                i = 0
+                while i < 8 and self.cell_x[i] != self._cellx[j]:
+                    i += 1
+                if i == 8 or t[i] < 48 or t[i] > 57:
+                    self._ncells = nc
+                    return False   # (not a digit of t: render() sends it)
+                k = 0
+                while k < m and chg[k] != i:
+                    k += 1
+                if k == m:
+                    chg[m] = i
+                    m += 1
+                j += 1
+        tab = _GLYPHS[self._big]
+        tn = tab[1]
+        tr = tab[2]
+        geo = tab[3]
+        rk = tab[4]
+        o = self.oled
+        k = 0
+        while k < m:   # the bytes first: what the player waits for
+            i = chg[k]
+            x = self.cell_x[i]
+            g = t[i] - 48
+            was = shown[i] - 48
+            j = 0
+            while j < nc:
+                if self._cellx[j] == x:
+                    was = self._cello[j]
+                    break
+                j += 1
+            u = was * 12 + g
+            r = tr[u]
+            end = r + tn[u]
+            data = tab[5][g]
+            while r < end:
+                j = r << 2
+                o.send_rect(x + geo[j], x + geo[j + 1], _CELL_P0 + geo[j + 2],
+                            _CELL_P0 + geo[j + 3], data[rk[r]], 1)
+                r += 1
+            k += 1
+        w = BIG_W if self._big else SMALL_W
+        fb = o.buffer
+        k = 0
+        while k < m:   # then the framebuffer, as the glass is
+            i = chg[k]
+            shown[i] = t[i]
+            pages = tab[0][t[i] - 48]
+            j = _CELL_P0 * _WIDTH + self.cell_x[i]
+            p = 0
+            while p < _CELL_PAGES:
+                fb[j:j + w] = pages[p]
+                j += _WIDTH
+                p += 1
+            k += 1
+        return True
 
     def _forget(self):
         """The screen no longer holds what was drawn (the self-test lit it all): the next
@@ -475,6 +579,9 @@ class SSD1306Display:
         When `stop` (set by the app: a lever closed) says so between two parts, the rest
         waits, and `unsent` says so: a press's bars need not wait for a running second's
         three digits (~9 ms of bus) to go out first."""
+        if self._bailed:   # draw() left the view for the next render(): nothing is sent
+            self.unsent = True
+            return
         n = self._ncells
         stop = self.stop
         if n:
@@ -531,6 +638,7 @@ class SSD1306Display:
         self._version = view.version
         self._pending = True
         self._cleared = False
+        self._bailed = False
         o = self.oled
         if view.test:   # the self-test: every pixel lit
             o.fill(1)
@@ -603,6 +711,13 @@ class SSD1306Display:
                 o.fill_rect(_X_BATT + 1, _STATUS_Y + 1, 15, 5, 0)
                 o.fill_rect(_X_BATT + 17, _STATUS_Y + 2, 2, 3, 1)  # terminal
                 o.fill_rect(_X_BATT + 2, _STATUS_Y + 2, 3, 3, 1)   # what is left
+        if self.stop is not None and self.stop():
+            # A lever closed: its press's new time goes first (App._show_press). The main
+            # area and the bottom line, a running second's milliseconds of the M0+, are
+            # drawn by the next render() (the app calls it while `unsent`).
+            self._version = -1
+            self._bailed = True
+            return
         # main area
         if view.text_on:
             self._render_text(view.text)
