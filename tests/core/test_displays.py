@@ -1030,18 +1030,25 @@ def test_ssd1306_framebuf_and_python_loops_put_the_same_on_the_glass():
         assert a.ram == full_redraw(view(t, running=run, white=True)).ram, t
 
 
-def test_ssd1306_finish_stops_for_a_lever_and_sends_the_rest_later():
-    # A running second that changes three digits (1:00 -> 0:59) is ~9 ms of I2C: a lever
-    # closing meanwhile (stop() true) ends finish() between two digits, and the press's
-    # bars go out first. The rest waits (`unsent`) and goes with the next finish(); a
-    # digit drawn again before that (the press's increment) is sent once, as the change
-    # from what the glass holds. The panel then matches a fresh draw of the last view.
+def _second_stopped_after_its_first_digit():
+    """A display that showed 1:00 and began the running second 0:59 (three digits): a
+    lever closed as its first digit went out (finish() stopped). The bus, the display."""
     bus = CountingI2C()
     d = S.SSD1306Display(bus)
     d.render(view(b"    1:00", running=True))
     d.stop = lambda: len(bus.windows) > 0    # a lever closes as the first digit goes out
     bus.reset()
     d.render(view(b"    0:59", running=True))
+    return bus, d
+
+
+def test_ssd1306_finish_stops_for_a_lever_and_sends_the_rest_later():
+    # A running second that changes three digits (1:00 -> 0:59) is ~9 ms of I2C: a lever
+    # closing meanwhile (stop() true) ends finish() between two digits, and the press's
+    # bars go out first. The rest waits (`unsent`) and goes with the next finish(); a
+    # digit drawn again before that (the press's increment) is sent once, as the change
+    # from what the glass holds. The panel then matches a fresh draw of the last view.
+    bus, d = _second_stopped_after_its_first_digit()
     assert len(bus.windows) == 1 and d.unsent        # one digit of three went out
     assert bus.ram != d.oled.buffer
     d.stop = None
@@ -1119,12 +1126,7 @@ def test_ssd1306_show_time_sends_the_cells_a_stopped_finish_left():
     # still holds the old glyphs of the cells not sent. The press's new time sends those
     # cells too, from what the glass holds, once each; the view drawn after sends nothing
     # of the time, and nothing is left waiting.
-    bus = CountingI2C()
-    d = S.SSD1306Display(bus)
-    d.render(view(b"    1:00", running=True))
-    d.stop = lambda: len(bus.windows) > 0    # a lever closes as the first digit goes out
-    bus.reset()
-    d.render(view(b"    0:59", running=True))
+    bus, d = _second_stopped_after_its_first_digit()
     assert d.unsent and bus.ram != d.oled.buffer
     d.stop = None
     bus.reset()
