@@ -32,6 +32,9 @@ class SimFile:
     def read(self, *args):
         return self.f.read(*args)
 
+    def seek(self, *args):
+        return self.f.seek(*args)
+
     def close(self):
         self.fs.board.spend(self.fs.close_us)
         self.f.close()

@@ -71,11 +71,10 @@ import struct
 
 from clockcore import const
 from clockcore.eventlog import seq_of
-from clockcore.framing import HEADER_SIZE as LOG_HEADER_SIZE  # noqa: F401  (logstore)
-from clockcore.framing import MAX_RECORD as LOG_MAX_RECORD  # noqa: F401  (tests)
-from clockcore.framing import crc32
+from clockcore.framing import HEADER_SIZE as LOG_HEADER_SIZE  # (and logstore)
+from clockcore.framing import LOG_MAGIC, crc32, frame_end
+from clockcore.framing import MAX_RECORD as LOG_MAX_RECORD
 from clockcore.framing import frame as log_record  # noqa: F401  (logstore, tests)
-from clockcore.framing import unframe as _unframe_log
 
 ENOENT = const(2)
 EEXIST = const(17)
@@ -89,7 +88,10 @@ JOURNAL_NAME = "journal.bin"   # the board's raw journal blocks, reserved as a f
 STATE_SLOTS = ("state.a", "state.b")
 NEW = ".new"
 
-_TAIL = const(8192)        # bytes of log.bin read to find its last record
+TAIL_BYTES = const(8192)   # bytes of log.bin searched back for its last record
+# read at a time, from the end back: after power cuts the RP2040's heap at boot had no
+# block for the whole tail (a MemoryError three times, and the clock stayed at the REPL)
+TAIL_STEP = const(512)
 
 
 def _newer(a, b):
@@ -460,24 +462,35 @@ class Store:
         storefold.spill(self, self.root + LOG_NAME)
 
     def _file_tail(self):
-        """(the payload of log.bin's last valid record or None, log.bin's size)."""
+        """(the payload of log.bin's last valid record or None, log.bin's size): the valid
+        frame starting last in its final TAIL_BYTES (a torn append may end the file)."""
         try:
             f = self.fs.open(self.root + LOG_NAME, "rb")
         except OSError:
             return None, 0
         try:
-            try:
-                size = f.seek(0, 2)
-                f.seek(size - _TAIL if size > _TAIL else 0)
-                data = f.read()
-            except (AttributeError, OSError):
-                data = f.read()
-                size = len(data)
-                data = data[-_TAIL:]
+            size = f.seek(0, 2)
+            low = size - TAIL_BYTES if size > TAIL_BYTES else 0
+            end = size
+            while end > low:
+                start = end - TAIL_STEP if end - TAIL_STEP > low else low
+                f.seek(start)
+                buf = f.read(end - start)
+                p = len(buf)
+                while True:
+                    p = buf.rfind(LOG_MAGIC, 0, p + 1)   # the last "LG" before p + 1
+                    if p < 0:
+                        break
+                    f.seek(start + p)     # its frame read on its own: it may run on
+                    rec = f.read(4)
+                    if len(rec) == 4 and rec[2] | rec[3] << 8 <= LOG_MAX_RECORD:
+                        rec += f.read(4 + (rec[2] | rec[3] << 8))
+                        if frame_end(rec, 0):
+                            return rec[LOG_HEADER_SIZE:], size
+                end = start + 1 if start > low else low   # "LG" may straddle the two
+            return None, size
         finally:
             f.close()
-        frames, _ = _unframe_log(data)
-        return (frames[-1][1] if frames else None), size
 
     def log_tail(self):
         """(the payload of the log's last record or None, log.bin's size): the journal's

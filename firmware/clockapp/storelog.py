@@ -11,7 +11,7 @@ from clockcore.framing import HEADER_SIZE as LOG_HEADER_SIZE
 from clockcore.framing import MAX_RECORD as LOG_MAX_RECORD
 from clockcore.framing import frame_end, resync
 
-_READ_CHUNK = const(4096)  # amortises the refill copies of read_log()
+READ_CHUNK = const(512)   # bytes read at a time (more for a longer record)
 
 
 def _after(a, b):
@@ -47,10 +47,20 @@ def read_file_log(store, path):
     eof = False
     try:
         while True:
-            # Enough bytes for the longest record starting at pos, unless at the end.
-            while not eof and len(buf) - pos < LOG_HEADER_SIZE + LOG_MAX_RECORD:
+            # The bytes of the record at pos (its header says how many), unless at the end.
+            # Read a little at a time: after power cuts the Pico's heap had no 4 KB block,
+            # and a pull was refused.
+            while not eof:
+                avail = len(buf) - pos
+                need = LOG_HEADER_SIZE
+                if avail >= 4 and buf[pos] == 0x4C and buf[pos + 1] == 0x47:   # "LG"
+                    n = buf[pos + 2] | buf[pos + 3] << 8
+                    if n <= LOG_MAX_RECORD:
+                        need += n
+                if avail >= need:
+                    break
                 try:
-                    chunk = f.read(_READ_CHUNK)
+                    chunk = f.read(need - avail if need - avail > READ_CHUNK else READ_CHUNK)
                 except OSError:
                     chunk = b""
                 if not chunk:
@@ -98,7 +108,7 @@ def _file_size(store, path):
         except (AttributeError, OSError):
             n = 0
             while True:
-                chunk = f.read(_READ_CHUNK)
+                chunk = f.read(READ_CHUNK)
                 if not chunk:
                     return n
                 n += len(chunk)

@@ -459,6 +459,84 @@ def test_log_garbage_between_records_is_skipped():
     assert st.log_dropped == 5007
 
 
+class _ReadSizes(FakeFS):
+    """A FakeFS that notes the size of every read of the log file."""
+
+    def __init__(self, *a, **k):
+        FakeFS.__init__(self, *a, **k)
+        self.reads = []
+
+    def open(self, path, mode):
+        f = FakeFS.open(self, path, mode)
+        if path.endswith(S.LOG_NAME) and "r" in mode:
+            read, reads = f.read, self.reads
+
+            def noted(n=-1):
+                out = read(n)
+                reads.append(len(out))
+                return out
+            f.read = noted
+        return f
+
+
+def _log_of(recs):
+    return b"".join(S.log_record(r) for r in recs)
+
+
+def test_log_tail_is_the_last_whole_record_before_any_torn_end():
+    # Records of 1 to 700 bytes, a torn append cut at every byte of its last two frames, and
+    # erased or stray bytes after: the tail is what a full read from the start finds last.
+    recs = [(b"LG%d." % i) * (1 + (i * 37) % 170) for i in range(40)]
+    data = _log_of(recs)
+    assert len(data) > S.TAIL_BYTES   # the search stops TAIL_BYTES bytes back
+    ends = (b"", b"\xff" * 700, b"LG", b"LG\x05\x00\x00", b"L")
+    last2 = len(_log_of(recs[-2:]))
+    for cut in range(len(data) - last2, len(data) + 1):
+        for end in ends:
+            fs = FakeFS()
+            fs.put(ROOT + S.LOG_NAME, data[:cut] + end)
+            want = F.unframe(data[:cut][-S.TAIL_BYTES:])[0]
+            got = store(fs).log_tail()
+            assert got == (want[-1][1], cut + len(end)), (cut, end)
+
+
+def test_log_tail_finds_a_record_longer_than_a_read_and_nothing_in_garbage():
+    big = bytes(range(256)) * 9     # 2,304 bytes: over several of the tail's reads
+    fs = _ReadSizes()
+    fs.put(ROOT + S.LOG_NAME, _log_of([b"first", big]) + b"\xff" * 300)
+    assert store(fs).log_tail()[0] == big
+    assert S.TAIL_STEP < max(fs.reads) <= S.LOG_HEADER_SIZE + len(big)   # its own frame
+    fs = _ReadSizes()
+    fs.put(ROOT + S.LOG_NAME, b"\xff" * 5000 + b"LG" * 3000)
+    assert store(fs).log_tail() == (None, 11000)
+    fs.put(ROOT + S.LOG_NAME, b"")
+    assert store(fs).log_tail() == (None, 0)
+
+
+def test_log_tail_reads_small_pieces_at_boot():
+    # After power cuts the Pico's heap at boot had no block for an 8 KB read of the tail:
+    # the clock failed to start. Records of today's sizes need no read over TAIL_STEP.
+    recs = [(b"move %d " % i) * 9 for i in range(200)]
+    fs = _ReadSizes()
+    fs.put(ROOT + S.LOG_NAME, _log_of(recs) + S.log_record(b"torn record")[:-3])
+    assert store(fs).log_tail()[0] == recs[-1]
+    assert fs.reads and max(fs.reads) <= S.TAIL_STEP
+
+
+def test_log_read_asks_the_file_for_little_at_a_time():
+    # A pull after power cuts was refused: the Pico's heap had no block for 4 KB reads.
+    # Records of today's sizes are read READ_CHUNK bytes at a time; the longest as a whole.
+    from clockapp import storelog
+    recs = [(b"move %d " % i) * (1 + i % 30) for i in range(150)]
+    recs.insert(70, b"z" * S.LOG_MAX_RECORD)
+    fs = _ReadSizes()
+    fs.put(ROOT + S.LOG_NAME, _log_of(recs[:100]) + b"\xffLG" * 700 + _log_of(recs[100:]))
+    st = store(fs)
+    assert list(st.read_log()) == recs and st.log_dropped == 2100
+    assert max(fs.reads) <= S.LOG_HEADER_SIZE + S.LOG_MAX_RECORD
+    assert len([n for n in fs.reads if n > storelog.READ_CHUNK]) == 1
+
+
 def _run_appends(fs, records):
     st = Store(ROOT, fs)
     done = []

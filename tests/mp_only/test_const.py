@@ -2,13 +2,13 @@
 # constants folded by MicroPython's compiler, which leaves a constant named with a leading
 # underscore out of the module's dict (and puts its value where the name was used).
 
-from clockapp import serialport, storage, timefmt
+from clockapp import serialport, storage, storefold, timefmt
 
 
 def test_underscore_constants_are_folded_away():
     for mod, names in ((timefmt, ("_TENTHS_MAX_MS", "_HOUR_S", "_CAP_S", "_SPACE", "_ZERO",
                                   "_COLON", "_DOT")),
-                       (storage, ("_READ_CHUNK",)),
+                       (storefold, ("_FOLD_CHUNK",)),
                        (serialport, ("_POLLIN", "_POLLOUT"))):
         for name in names:
             assert not hasattr(mod, name), "%s.%s was not folded" % (mod.__name__, name)
