@@ -348,8 +348,8 @@ def boot_erases(clk, cut, rnd, bars):
         leds = clk.state()["leds"]
         if leds["left"] or leds["right"]:
             break
-        # A START tap inside a pass that folds and erases (~100 ms) can go unseen (the
-        # buttons are read once a pass): pressed again, as a player would
+        # Not seen (the flash waits while a button changes, so it should be): pressed
+        # again, as a player would, and said in the bench's output
         log("boot: START at %d us not seen, pressed again" % t)
         with clk.held():
             clk.press("start", at=clk.now() + 1000, hold=100_000)

@@ -303,7 +303,7 @@ class App:
         self.log_ground = None  # the ground of the host's next correction (ground_body)
         self.dirty = False      # game state changed since the last save
         self.flushed = False    # this pass's flash write was the log's (step)
-        self.flash_waits = 0    # passes in a row that put off flash for a waiting edge
+        self.flash_waits = 0    # passes in a row that put off flash (an edge, a button)
         self.collect_due = False  # a press shown since the last collection (step)
         self.saved_at = 0
         self.battery_at = -_BATTERY_EVERY_MS
@@ -618,6 +618,10 @@ class App:
             pass  # critical battery: the last save is done
         elif self.edge_first():
             self.flash_waits += 1  # an edge came in during this pass: show it first
+        elif self.buttons_raw != self.buttons and self.flash_waits < _FLASH_WAITS_MAX:
+            # A button is changing: read again before a flash operation holds the CPU, or
+            # a START tap during the journal's erases after a power cut goes unseen.
+            self.flash_waits += 1
         elif self.log_n and not self.flushed:
             self.flush()
             self.flushed = True  # the state's turn next pass, even if the log is stuck
@@ -628,7 +632,7 @@ class App:
                 self.save_state(True)
             elif self.clock.state != E.RUNNING and self.store.folding():
                 self.store.fold_step()  # the journal into the files, then erased
-        if not self.ring.pending():
+        if not self.ring.pending() and self.buttons_raw == self.buttons:
             self.flash_waits = 0
         b.feed_watchdog()
 
@@ -834,33 +838,8 @@ class App:
             self.menu.button(pressed, now)
 
     def _battery(self, now):
-        self.battery_at = now
-        b = self.board
-        mv = b.battery_mv()
-        self.battery_mv = mv
-        self.volt_low = self._below(mv, b.battery_low_mv, self.volt_low, EV.EV_LOW_BATTERY, now)
-        # A fuel gauge warns by the charge left (FIDE: 10 h after the warning), which a
-        # LiPo's flat voltage cannot tell; the voltage stays as the backstop.
-        pct = b.battery_pct()
-        self.battery_pct = pct
-        self.charge_low = self._below(pct, b.battery_low_pct, self.charge_low, EV.EV_LOW_CHARGE,
-                                      now)
-        self.battery_low = self.volt_low or self.charge_low
-        if 0 <= mv < b.battery_critical_mv and not self.flash_off:
-            # About to brown out: save the game and the log once more, then stop writing,
-            # so that the power cannot fail in the middle of a flash write.
-            self.log(EV.EV_POWER_OFF, E.NOBODY, now, mv)
-            self.save_state()
-            self.flush()
-            self.flash_off = True
-
-    def _below(self, value, threshold, was, ev, now):
-        """Whether a reading is under its threshold (-1 on either side: not measured);
-        logs ev with the reading when it goes under."""
-        low = 0 <= value < threshold
-        if low and not was:
-            self.log(ev, E.NOBODY, now, value)
-        return low
+        from clockapp import battery  # (imported at the first pass, off the boot's peak)
+        battery.read(self, now)
 
     # ---- what the displays show ------------------------------------------------------
     def _switch_irq(self, lever):

@@ -279,6 +279,24 @@ def test_a_pause_shorter_than_the_fold_leaves_the_journal_to_the_presses():
     assert G.decode(store.load_state())[0].moves == [11, 11]
 
 
+def test_a_start_tap_between_two_erases_is_seen():
+    # Paused (or powered again after a cut), the journal is erased a block a pass, and an
+    # erase holds the CPU 45 ms. A START tap that a pass's reading catches is read again
+    # before the next erase: an 80 ms tap starting just after a reading starts the clock.
+    board, app, _ = _game(8, 10)
+    board.press_buttons(BTN_START, board.t + 100000)       # pause: the fold starts
+    erases = board.flash.erases
+    while board.flash.erases < erases + 2 or app.buttons:   # erasing, START let go
+        app.step()
+        board.idle(1000)
+    assert app.store.folding()
+    t = board.t
+    board.press_buttons(BTN_START, t + 500, hold_us=80000)  # after the next pass's reading
+    run_until(app, board, t + 300000)
+    assert app.clock.state == E.RUNNING
+    assert board.flash.erases - erases < 8                   # the fold left for later
+
+
 def test_a_fold_stopped_before_its_first_erase_leaves_the_journal_as_it_was():
     board = SimBoard(fresh_dir(), journal_blocks=4)
     store = Store(board.root, board.fs, board.journal())
