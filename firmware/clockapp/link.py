@@ -110,6 +110,7 @@ class Link:
         self.log_iter = None    # read_log() generator kept between log requests
         self.log_next = -1      # the sequence number it continues from
         self.log_pending = None  # a record read but not sent yet
+        self.log_cap = LOG_CHUNK_MAX  # a log reply's record bytes: halved by a MemoryError
         self.read_end_seq = -1  # last sequence number sent by a read that reached the end
         self.read_end_size = -1
         self.sent_max = -1      # highest sequence number sent to the host since boot
@@ -335,6 +336,13 @@ class Link:
             err = (e.rid if e.rid >= 0 else rid, e.code, e.detail)
         except ValueError as e:  # the engine or the notation refused: nothing changed
             err = (rid, P.E_STATE, str(e.args[0]) if e.args else "refused")
+        except MemoryError:
+            # No block for the reply (a Pico's heap in pieces after power cuts): the pull
+            # starts again where the host asks (its reader may be dead), in smaller replies.
+            if self.log_cap > 128:
+                self.log_cap //= 2
+            self.log_next = -1
+            err = (rid, P.E_INTERNAL, "MemoryError")
         except Exception as e:  # a bug must not stop the clock
             err = (rid, P.E_INTERNAL, type(e).__name__)
         if err is not None:

@@ -175,13 +175,12 @@ def test_refusals_are_logged_each_and_a_flood_counted():
     assert app.link.refused == 22
 
 
-def pull_records(app, maxbytes):
-    """Every log record, read with `log FROM MAXBYTES` from 0 while more=1; returns the
-    record payloads and each reply's decoded size."""
+def pull_records(app, maxbytes, start=0):
+    """Every log record, read with `log FROM MAXBYTES` from `start` while more=1; returns
+    the record payloads and each reply's decoded size."""
     import binascii
     got = []
     sizes = []
-    start = 0
     while True:
         rid, ok, f = req(app, 1, "log", [start, maxbytes])
         assert ok
@@ -201,6 +200,30 @@ def _log_of(app, n):
     app.store.clear_log()
     for seq in range(n):
         app.store.append_log(struct.pack("<I", seq) + b"record %d" % seq)
+
+
+def test_a_pull_the_heap_cannot_answer_goes_on_in_smaller_replies():
+    # After power cuts the Pico's heap had no block for a reply: the request is refused
+    # (internal: MemoryError), nothing is lost, and the next replies carry half as much.
+    board, app = boot()
+    _log_of(app, 200)
+    want = [struct.pack("<I", s) + b"record %d" % s for s in range(200)]
+    real = app.store.read_log
+
+    def short_of_memory():
+        for i, p in enumerate(real()):
+            if i == 100:
+                raise MemoryError
+            yield p
+    app.store.read_log = short_of_memory
+    ok, f = req(app, 1, "log", [0, 1024])[1:]
+    assert ok and f["more"] == "1" and int(f["next"]) < 100
+    start = int(f["next"])
+    ok, f = req(app, 2, "log", [start, 1024])[1:]   # the reader dies inside this one
+    assert not ok and int(f["code"]) == P.E_INTERNAL and f["detail"] == "MemoryError"
+    app.store.read_log = real
+    got, sizes = pull_records(app, 1024, start)     # from where the host was
+    assert got == want[start:] and max(sizes) <= 512
 
 
 def test_log_read_in_chunks_and_clear_after_read_with_the_key():

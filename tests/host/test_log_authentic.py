@@ -39,6 +39,34 @@ def test_a_pulled_log_is_authentic_and_acknowledged(tmp_path):
     assert any("no arbiter key" in p for p in verify(data).auth_problems)
 
 
+@pytest.mark.parametrize("refusals, completes", [(1, True), (3, True), (4, False)])
+def test_a_pull_the_clocks_heap_cannot_answer_is_asked_again(tmp_path, refusals, completes):
+    # A Pico's heap in pieces after power cuts refused a log reply (internal: MemoryError):
+    # the host asks again, the clock answers in smaller replies, and the pulled log is
+    # the same authentic log. Past the retries the pull fails and says why.
+    board, app = flagged_game()
+    real = app.store.read_log
+    left = [refusals]
+
+    def short_of_memory():
+        for i, p in enumerate(real()):
+            if i == 1 and left[0]:
+                left[0] -= 1
+                raise MemoryError
+            yield p
+    app.store.read_log = short_of_memory
+    if not completes:
+        with pytest.raises(HL.ClockError, match="MemoryError"):
+            pulled(tmp_path, app)
+        return
+    r, data = pulled(tmp_path, app)
+    assert left == [0] and app.link.log_cap == 1024 >> refusals
+    got = [p for _, p in frames_of(data)]                       # (the head is no LG frame)
+    assert len(got) == r["records"] and got == [bytes(p) for p in real()][:len(got)]
+    assert [L.seq_of(p) for p in got] == list(range(len(got)))
+    assert verify(data, key=KEY).status() == "AUTHENTIC"
+
+
 def test_a_signed_head_is_a_frozen_value_read_from_its_text(tmp_path):
     import dataclasses
 

@@ -46,6 +46,22 @@ def _await_clear(link: L.Link, seconds: int, path: str) -> None:
         raise L.ClockError(L.EXIT_FAILED, "log pulled to %s but not cleared: %s" % (path, why))
 
 
+# A log request the clock's heap could not answer (a Pico's heap in pieces after power
+# cuts) is asked again: the clock halves its replies after each such refusal (1 KB down
+# to 128 bytes) and goes on from where the host asks.
+_MEMORY_RETRIES = 3
+
+
+def _log_request(link: L.Link, start: int, chunk: int) -> dict[str, Any]:
+    for attempt in range(_MEMORY_RETRIES + 1):
+        try:
+            return link.request("log", start, chunk)
+        except L.ClockError as e:
+            if attempt == _MEMORY_RETRIES or not e.message.endswith(": MemoryError"):
+                raise
+    raise AssertionError("unreachable")
+
+
 def pull(link: L.Link, archive: str, game: str, clear: bool = False, chunk: int = 4096,
          progress: Callable[[int], None] | None = None, ack: bool = True,
          on_clock: Callable[[str], None] | None = None,
@@ -81,7 +97,7 @@ def pull(link: L.Link, archive: str, game: str, clear: bool = False, chunk: int 
     with open(path, "ab") as out:
         for _ in range(5):   # the clock may write on while we read: pull up to its head
             while True:
-                r = link.request("log", start, chunk)
+                r = _log_request(link, start, chunk)
                 n = int(r["n"])
                 if n:
                     recs = unpack_records(base64.b64decode(r["data"]))
