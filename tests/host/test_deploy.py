@@ -151,6 +151,20 @@ def test_a_build_edited_after_its_manifest_is_not_sent(build, tmp_path):
     assert e.value.code == 2 and "board.json" in str(e.value) and t.files == {}
 
 
+def test_a_slow_command_on_the_device_is_waited_for(monkeypatch):
+    # mpremote waits 10 s for a command's end; a littlefs compaction on a slow flash took
+    # longer and stopped a deploy half done. The deploy's transport waits EXEC_WAIT_S.
+    from mpremote.transport_serial import SerialTransport
+    seen = []
+    monkeypatch.setattr(SerialTransport, "__init__", lambda self, *a, **k: None)
+    monkeypatch.setattr(SerialTransport, "exec_raw",
+                        lambda self, command, timeout=10, data_consumer=None:
+                        seen.append(timeout) or (b"", b""))
+    t = deploy.serial_transport("/dev/null")
+    assert t.exec("f.close()") == b""          # mpremote's exec, as fs_writefile calls it
+    assert seen == [deploy.EXEC_WAIT_S] and deploy.EXEC_WAIT_S >= 60
+
+
 # ---- the same logic through a fake transport (no interpreter) ------------------------
 
 

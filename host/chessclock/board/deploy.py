@@ -292,12 +292,29 @@ def deploy(transport: Any, build_dir: Path, verify_only: bool = False, log: Any 
     log("verified: %d files on the device match %s" % (len(manifest), MANIFEST))
 
 
+# How long a command on the device may take (mpremote waits 10 s): a littlefs write that
+# compacts a directory on a slow flash took longer (the ESP32 image under QEMU), and the
+# deploy stopped half done with "timeout waiting for first EOF reception".
+EXEC_WAIT_S = 120
+
+
+def serial_transport(port: str) -> Any:
+    """mpremote's SerialTransport on `port`, waiting up to EXEC_WAIT_S for a command."""
+    from mpremote.transport_serial import SerialTransport
+
+    class PatientSerial(SerialTransport):
+        def exec_raw(self, command: Any, timeout: float = 10,
+                     data_consumer: Any = None) -> Any:
+            return super().exec_raw(command, max(timeout, EXEC_WAIT_S), data_consumer)
+
+    return PatientSerial(port, baudrate=115200)
+
+
 def connect(port: str, reset: bool = True) -> Any:
     """mpremote's serial transport in the raw REPL; DeployError(3) when it cannot."""
     from mpremote.transport import TransportError
-    from mpremote.transport_serial import SerialTransport
     try:
-        t = SerialTransport(port, baudrate=115200)
+        t = serial_transport(port)
     except Exception as e:  # TransportError, or serial.SerialException (an OSError)
         raise DeployError(EXIT_DEVICE, "cannot open %s: %s" % (port, e)) from None
     try:
